@@ -1,0 +1,107 @@
+"""Schemas of the smaller content kinds: game constants, tiles, ages, setting."""
+
+from __future__ import annotations
+
+from .schemas import DRAFT, BASE, ID, _named_map, _ref
+
+INT = {"type": "integer", "minimum": 0}
+POS = {"type": "integer", "minimum": 1}
+COORD = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+NOTES = _ref("notes")
+PLAYER_KEYS = {"type": "object", "propertyNames": {"pattern": "^[2-6]$"}}
+
+
+def obj(props: dict, required: list[str] | None = None) -> dict:
+    out = {"type": "object", "additionalProperties": False, "properties": props}
+    out["required"] = required if required is not None else list(props)
+    return out
+
+
+def _doc(name: str, title: str, body: dict) -> dict:
+    return {"$schema": DRAFT, "$id": BASE + name, "title": title, **body}
+
+
+def game_schema() -> dict:
+    per_players = lambda v: {**PLAYER_KEYS, "additionalProperties": v}  # noqa: E731
+    return _doc("game.schema.json", "Game constants", obj({
+        "title": {"type": "string"}, "working_title": {"type": "string"},
+        "version": {"type": "string"},
+        "players": obj({"min": POS, "max": POS}),
+        "resources": obj({"max_mana": POS, "start_gold": INT, "base_income": INT,
+                          "notes": NOTES}, ["max_mana", "start_gold", "base_income"]),
+        "hand": obj({"size": POS, "limit": POS, "notes": NOTES}, ["size", "limit"]),
+        "victory": obj({"vp_to_win": POS, "round_cap": POS,
+                        "tie_breakers": {"type": "array", "items": {
+                            "enum": ["total_vp", "permanent_vp", "gold"]}},
+                        "notes": NOTES}, ["vp_to_win", "round_cap", "tie_breakers"]),
+        "starting": obj({"forces": INT, "bridges": INT, "bridge_reach": POS,
+                         "free_card_reveal": POS}),
+        "champions": obj({"limit": POS, "notes": NOTES}, ["limit"]),
+        "units": obj({"force": obj({"hp": POS, "dice": POS, "hit": POS})}),
+        "combat": obj({"die_sides": POS}),
+        "board": obj({
+            "radius_by_players": per_players(POS),
+            "corner_slots": {"type": "object", "propertyNames": {"pattern": "^C[0-5]$"},
+                             "additionalProperties": COORD},
+            "capital_slots": per_players({"type": "array", "items": {"type": "string"}}),
+            "fixed_slots": per_players({"type": "object", "additionalProperties": COORD}),
+            "fixed_slot_notes": NOTES,
+            "tile_counts": per_players(obj({"mine": INT, "forge": INT, "center": INT})),
+            "mine_values": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
+                            "additionalProperties": INT},
+            "mine_value_max": POS,
+            "placement": obj({"min_capital_distance": POS,
+                              "forge_center_distance": {"type": "array", "items": POS},
+                              "home_mine_capital_distance": POS,
+                              "other_mine_center_distance": {"type": "array", "items": POS},
+                              "fairness_max_spread": INT}),
+            "placement_notes": NOTES,
+        }, ["radius_by_players", "corner_slots", "capital_slots", "fixed_slots", "tile_counts",
+            "mine_values", "mine_value_max", "placement"]),
+        "market": obj({"forge_draft_reveal": POS, "mine_draft_reveal": POS,
+                       "power_pick_reveal": POS}),
+    }, ["title", "version", "players", "resources", "hand", "victory", "starting", "champions",
+        "units", "combat", "board", "market"]))
+
+
+def tiles_schema() -> dict:
+    tile = obj({"term": _ref("id"), "icon": _ref("id"), "colour": {"type": "string"},
+                "summary": _ref("text"), "collection": {"type": "array", "items": _ref("text")},
+                "scoring": {"type": "array", "items": _ref("text")},
+                "rules": {"type": "array", "items": _ref("text")},
+                "notes": NOTES}, ["term", "summary"])
+    return _doc("tiles.schema.json", "Tiles", obj({"tiles": _named_map(tile)}))
+
+
+def ages_schema() -> dict:
+    age = obj({"numeral": {"enum": ["I", "II", "III"]}, "name": _ref("text"),
+               "design_name": {"type": "string"},
+               "rounds": {"type": "array", "items": POS, "minItems": 1},
+               "flavor": {"type": "array", "items": _ref("text")},
+               "market_deck": _ref("id"), "power_deck": _ref("id"),
+               "preview": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
+                           "additionalProperties": INT,
+                           "description": "round -> number of next-age cards (capped at P)"},
+               "notes": NOTES}, ["numeral", "name", "rounds", "market_deck", "power_deck"])
+    deck = obj({"name": _ref("text"), "kind": {"enum": ["starter", "faction", "market",
+                                                         "power"]},
+                "age": {"enum": ["I", "II", "III"]}, "back": _ref("id"),
+                "stated_count": INT, "notes": NOTES}, ["name", "kind"])
+    return _doc("ages.schema.json", "Ages and decks",
+                obj({"ages": _named_map(age), "decks": _named_map(deck)}))
+
+
+def setting_schema() -> dict:
+    section = obj({"title": _ref("text"), "text": {"type": "array", "items": _ref("text")},
+                   "notes": NOTES}, ["title", "text"])
+    return _doc("setting.schema.json", "Setting and lore",
+                obj({"world": _ref("text"), "sections": {"type": "array", "items": section},
+                     "notes": NOTES}, ["world", "sections"]))
+
+
+KIND_SCHEMAS = {
+    "game.schema.json": game_schema,
+    "tiles.schema.json": tiles_schema,
+    "ages.schema.json": ages_schema,
+    "setting.schema.json": setting_schema,
+}

@@ -1,0 +1,103 @@
+"""Schema validation of one parsed content document with the schemas of schemas/."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+from referencing import Registry, Resource
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+
+@lru_cache(maxsize=None)
+def registry(schema_dir: Path = SCHEMA_DIR) -> Registry:
+    """All schemas of schema_dir, resolvable by their relative file names."""
+    resources = []
+    for path in sorted(schema_dir.glob("*.schema.json")):
+        contents = json.loads(path.read_text())
+        res = Resource.from_contents(contents)
+        resources.append((path.name, res))
+        resources.append((contents["$id"], res))
+    return Registry().with_resources(resources)
+
+
+@lru_cache(maxsize=None)
+def validator(schema_name: str, schema_dir: Path = SCHEMA_DIR) -> Draft202012Validator:
+    reg = registry(schema_dir)
+    schema = reg.contents(schema_name)
+    return Draft202012Validator(schema, registry=reg)
+
+
+def _hint(error) -> str | None:
+    """A fix suggestion for an error ('did you mean ...?')."""
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = list(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in known]
+        for key in extra:
+            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+            if close:
+                return f"did you mean '{close[0]}'?"
+        return "allowed: " + ", ".join(known) if known else None
+    if error.validator == "enum":
+        close = difflib.get_close_matches(str(error.instance), [str(x) for x in
+                                                                 error.validator_value], n=1)
+        if close:
+            return f"did you mean '{close[0]}'?"
+        vals = [str(v) for v in error.validator_value]
+        return "one of: " + ", ".join(vals[:12]) + (" ..." if len(vals) > 12 else "")
+    if error.validator == "required":
+        return "add the missing field"
+    if error.validator == "type":
+        return f"expected {error.validator_value}"
+    return None
+
+
+def _leaf(error):
+    """For anyOf/oneOf failures, the most relevant nested error."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        return best_match(error.context)
+    return error
+
+
+def _message(error) -> str:
+    if error.validator == "additionalProperties":
+        extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
+        return "unknown field " + ", ".join(repr(k) for k in extra)
+    if error.validator == "required":
+        return error.message.replace(" is a required property", " is required")
+    if error.validator == "enum":
+        return f"{error.instance!r} is not allowed here"
+    return error.message
+
+
+def check(data, schema_name: str):
+    """Yield (path tuple, message, hint) for every schema violation of `data`."""
+    seen = set()
+    for error in validator(schema_name).iter_errors(data):
+        error = _leaf(error)
+        path = tuple(error.absolute_path)
+        key = (path, error.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield path, _message(error), _hint(error)
+
+
+def main(argv: list[str]) -> int:
+    """python -m tether_build.schemacheck FILE SCHEMA: quick check of one file."""
+    import yaml
+    data = yaml.safe_load(Path(argv[0]).read_text())
+    problems = list(check(data, argv[1]))
+    for path, msg, hint in problems:
+        print(f"{argv[0]}: {'.'.join(map(str, path))}: {msg}" + (f" ({hint})" if hint else ""))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    import sys
+    raise SystemExit(main(sys.argv[1:]))

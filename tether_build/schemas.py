@@ -1,0 +1,318 @@
+"""Generate the JSON Schemas (2020-12) in schemas/ from the effect spec and content shapes.
+
+`tether schemas` writes them; a test checks the committed files equal the generated ones,
+so the schema an editor uses and the one `tether validate` uses never drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .effects import spec
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+BASE = "https://the-last-tether.example/schemas/"
+ID = "^[a-z][a-z0-9_]*$"
+
+
+def _default(kind: str, text: str):
+    if kind in ("int", "posint"):
+        return int(text)
+    if kind == "number":
+        return float(text)
+    if kind == "bool":
+        return text == "true"
+    return text
+
+
+def param_schema(t: str) -> dict:
+    """JSON Schema fragment for one parameter type string of spec.py."""
+    ref = lambda name: {"$ref": f"effects.schema.json#/$defs/{name}"}  # noqa: E731
+    if t.startswith("list:"):
+        return {"type": "array", "items": param_schema(t[5:])}
+    if t.startswith("enum:"):
+        return {"enum": t[5:].split("|")}
+    simple = {
+        "int": {"type": "integer"},
+        "posint": {"type": "integer", "minimum": 1},
+        "bool": {"type": "boolean"},
+        "number": {"type": "number", "minimum": 0, "maximum": 1},
+        "name": {"type": "string", "pattern": ID},
+        "player": {"enum": spec.PLAYERS},
+        "duration": {"enum": spec.DURATIONS},
+        "limit": {"enum": spec.LIMITS},
+        "event": {"enum": sorted(spec.EVENTS)},
+        "units": param_schema(spec.UNITS) if t == "units" else None,
+    }
+    if t in simple and simple[t] is not None:
+        return simple[t]
+    return ref(t)
+
+
+def _object(params: dict[str, str], extra: dict | None = None) -> dict:
+    props, required = {}, []
+    for name, t in params.items():
+        kind, req, default = spec.parse_type(t)
+        props[name] = dict(param_schema(kind))
+        if default is not None:
+            props[name]["default"] = _default(kind, default)
+        if req:
+            required.append(name)
+    out = {"type": "object", "properties": props, "additionalProperties": False}
+    if extra:
+        out["properties"].update(extra)
+    if required:
+        out["required"] = required
+    return out
+
+
+def _tagged(tag: str, table: dict[str, tuple[str, dict[str, str]]], prefix: str) -> dict:
+    """A union keyed by `tag` (e.g. step: deploy) with one $def per kind."""
+    branches = []
+    defs = {}
+    for name, (doc, params) in table.items():
+        body = _object(params, {tag: {"const": name}})
+        body["required"] = [tag] + body.get("required", [])
+        body["description"] = doc
+        defs[f"{prefix}{name}"] = body
+        branches.append({"if": {"properties": {tag: {"const": name}}, "required": [tag]},
+                         "then": {"$ref": f"#/$defs/{prefix}{name}"}})
+    union = {"type": "object", "required": [tag],
+             "properties": {tag: {"enum": list(table)}}, "allOf": branches}
+    return union, defs
+
+
+def effects_schema() -> dict:
+    """The effect language: steps, selectors, conditions, modifiers, abilities."""
+    step, step_defs = _tagged("step", spec.STEPS, "step_")
+    modifier, mod_defs = _tagged("modifier", spec.MODIFIERS, "modifier_")
+    defs = {
+        "step": step, "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}},
+        "modifier": modifier, **step_defs, **mod_defs,
+        "amount": {"oneOf": [
+            {"type": "integer", "minimum": 0},
+            {"const": "all"},
+            _object({"of": "enum:" + "|".join(spec.AMOUNT_OF) + "!", "times": "posint",
+                     "plus": "int", "max": "int"}),
+        ]},
+        "range": _object({"min": "int", "max": "int"}),
+        "hex": _object(spec.HEX_SELECTOR),
+        "champion": _object(spec.CHAMPION_SELECTOR),
+        "bridge": _object(spec.BRIDGE_SELECTOR),
+        "within": _object(spec.WITHIN),
+        "condition": _object(spec.CONDITIONS),
+        "target_in": _object({"target": "name!", "hex": "hex!"}),
+        "adjacent_occupied": _object({"target": "name!", "min": "posint!"}),
+        "card_filter": _object({"type": "enum:" + "|".join(spec.CARD_TYPES), "mana": "int",
+                                "deck": "name", "exclude_this": "bool"}),
+        "card_overrides": _object({"burn": "bool", "mana": "int", "gold": "int",
+                                   "initiative": "int"}),
+        "options": {"type": "array", "minItems": 2, "items": _object(
+            {"label": "name!", "steps": "steps!"})},
+        "outcomes": {"type": "array", "minItems": 1, "items": _object(
+            {"faces": "face_range!", "steps": "steps!"})},
+        "face_range": {"type": "array", "prefixItems": [
+            {"type": "integer", "minimum": 1, "maximum": 6},
+            {"type": "integer", "minimum": 1, "maximum": 6}], "items": False, "minItems": 2},
+        "ability": ability_schema(),
+    }
+    return {"$schema": DRAFT, "$id": BASE + "effects.schema.json",
+            "title": "The Last Tether effect language", "$defs": defs}
+
+
+def ability_schema() -> dict:
+    """A champion ability or faction passive: a static modifier or a triggered effect."""
+    return {
+        "type": "object", "additionalProperties": False,
+        "required": ["name", "text"],
+        "properties": {
+            "id": {"type": "string", "pattern": ID},
+            "name": {"type": "string", "minLength": 1},
+            "design_name": {"type": "string"},
+            "keyword": {"type": "string", "pattern": ID},
+            "text": {"type": "string", "minLength": 1},
+            "idea": {"type": "boolean", "description": "only an idea in the design document"},
+            "limit": {"enum": spec.LIMITS},
+            "modifier": {"$ref": "#/$defs/modifier"},
+            "trigger": {"enum": sorted(spec.EVENTS)},
+            "condition": {"$ref": "#/$defs/condition"},
+            "steps": {"$ref": "#/$defs/steps"},
+            "notes": {"$ref": "content.schema.json#/$defs/notes"},
+        },
+        "oneOf": [{"required": ["modifier"], "not": {"required": ["trigger"]}},
+                  {"required": ["trigger", "steps"], "not": {"required": ["modifier"]}}],
+    }
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"content.schema.json#/$defs/{name}"}
+
+
+def content_schema() -> dict:
+    """Shared definitions for content files."""
+    return {
+        "$schema": DRAFT, "$id": BASE + "content.schema.json",
+        "$defs": {
+            "id": {"type": "string", "pattern": ID},
+            "notes": {"type": "array", "items": {"type": "string", "minLength": 1},
+                      "description": "designer notes: open questions, decisions, typos fixed"},
+            "text": {"type": "string", "minLength": 1},
+        },
+    }
+
+
+def _doc(title: str, body: dict) -> dict:
+    name = title.lower().replace(" ", "_")
+    return {"$schema": DRAFT, "$id": BASE + f"{name}.schema.json", "title": title, **body}
+
+
+def cards_schema() -> dict:
+    card = {
+        "type": "object", "additionalProperties": False,
+        "required": ["id", "name", "category", "type", "cost", "initiative", "text", "effect"],
+        "properties": {
+            "id": _ref("id"), "name": {"type": "string", "minLength": 1},
+            "design_name": {"type": "string", "description": "the design document's name"},
+            "faction": _ref("id"),
+            "category": {"enum": spec.CATEGORIES},
+            "type": {"enum": spec.CARD_TYPES},
+            "cost": {"type": "object", "additionalProperties": False, "required": ["mana"],
+                     "properties": {"mana": {"type": "integer", "minimum": 0},
+                                    "gold": {"type": "integer", "minimum": 0, "default": 0}}},
+            "initiative": {"type": "array", "items": {"type": "integer", "minimum": 0},
+                           "minItems": 2, "maxItems": 2},
+            "initiative_note": {"type": "string"},
+            "copies": {"type": "integer", "minimum": 1, "default": 1},
+            "burn": {"type": "boolean", "default": False},
+            "vp": {"type": "integer", "minimum": 0, "description": "Permanence on gain"},
+            "requires": {"$ref": "effects.schema.json#/$defs/condition"},
+            "text": _ref("text"),
+            "flavor": {"type": "string"},
+            "effect": {"type": "array", "minItems": 1,
+                       "items": {"$ref": "effects.schema.json#/$defs/step"}},
+            "triggers": {"type": "array",
+                         "items": {"$ref": "effects.schema.json#/$defs/ability"}},
+            "champion": {
+                "type": "object", "additionalProperties": False,
+                "required": ["hp", "dice", "hit", "bounty", "gold"],
+                "properties": {
+                    "hp": {"type": "integer", "minimum": 1},
+                    "dice": {"type": "integer", "minimum": 1},
+                    "hit": {"type": "integer", "minimum": 1, "maximum": 6,
+                            "description": "hits on 1..hit"},
+                    "bounty": {"type": "integer", "minimum": 0},
+                    "gold": {"type": "array", "items": {"type": "integer", "minimum": 0},
+                             "minItems": 3, "maxItems": 3,
+                             "description": "gold cost as 1st / 2nd / 3rd champion"},
+                    "abilities": {"type": "array",
+                                  "items": {"$ref": "effects.schema.json#/$defs/ability"}},
+                }},
+            "notes": _ref("notes"),
+        },
+        "allOf": [
+            {"if": {"properties": {"type": {"const": "champion"}}, "required": ["type"]},
+             "then": {"required": ["champion"]}, "else": {"not": {"required": ["champion"]}}},
+            {"if": {"properties": {"type": {"const": "victory"}}, "required": ["type"]},
+             "then": {"required": ["vp"]}},
+        ],
+    }
+    return _doc("Cards", {
+        "type": "object", "additionalProperties": False, "required": ["deck", "cards"],
+        "properties": {"deck": _ref("id"), "notes": _ref("notes"),
+                       "cards": {"type": "array", "items": card}},
+    })
+
+
+def _named_map(value: dict) -> dict:
+    return {"type": "object", "propertyNames": {"pattern": ID}, "additionalProperties": value}
+
+
+def terms_schema() -> dict:
+    term = {"type": "object", "additionalProperties": False, "required": ["singular", "plural"],
+            "properties": {"singular": {"type": "string", "minLength": 1},
+                           "plural": {"type": "string", "minLength": 1},
+                           "adjective": {"type": "string", "minLength": 1},
+                           "design_names": {"type": "array", "items": {"type": "string"}},
+                           "icon": _ref("id"), "common_word": {"type": "boolean"},
+                           "notes": _ref("notes")}}
+    icon = {"type": "object", "additionalProperties": False, "required": ["term"],
+            "properties": {"term": _ref("id")}}
+    return _doc("Terms", {"type": "object", "additionalProperties": False,
+                          "required": ["terms", "icons"],
+                          "properties": {"terms": _named_map(term), "icons": _named_map(icon)}})
+
+
+def keywords_schema() -> dict:
+    kw = {"type": "object", "additionalProperties": False, "required": ["name", "reminder"],
+          "properties": {"name": _ref("text"), "term": _ref("id"), "reminder": _ref("text"),
+                         "design_name": {"type": "string"},
+                         "rulings": {"type": "array", "items": _ref("text")},
+                         "notes": _ref("notes")}}
+    return _doc("Keywords", {"type": "object", "additionalProperties": False,
+                             "required": ["keywords"],
+                             "properties": {"keywords": _named_map(kw)}})
+
+
+def factions_schema() -> dict:
+    faction = {
+        "type": "object", "additionalProperties": False,
+        "required": ["name", "theme", "colour", "lore", "passives", "spell", "champion"],
+        "properties": {
+            "name": _ref("text"), "design_name": {"type": "string"},
+            "placeholder_names": {"type": "array", "items": {"type": "string"}},
+            "theme": _ref("text"), "tagline": {"type": "string"},
+            "colour": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
+            "emblem": _ref("id"), "lore": _ref("text"),
+            "champion_lore": {"type": "string"},
+            "passives": {"type": "array", "minItems": 1,
+                         "items": {"$ref": "effects.schema.json#/$defs/ability"}},
+            "spell": _ref("id"), "champion": _ref("id"), "notes": _ref("notes"),
+        }}
+    return _doc("Factions", {"type": "object", "additionalProperties": False,
+                             "required": ["factions", "default"],
+                             "properties": {"default": _ref("id"),
+                                            "factions": _named_map(faction)}})
+
+
+def generic_schema(title: str) -> dict:
+    """Looser schema for prose-heavy files (setting, ages, tiles, game): typed top level."""
+    return _doc(title, {"type": "object"})
+
+
+SCHEMAS = {
+    "effects.schema.json": effects_schema,
+    "content.schema.json": content_schema,
+    "cards.schema.json": cards_schema,
+    "terms.schema.json": terms_schema,
+    "keywords.schema.json": keywords_schema,
+    "factions.schema.json": factions_schema,
+}
+
+
+def all_schemas() -> dict[str, dict]:
+    """Every generated schema by file name (game/tiles/ages/setting come from content_kinds)."""
+    from .content_kinds import KIND_SCHEMAS
+    out = {name: fn() for name, fn in SCHEMAS.items()}
+    out.update({name: fn() for name, fn in KIND_SCHEMAS.items()})
+    return out
+
+
+def dump(schema: dict) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_all(directory: Path) -> list[Path]:
+    """Write every schema into `directory`; returns the paths written."""
+    from .fsutil import write_atomic
+    paths = []
+    for name, schema in all_schemas().items():
+        path = directory / name
+        write_atomic(path, dump(schema).encode())
+        paths.append(path)
+    return paths
+
+
+if __name__ == "__main__":
+    for p in write_all(Path(__file__).resolve().parent.parent / "schemas"):
+        print(p)
