@@ -170,7 +170,7 @@ def _doc(title: str, body: dict) -> dict:
 def cards_schema() -> dict:
     card = {
         "type": "object", "additionalProperties": False,
-        "required": ["id", "name", "category", "type", "cost", "initiative", "text", "effect"],
+        "required": ["id", "name", "category", "type", "cost", "initiative", "effect"],
         "properties": {
             "id": _ref("id"), "name": {"type": "string", "minLength": 1},
             "design_name": {"type": "string", "description": "the design document's name"},
@@ -212,7 +212,8 @@ def cards_schema() -> dict:
         },
         "allOf": [
             {"if": {"properties": {"type": {"const": "champion"}}, "required": ["type"]},
-             "then": {"required": ["champion"]}, "else": {"not": {"required": ["champion"]}}},
+             "then": {"required": ["champion"], "not": {"required": ["text"]}},
+             "else": {"required": ["text"], "not": {"required": ["champion"]}}},
             {"if": {"properties": {"type": {"const": "victory"}}, "required": ["type"]},
              "then": {"required": ["vp"]}},
         ],

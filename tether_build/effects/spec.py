@@ -83,6 +83,10 @@ STEPS: dict[str, tuple[str, dict[str, str]]] = {
     "scatter": ("Pick the hex actually hit: the target with 'center_chance', else a random "
                 "neighbour (Mortar Shot).", {"hex": "hex!", "center_chance": "number=0.5",
                                               "as": "name!"}),
+    "take_card": ("Take another player's card into your deck: the card of the Champion just "
+                  "killed (from its owner's burn pile) or that player's faction spell.",
+                  {"card": "enum:killed_champion|faction_spell!", "from": "player=victim",
+                   "to": "enum:hand|draw_pile=draw_pile"}),
 }
 
 # ---- selectors -------------------------------------------------------------------------
@@ -95,10 +99,13 @@ HEX_SELECTOR = {
     "contains": "enum:friendly_champion|enemy_champion|champion|friendly_forces",
     "within": "within", "adjacent_to_capital": "bool",
     "pick": "enum:choose|all|random",
+    "any_of": "list:hex",
+    "event_hex": "bool",  # in a trigger: the hex where the event happened (e.g. a stack arrived)
 }
 CHAMPION_SELECTOR = {
     "ref": "name", "this": "bool", "side": "enum:friendly|enemy|any",
     "within": "within", "in": "hex", "pick": "enum:choose|all|random",
+    "exclude_this": "bool",
 }
 BRIDGE_SELECTOR = {"ref": "name", "touching": "hex", "anywhere": "bool"}
 WITHIN = {"distance": "int!",
@@ -117,6 +124,7 @@ CONDITIONS = {
     "combat_round": "range", "enemy_champion_present": "bool",
     "friendly_forces_present": "bool", "moving_alone": "bool", "first_move_this_round": "bool",
     "on_board": "bool", "all": "list:condition", "any": "list:condition", "not": "condition",
+    "victim_side": "enum:friendly|enemy",  # champion_dies: whose Champion died
 }
 
 # ---- modifiers: name -> params ------------------------------------------------------------
@@ -143,8 +151,8 @@ MODIFIERS: dict[str, tuple[str, dict[str, str]]] = {
     "block_bridge": ("A Bridge cannot be crossed.", {"bridge": "bridge!"}),
     "link_hexes": ("Two hexes count as adjacent and joined by a Bridge.",
                    {"a": "hex!", "b": "hex!"}),
-    "mine_bonus": ("Collecting a Mine gives extra gold.", {"amount": "posint!",
-                                                           "when": "condition"}),
+    "mine_bonus": ("Collecting a Mine gives extra gold ('where' narrows which Mines).",
+                   {"amount": "posint!", "when": "condition", "where": "hex"}),
     "control_vp": ("Held Permanence for a kind of hex you occupy.",
                    {"kind": "enum:center|forge|enemy_capital!", "amount": "int!"}),
     "vp_while": ("Counts as Permanence while the condition holds.",
@@ -159,7 +167,7 @@ MODIFIERS: dict[str, tuple[str, dict[str, str]]] = {
     "retreat_from_battle": ("If a battle would start in the hex, your units retreat to a "
                             "random unoccupied adjacent hex (die if none).", {"hex": "hex!"}),
 }
-UNITS = "enum:forces|champions|this|target|all"
+UNITS = "enum:forces|champions|this|target|all|enemy_forces|enemy_champions"
 
 # ---- triggers ----------------------------------------------------------------------------
 EVENTS = {

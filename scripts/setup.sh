@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install everything The Last Tether pipeline needs on a fresh Debian machine.
+#   bash scripts/setup.sh          # the tool (content, engine, print outputs)
+#   bash scripts/setup.sh --test   # the tool plus the test extras
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System libraries: WeasyPrint needs Pango; pdftoppm (poppler-utils) is for looking at pages.
+need=()
+ldconfig -p 2>/dev/null | grep -q libpango-1.0 || need+=(libpango-1.0-0 libpangoft2-1.0-0)
+command -v pdftoppm >/dev/null || need+=(poppler-utils)
+fc-list 2>/dev/null | grep -q . || need+=(fontconfig)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "please install: ${need[*]} (Debian packages)" >&2
+    exit 1
+  fi
+fi
+
+extras="print"
+[ "${1:-}" = "--test" ] && extras="print,test"
+PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check \
+  -e ".[${extras}]"
+python3 -c "import tether_build"

@@ -1,0 +1,129 @@
+"""`tether validate`: shipped content passes; each kind of bad input gives one clear error."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from conftest import run_cli
+
+LINE = re.compile(r"^(?P<file>[^:\s]+\.yaml):(?P<line>\d+):(?P<col>\d+): (?P<field>\S+): (?P<msg>.+)$")
+
+
+def test_shipped_content_validates_and_prints_deck_counts():
+    result = run_cli("validate")
+    assert result.exit_code == 0, result.output
+    for deck in ("starter", "faction", "age1_market", "age2_market", "age3_market",
+                 "age1_power", "age2_power", "age3_power"):
+        assert re.search(rf"^{deck}\s+\d+\s+\d+\s+(\d+|-)", result.output, re.M), deck
+    assert "ok:" in result.output
+
+
+def _edit(path, old, new, count=1):
+    text = path.read_text()
+    assert old in text, f"fixture text {old!r} not found in {path}"
+    path.write_text(text.replace(old, new, count))
+
+
+def _errors(content_dir):
+    result = run_cli("validate", "--content", str(content_dir))
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    lines = [ln.removeprefix("Error: ") for ln in result.output.splitlines()]
+    found = [m for m in map(LINE.match, lines) if m]
+    assert found, result.output
+    return found
+
+
+STARTER = "cards/starter.yaml"
+CASES = {
+    # name: (file, old, new, expected message fragment, expected line)
+    "yaml_syntax": ("game.yaml", "title: The Last Tether", "title: [The Last Tether",
+                    "YAML syntax error", None),
+    "tab_indentation": (STARTER, "    name: Supply Cache", "\tname: Supply Cache",
+                        "tab", None),
+    "duplicate_key": (STARTER, "    name: Supply Cache\n",
+                      "    name: Supply Cache\n    name: Supply Cache 2\n",
+                      "duplicate key 'name'", None),
+    "wrong_type": (STARTER, "initiative: [55, 120]", "initiative: [55, fast]",
+                   "is not of type 'integer'", None),
+    "missing_required": (STARTER, "    category: economy\n", "", "'category' is required",
+                         None),
+    "unknown_field": (STARTER, "    category: economy\n",
+                      "    category: economy\n    colour: red\n", "unknown field 'colour'", None),
+    "duplicate_id": (STARTER, "id: zap", "id: recruit", "duplicate card id 'recruit'", None),
+    "unknown_term_token": (STARTER, "Gain +2 {gold}.", "Gain +2 [goldd].",
+                           "unknown term token [goldd]", None),
+    "literal_glossary_name": (STARTER, "Gain +2 {gold}.", "Gain +2 Gold.",
+                              "glossary name 'Gold' typed literally", None),
+    "literal_design_name": (STARTER, "into your [capital], or 1 [force]",
+                            "into your [capital], or 1 Force", "'Force' typed literally", None),
+    "dangling_reference": ("factions.yaml", "spell: hold_the_line", "spell: hold_the_lime",
+                           "unknown card 'hold_the_lime'", None),
+    "unknown_effect_step": (STARTER, "step: gain_gold", "step: gain_glod",
+                            "'gain_glod' is not allowed", None),
+    "wrong_step_parameter": (STARTER, "{step: gain_gold, amount: 2}",
+                             "{step: gain_gold, amout: 2}", "unknown field 'amout'", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_bad_input_gives_one_line_error_with_place(name, content_copy):
+    file, old, new, fragment, _ = CASES[name]
+    _edit(content_copy / file, old, new)
+    errors = _errors(content_copy)
+    hits = [m for m in errors if fragment in m.group("msg")]
+    assert hits, [m.group(0) for m in errors]
+    hit = hits[0]
+    assert hit.group("file").endswith(file)
+    # the reported line holds the broken text (or its mapping, for a missing field)
+    line = (content_copy / file).read_text().splitlines()[int(hit.group("line")) - 1]
+    probe = new.strip().split("\n")[-1][:12] if new.strip() else "- id:"
+    assert probe.strip() in line or name in ("missing_required", "yaml_syntax"), (line, probe)
+
+
+def test_hints_suggest_the_closest_name(content_copy):
+    _edit(content_copy / STARTER, "{step: gain_gold, amount: 2}", "{step: gain_gold, amout: 2}")
+    _edit(content_copy / STARTER, "step: heal,", "step: heel,")
+    out = "\n".join(m.group(0) for m in _errors(content_copy))
+    assert "did you mean 'amount'?" in out
+    assert "did you mean 'heal'?" in out
+
+
+def test_all_errors_reported_in_one_run(content_copy):
+    _edit(content_copy / STARTER, "Gain +2 {gold}.", "Gain +2 [goldd].")
+    _edit(content_copy / "cards/age1_market.yaml", "category: movement", "category: walking")
+    files = {m.group("file") for m in _errors(content_copy)}
+    assert any(f.endswith("starter.yaml") for f in files)
+    assert any(f.endswith("age1_market.yaml") for f in files)
+
+
+def test_alias_bomb_is_refused_quickly(content_copy):
+    bomb = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i, name in enumerate("bcdefghi"):
+        prev = "abcdefghi"[i]
+        bomb.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
+    (content_copy / "cards" / "bomb.yaml").write_text("\n".join(bomb) + "\n")
+    start = time.perf_counter()
+    errors = _errors(content_copy)
+    assert time.perf_counter() - start < 5
+    assert any("aliases" in m.group("msg") for m in errors)
+
+
+def test_reference_to_unchosen_target_is_an_error(content_copy):
+    _edit(content_copy / STARTER, "{step: heal, amount: 1, champion: {side: any}}",
+          "{step: heal, amount: 1, champion: {ref: patient}}")
+    assert any("unknown target 'patient'" in m.group("msg") for m in _errors(content_copy))
+
+
+def test_schema_files_match_the_effect_language():
+    result = run_cli("schemas", "--check")
+    assert result.exit_code == 0, result.output
+
+
+def test_every_content_file_points_at_its_schema(content_copy):
+    path = content_copy / "tiles.yaml"
+    path.write_text("\n".join(path.read_text().splitlines()[1:]) + "\n")
+    assert any("schema" in m.group("msg") for m in _errors(content_copy))

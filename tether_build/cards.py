@@ -1,0 +1,72 @@
+"""Normalized cards: the one shape every other tool reads content through."""
+
+from __future__ import annotations
+
+from . import text as textmod
+from .content import Content
+
+AGE_OF_DECK_KEY = "age"
+
+
+def render(content: Content, value: str) -> str:
+    """Plain text with the current glossary names."""
+    return textmod.render_plain(value, content.terms, content.icons)
+
+
+def _ability(content: Content, ability: dict) -> dict:
+    out = {k: v for k, v in ability.items() if k != "notes"}
+    out["text"] = render(content, ability["text"])
+    out["text_source"] = ability["text"]
+    out.setdefault("limit", "unlimited")
+    return out
+
+
+def face_text(content: Content, card: dict) -> str:
+    """The rules text printed on the card (champions: their abilities)."""
+    if card["type"] == "champion":
+        abilities = card["champion"].get("abilities", [])
+        return "\n".join(f"{a['name']}: {a['text']}" for a in abilities)
+    return card["text"]
+
+
+def normalize(content: Content, card: dict) -> dict:
+    """One card with every slot present, text rendered, deck metadata resolved."""
+    deck = content.ages["decks"][card["deck"]]
+    champion = card.get("champion")
+    if champion is not None:
+        champion = {**champion,
+                    "abilities": [_ability(content, a) for a in champion.get("abilities", [])]}
+    source_text = face_text(content, {**card, "champion": card.get("champion")})
+    return {
+        "id": card["id"],
+        "name": card["name"],
+        "design_name": card.get("design_name", card["name"]),
+        "deck": card["deck"],
+        "deck_name": render(content, deck["name"]),
+        "deck_kind": deck["kind"],
+        "age": deck.get("age"),
+        "faction": card.get("faction"),
+        "category": card["category"],
+        "type": card["type"],
+        "type_name": render(content, f"[{card['type']}]"),
+        "mana": card["cost"]["mana"],
+        "gold": card["cost"].get("gold", 0),
+        "initiative": list(card["initiative"]),
+        "initiative_note": card.get("initiative_note"),
+        "copies": card.get("copies", 1),
+        "burn": card.get("burn", False),
+        "vp": card.get("vp", 0),
+        "requires": card.get("requires"),
+        "text": render(content, source_text) if source_text else "",
+        "text_source": source_text,
+        "champion": champion,
+        "effect": card["effect"],
+        "triggers": [_ability(content, t) for t in card.get("triggers", [])],
+        "notes": card.get("notes", []),
+        "source": {"file": card["_src"]["file"], "line": card["_src"]["line"]},
+    }
+
+
+def normalized_cards(content: Content) -> list[dict]:
+    """Every card of the content, normalized, in deck-file order."""
+    return [normalize(content, card) for card in content.cards]

@@ -1,0 +1,96 @@
+"""The `tether` command line: each command parses flags and calls one plain function."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+
+CONTENT = click.option("--content", "content_dir", type=click.Path(path_type=Path),
+                       default=Path("content"), show_default=True,
+                       help="Folder of the game's content files.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tether")
+def main() -> None:
+    """The Last Tether content pipeline: validate, compile, simulate and print the game."""
+
+
+@main.command()
+@CONTENT
+@click.option("--quiet", is_flag=True, help="Print nothing on success.")
+def validate(content_dir: Path, quiet: bool) -> None:
+    """Check every content file: schemas, ids, references, text tokens."""
+    from .validate import deck_counts, validate as run
+
+    content = run(content_dir)
+    if quiet:
+        return
+    click.echo(f"{'deck':<14} {'cards':>5} {'copies':>6} {'document':>8}")
+    for deck, distinct, copies, stated in deck_counts(content):
+        mark = "" if stated is None or stated == copies else "  (differs: see deck notes)"
+        shown = "-" if stated is None else str(stated)
+        click.echo(f"{deck:<14} {distinct:>5} {copies:>6} {shown:>8}{mark}")
+    click.echo(f"ok: {len(content.cards)} cards, {len(content.factions)} factions, "
+               f"{len(content.terms)} terms, {len(content.keywords)} keywords")
+
+
+@main.command()
+@CONTENT
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per card (JSON lines).")
+def cards(content_dir: Path, as_json: bool) -> None:
+    """List every card, normalized (ids resolved, text with current glossary names)."""
+    from .cards import normalized_cards
+    from .validate import validate as run
+
+    normalized = normalized_cards(run(content_dir))
+    for card in normalized:
+        if as_json:
+            sys.stdout.write(json.dumps(card, ensure_ascii=False, sort_keys=True) + "\n")
+        else:
+            cost = f"{card['mana']}m" + (f"+{card['gold']}g" if card["gold"] else "")
+            click.echo(f"{card['id']:<28} {card['deck']:<12} {card['type']:<9} {cost:<6} "
+                       f"x{card['copies']}  {card['name']}")
+
+
+@main.command()
+@click.option("--check", is_flag=True, help="Fail if schemas/ differs from the generated ones.")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("schemas"),
+              show_default=True)
+def schemas(check: bool, out: Path) -> None:
+    """Write the JSON Schemas (generated from the effect language) into schemas/."""
+    from .errors import TetherError
+    from .schemas import all_schemas, dump, write_all
+
+    if check:
+        stale = [name for name, schema in all_schemas().items()
+                 if not (out / name).exists() or (out / name).read_text() != dump(schema)]
+        if stale:
+            raise TetherError(f"schemas out of date: {', '.join(stale)} "
+                              "(run 'tether schemas')")
+        click.echo("schemas are up to date")
+        return
+    for path in write_all(out):
+        click.echo(f"wrote {path}")
+
+
+def _register_optional() -> None:
+    """Attach command groups of stages that live in their own modules."""
+    import importlib
+
+    for module in ("cli_engine",):
+        try:
+            mod = importlib.import_module(f"tether_build.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"tether_build.{module}":
+                raise
+            continue
+        mod.register(main)
+
+
+_register_optional()

@@ -1,0 +1,143 @@
+"""Load every content file, schema-check it, and keep where each value was written."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import schemacheck, yamlio
+from .errors import ContentError, Problem
+
+# file (relative to content/) -> schema; cards/*.yaml use cards.schema.json
+SINGLE_FILES = {
+    "game.yaml": "game.schema.json",
+    "terms.yaml": "terms.schema.json",
+    "keywords.yaml": "keywords.schema.json",
+    "factions.yaml": "factions.schema.json",
+    "tiles.yaml": "tiles.schema.json",
+    "ages.yaml": "ages.schema.json",
+    "setting.yaml": "setting.schema.json",
+}
+CARD_SCHEMA = "cards.schema.json"
+SCHEMA_LINE = "# yaml-language-server: $schema="
+
+
+@dataclass
+class Content:
+    """All content, as parsed data plus the documents (for error locations)."""
+
+    root: Path
+    docs: dict[str, yamlio.Doc] = field(default_factory=dict)
+    cards: list[dict] = field(default_factory=list)  # raw card dicts + deck + _src
+    card_docs: list[str] = field(default_factory=list)
+
+    def data(self, name: str):
+        return self.docs[name].data
+
+    @property
+    def game(self) -> dict:
+        return self.data("game.yaml")
+
+    @property
+    def terms(self) -> dict:
+        return self.data("terms.yaml")["terms"]
+
+    @property
+    def icons(self) -> dict:
+        return self.data("terms.yaml")["icons"]
+
+    @property
+    def keywords(self) -> dict:
+        return self.data("keywords.yaml")["keywords"]
+
+    @property
+    def factions(self) -> dict:
+        return self.data("factions.yaml")["factions"]
+
+    @property
+    def tiles(self) -> dict:
+        return self.data("tiles.yaml")["tiles"]
+
+    @property
+    def ages(self) -> dict:
+        return self.data("ages.yaml")
+
+    @property
+    def setting(self) -> dict:
+        return self.data("setting.yaml")
+
+    def problem(self, doc: str, path, message: str, hint: str | None = None,
+                key: bool = False) -> Problem:
+        """A Problem located at `path` of document `doc`."""
+        line, col = self.docs[doc].locate(path, key=key)
+        return Problem(self.docs[doc].path, line, col, yamlio.dotted(path), message, hint)
+
+
+def _schema_problems(doc: yamlio.Doc, schema: str) -> list[Problem]:
+    out = []
+    for path, message, hint in schemacheck.check(doc.data, schema):
+        key = message.startswith("unknown field")
+        if key and isinstance(doc.data, dict):
+            # point at the unknown key itself
+            node = doc.data
+            for part in path:
+                node = node[part]
+            extra = [k for k in node if (tuple(path) + (k,)) in doc.key_marks]
+            unknown = [k for k in extra if f"'{k}'" in message]
+            if unknown:
+                path = tuple(path) + (unknown[0],)
+        line, col = doc.locate(path, key=key)
+        out.append(Problem(doc.path, line, col, yamlio.dotted(path), message, hint))
+    return out
+
+
+def _schema_line(path: Path, display: str, schema: str) -> list[Problem]:
+    first = path.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
+    if not first.startswith(SCHEMA_LINE) or not first.rstrip().endswith(schema):
+        return [Problem(display, 1, 1, "", "first line must point the editor at its schema",
+                        f"start the file with '{SCHEMA_LINE}…/schemas/{schema}'")]
+    return []
+
+
+def load_content(root: Path) -> Content:
+    """Load and schema-check all of content/; raise ContentError with every problem."""
+    root = Path(root)
+    content = Content(root)
+    problems: list[Problem] = []
+    base = root.parent if root.name else root
+
+    def display(p: Path) -> str:
+        try:
+            return str(p.relative_to(base))
+        except ValueError:
+            return str(p)
+
+    files = [(root / name, schema) for name, schema in SINGLE_FILES.items()]
+    card_files = sorted((root / "cards").glob("*.yaml"))
+    files += [(p, CARD_SCHEMA) for p in card_files]
+    for path, schema in files:
+        shown = display(path)
+        if not path.exists():
+            problems.append(Problem(shown, 1, 1, "", "required content file is missing",
+                                    f"create it (schema: schemas/{schema})"))
+            continue
+        doc, probs = yamlio.load(path, shown)
+        problems += probs
+        if doc is None:
+            continue
+        problems += _schema_line(path, shown, schema)
+        problems += _schema_problems(doc, schema)
+        key = path.name if schema != CARD_SCHEMA else f"cards/{path.name}"
+        content.docs[key] = doc
+        if schema == CARD_SCHEMA:
+            content.card_docs.append(key)
+    if problems:
+        raise ContentError(problems)
+    for key in content.card_docs:
+        data = content.docs[key].data
+        for i, card in enumerate(data["cards"]):
+            line, _ = content.docs[key].locate(("cards", i))
+            content.cards.append({**card, "deck": data["deck"],
+                                  "_src": {"doc": key, "index": i,
+                                           "file": content.docs[key].path, "line": line}})
+    return content

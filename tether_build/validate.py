@@ -1,0 +1,180 @@
+"""Cross-checks over loaded content: ids, references, tokens, literal names, effect refs.
+
+Each check is a generator of Problems; `validate` runs them all and fails once.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from pathlib import Path
+
+from . import text as textmod
+from .content import Content, load_content
+from .errors import ContentError, Problem
+
+# keys whose string values (or lists of strings) are player-facing text
+TEXT_KEYS = {"text", "reminder", "rulings", "lore", "flavor", "summary", "collection",
+             "scoring", "rules", "champion_lore", "theme", "tagline", "name"}
+NO_TOKEN_FILES = {"game.yaml", "terms.yaml"}
+
+
+def _close(word: str, options) -> str | None:
+    match = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f"did you mean '{match[0]}'?" if match else None
+
+
+def _walk_text(data, path=()):
+    """Yield (path, string) for every player-facing text value."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in TEXT_KEYS and isinstance(value, str):
+                yield path + (key,), value
+            elif key in TEXT_KEYS and isinstance(value, list):
+                for i, item in enumerate(value):
+                    if isinstance(item, str):
+                        yield path + (key, i), item
+            if key != "notes":
+                yield from _walk_text(value, path + (key,))
+    elif isinstance(data, list):
+        for i, item in enumerate(data):
+            yield from _walk_text(item, path + (i,))
+
+
+def check_text(content: Content):
+    """Every token names a term or icon; no glossary name is typed literally."""
+    terms, icons = content.terms, content.icons
+    literal = textmod.literal_names(terms)
+    for name, doc in content.docs.items():
+        if name in NO_TOKEN_FILES:
+            continue
+        for path, value in _walk_text(doc.data):
+            for kind, tid, form, _ in textmod.tokens(value):
+                table = terms if kind == "term" else icons
+                if tid not in table:
+                    shown = f"[{tid}]" if kind == "term" else f"{{{tid}}}"
+                    yield content.problem(name, path, f"unknown {kind} token {shown}",
+                                          _close(tid, table) or f"see content/terms.yaml {kind}s")
+            if path[-1] == "name" or (len(path) > 1 and path[-2] == "name"):
+                continue  # a card's own name may use a game word ("Bridge Crew")
+            bare = textmod.strip_tokens(value)
+            for pattern, tid in literal:
+                m = pattern.search(bare)
+                if m:
+                    yield content.problem(
+                        name, path, f"glossary name {m.group(0)!r} typed literally",
+                        f"write [{tid}] (or [{tid}:pl]) so a rename reaches this text")
+                    break
+
+
+def check_ids(content: Content):
+    """Card ids are unique; decks, factions and keywords referenced exist."""
+    seen: dict[str, dict] = {}
+    decks = content.ages["decks"]
+    for card in content.cards:
+        src = card["_src"]
+        where = ("cards", src["index"])
+        if card["id"] in seen:
+            other = seen[card["id"]]["_src"]
+            yield content.problem(src["doc"], where + ("id",),
+                                  f"duplicate card id {card['id']!r} "
+                                  f"(also {other['file']}:{other['line']})",
+                                  "card ids must be unique across all decks")
+        seen.setdefault(card["id"], card)
+        if card["deck"] not in decks:
+            yield content.problem(src["doc"], ("deck",), f"unknown deck {card['deck']!r}",
+                                  _close(card["deck"], decks) or "decks are listed in ages.yaml")
+        faction = card.get("faction")
+        if faction is not None and faction not in content.factions:
+            yield content.problem(src["doc"], where + ("faction",),
+                                  f"unknown faction {faction!r}", _close(faction,
+                                                                         content.factions))
+        abilities = (card.get("champion") or {}).get("abilities", []) + card.get("triggers", [])
+        for i, ability in enumerate(abilities):
+            kw = ability.get("keyword")
+            if kw and kw not in content.keywords:
+                sub = ("champion", "abilities", i) if i < len(
+                    (card.get("champion") or {}).get("abilities", [])) else ("triggers", i)
+                yield content.problem(src["doc"], where + sub + ("keyword",),
+                                      f"unknown keyword {kw!r}",
+                                      _close(kw, content.keywords) or "add it to keywords.yaml")
+    for fid, faction in content.factions.items():
+        for role, kind in (("spell", "spell"), ("champion", "champion")):
+            cid = faction[role]
+            card = seen.get(cid)
+            path = ("factions", fid, role)
+            if card is None:
+                yield content.problem("factions.yaml", path, f"unknown card {cid!r}",
+                                      _close(cid, seen) or "the card must exist in cards/")
+            elif card["type"] != kind or card.get("faction") != fid:
+                yield content.problem("factions.yaml", path,
+                                      f"card {cid!r} is a {card['type']} of faction "
+                                      f"{card.get('faction')!r}",
+                                      f"expected a {kind} with faction: {fid}")
+    if content.data("factions.yaml")["default"] not in content.factions:
+        yield content.problem("factions.yaml", ("default",), "unknown default faction")
+    for name, doc_key, table in (("term", "terms.yaml", content.terms),):
+        for iid, icon in content.icons.items():
+            if icon["term"] not in table:
+                yield content.problem(doc_key, ("icons", iid, "term"),
+                                      f"unknown term {icon['term']!r}", _close(icon["term"],
+                                                                                table))
+    for tid, tile in content.tiles.items():
+        if tile["term"] not in content.terms:
+            yield content.problem("tiles.yaml", ("tiles", tid, "term"),
+                                  f"unknown term {tile['term']!r}",
+                                  _close(tile["term"], content.terms))
+
+
+def _refs(node, path=()):
+    """Yield (path, kind, name) for names defined ('as') and used ('ref') in steps."""
+    if isinstance(node, dict):
+        if "ref" in node and isinstance(node["ref"], str):
+            yield path + ("ref",), "use", node["ref"]
+        if "target" in node and isinstance(node["target"], str):
+            yield path + ("target",), "use", node["target"]
+        if "as" in node and isinstance(node["as"], str):
+            yield path + ("as",), "def", node["as"]
+        for key, value in node.items():
+            yield from _refs(value, path + (key,))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _refs(item, path + (i,))
+
+
+def check_effect_refs(content: Content):
+    """A `{ref: name}` must name a target chosen earlier in the same card."""
+    for card in content.cards:
+        src = card["_src"]
+        defined: set[str] = set()
+        for path, kind, name in _refs({k: card[k] for k in ("effect", "triggers", "champion")
+                                       if k in card}):
+            if kind == "def":
+                defined.add(name)
+            elif name not in defined:
+                yield content.problem(src["doc"], ("cards", src["index"]) + path,
+                                      f"reference to unknown target {name!r}",
+                                      _close(name, defined) or
+                                      "choose it first with a choose_target step (as: name)")
+
+
+CHECKS = (check_ids, check_text, check_effect_refs)
+
+
+def deck_counts(content: Content) -> list[tuple[str, int, int, int | None]]:
+    """(deck, distinct cards, total copies, count stated by the design document)."""
+    distinct, copies = Counter(), Counter()
+    for card in content.cards:
+        distinct[card["deck"]] += 1
+        copies[card["deck"]] += card.get("copies", 1)
+    return [(deck, distinct[deck], copies[deck], meta.get("stated_count"))
+            for deck, meta in content.ages["decks"].items()]
+
+
+def validate(root: Path) -> Content:
+    """Load, schema-check and cross-check content; raise ContentError listing every problem."""
+    content = load_content(root)
+    problems: list[Problem] = [p for check in CHECKS for p in check(content)]
+    if problems:
+        raise ContentError(problems)
+    return content
