@@ -23,10 +23,10 @@ def _ability(content: Content, ability: dict) -> dict:
 
 def face_text(content: Content, card: dict) -> str:
     """The rules text printed on the card (champions: their abilities)."""
+    lines = [card["text"]] if card.get("text") else []
     if card["type"] == "champion":
-        abilities = card["champion"].get("abilities", [])
-        return "\n".join(f"{a['name']}: {a['text']}" for a in abilities)
-    return card["text"]
+        lines += [f"{a['name']}: {a['text']}" for a in card["champion"].get("abilities", [])]
+    return "\n".join(lines)
 
 
 def normalize(content: Content, card: dict) -> dict:

@@ -33,7 +33,7 @@ def validate(content_dir: Path, quiet: bool) -> None:
         return
     click.echo(f"{'deck':<14} {'cards':>5} {'copies':>6} {'document':>8}")
     for deck, distinct, copies, stated in deck_counts(content):
-        mark = "" if stated is None or stated == copies else "  (differs: see deck notes)"
+        mark = "" if stated in (None, distinct, copies) else "  (differs: see deck notes)"
         shown = "-" if stated is None else str(stated)
         click.echo(f"{deck:<14} {distinct:>5} {copies:>6} {shown:>8}{mark}")
     click.echo(f"ok: {len(content.cards)} cards, {len(content.factions)} factions, "
@@ -77,6 +77,21 @@ def schemas(check: bool, out: Path) -> None:
         return
     for path in write_all(out):
         click.echo(f"wrote {path}")
+
+
+@main.command()
+@CONTENT
+@click.option("--out", type=click.Path(path_type=Path), default=Path("build"),
+              show_default=True)
+def notes(content_dir: Path, out: Path) -> None:
+    """Write the designer report (every open question, decision and rename) as HTML."""
+    from .fsutil import write_atomic
+    from .report import render_html
+    from .validate import validate as run
+
+    path = out / "designer-notes.html"
+    write_atomic(path, render_html(run(content_dir), content_dir / "rules"))
+    click.echo(f"wrote {path}")
 
 
 def _register_optional() -> None:

@@ -30,6 +30,8 @@ class Content:
     docs: dict[str, yamlio.Doc] = field(default_factory=dict)
     cards: list[dict] = field(default_factory=list)  # raw card dicts + deck + _src
     card_docs: list[str] = field(default_factory=list)
+    bad_cards: dict[str, set[int]] = field(default_factory=dict)  # schema-invalid, left out
+    complete: bool = True
 
     def data(self, name: str):
         return self.docs[name].data
@@ -101,6 +103,18 @@ def _schema_line(path: Path, display: str, schema: str) -> list[Problem]:
 
 def load_content(root: Path) -> Content:
     """Load and schema-check all of content/; raise ContentError with every problem."""
+    content, problems = load_partial(root)
+    if problems:
+        raise ContentError(problems)
+    return content
+
+
+CORE = ("game.yaml", "terms.yaml", "keywords.yaml", "factions.yaml", "ages.yaml")
+
+
+def load_partial(root: Path) -> tuple[Content, list[Problem]]:
+    """Load what can be loaded. Cards with schema problems are left out of content.cards;
+    `content.complete` says whether every core file loaded cleanly (cross-checks need it)."""
     root = Path(root)
     content = Content(root)
     problems: list[Problem] = []
@@ -126,18 +140,29 @@ def load_content(root: Path) -> Content:
         if doc is None:
             continue
         problems += _schema_line(path, shown, schema)
-        problems += _schema_problems(doc, schema)
+        schema_probs = _schema_problems(doc, schema)
+        problems += schema_probs
         key = path.name if schema != CARD_SCHEMA else f"cards/{path.name}"
+        if schema != CARD_SCHEMA:
+            if not schema_probs:
+                content.docs[key] = doc
+            continue
+        whole_file_bad = not isinstance(doc.data, dict) or any(
+            not p.field.startswith("cards[") for p in schema_probs)
+        if whole_file_bad:
+            continue
         content.docs[key] = doc
-        if schema == CARD_SCHEMA:
-            content.card_docs.append(key)
-    if problems:
-        raise ContentError(problems)
+        content.card_docs.append(key)
+        content.bad_cards[key] = {i for i in range(len(doc.data["cards"]))
+                                  if any(p.field.startswith(f"cards[{i}]") for p in schema_probs)}
+    content.complete = all(name in content.docs for name in CORE)
     for key in content.card_docs:
         data = content.docs[key].data
         for i, card in enumerate(data["cards"]):
+            if i in content.bad_cards[key]:
+                continue
             line, _ = content.docs[key].locate(("cards", i))
             content.cards.append({**card, "deck": data["deck"],
                                   "_src": {"doc": key, "index": i,
                                            "file": content.docs[key].path, "line": line}})
-    return content
+    return content, problems

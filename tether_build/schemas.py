@@ -212,7 +212,7 @@ def cards_schema() -> dict:
         },
         "allOf": [
             {"if": {"properties": {"type": {"const": "champion"}}, "required": ["type"]},
-             "then": {"required": ["champion"], "not": {"required": ["text"]}},
+             "then": {"required": ["champion"]},
              "else": {"required": ["text"], "not": {"required": ["champion"]}}},
             {"if": {"properties": {"type": {"const": "victory"}}, "required": ["type"]},
              "then": {"required": ["vp"]}},

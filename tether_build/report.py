@@ -1,0 +1,124 @@
+"""The designer report: every note, open question, decision and name change in content."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .content import Content
+from .text import render_plain
+
+OPEN = re.compile(r"\b(TODO|todo|Todo|\?|unclear|not settled|designer to confirm|confirm|"
+                  r"open question|undecided|idea)\b|\?", re.I)
+
+
+@dataclass
+class Item:
+    """One content item that carries notes."""
+
+    kind: str
+    id: str
+    title: str
+    file: str
+    line: int
+    notes: list[str] = field(default_factory=list)
+    renamed: str | None = None  # "design name -> current name"
+
+    @property
+    def open_count(self) -> int:
+        return sum(1 for n in self.notes if OPEN.search(n))
+
+
+def _walk_notes(data, path=()):
+    """Yield (path, notes list) for every `notes`-like list in a document."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in ("notes", "fixed_slot_notes", "placement_notes") and isinstance(value,
+                                                                                      list):
+                yield path, value
+            else:
+                yield from _walk_notes(value, path + (key,))
+    elif isinstance(data, list):
+        for i, item in enumerate(data):
+            yield from _walk_notes(item, path + (i,))
+
+
+def _title(content: Content, doc: str, path: tuple) -> tuple[str, str, str]:
+    """(kind, id, title) for the item at `path` of a document."""
+    data = content.docs[doc].data
+    node = data
+    for part in path:
+        node = node[part]
+    if doc.startswith("cards/") and len(path) >= 2:
+        card = data["cards"][path[1]]
+        return "card", card["id"], card["name"]
+    if doc.startswith("cards/"):
+        return "deck", data["deck"], data["deck"]
+    if len(path) >= 2 and isinstance(path[1], str):
+        name = node.get("name") or node.get("singular") or node.get("title") if isinstance(
+            node, dict) else None
+        label = render_plain(name, content.terms, content.icons) if name else path[1]
+        return path[0].rstrip("s"), path[1], label
+    return doc.removesuffix(".yaml"), ".".join(map(str, path)) or doc, \
+        ".".join(map(str, path)) or doc.removesuffix(".yaml")
+
+
+def collect(content: Content, rules_dir: Path | None = None) -> list[Item]:
+    """Every item with notes, plus every renamed term and card, in content order."""
+    items: dict[tuple, Item] = {}
+    for doc_name, doc in content.docs.items():
+        for path, notes in _walk_notes(doc.data):
+            kind, iid, title = _title(content, doc_name, path)
+            line, _ = doc.locate(path)
+            key = (doc_name, kind, iid)
+            item = items.setdefault(key, Item(kind, iid, title, doc.path, line))
+            item.notes += [render_plain(n, content.terms, content.icons)
+                           if "[" in n or "{" in n else n for n in notes]
+    for tid, term in content.terms.items():
+        design = [d for d in term.get("design_names", []) if d not in (term["singular"],
+                                                                       term["plural"])]
+        if design:
+            line, _ = content.docs["terms.yaml"].locate(("terms", tid))
+            item = items.setdefault(("terms.yaml", "term", tid),
+                                    Item("term", tid, term["singular"], "content/terms.yaml",
+                                         line))
+            item.renamed = f"{' / '.join(design)} → {term['singular']}"
+    for card in content.cards:
+        if card.get("design_name") and card["design_name"] != card["name"]:
+            src = card["_src"]
+            item = items.setdefault((src["doc"], "card", card["id"]),
+                                    Item("card", card["id"], card["name"], src["file"],
+                                         src["line"]))
+            item.renamed = f"{card['design_name']} → {card['name']}"
+    out = list(items.values())
+    if rules_dir and (rules_dir / "designer-notes.yaml").exists():
+        path = rules_dir / "designer-notes.yaml"
+        for entry in yaml.safe_load(path.read_text()) or []:
+            key = ("rules", entry.get("chapter", "rules"))
+            item = next((i for i in out if (i.kind, i.id) == key), None)
+            if item is None:
+                item = Item("rules", entry.get("chapter", "rules"),
+                            f"Rules: {entry.get('chapter', '')}", str(path), 1)
+                out.append(item)
+            item.notes.append(f"{entry.get('section', '')} {entry['note']}".strip())
+    return out
+
+
+def render_html(content: Content, rules_dir: Path | None = None) -> bytes:
+    """The designer report as one self-contained HTML page."""
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    templates = Path(__file__).resolve().parent.parent / "templates" / "report"
+    env = Environment(loader=FileSystemLoader(templates), autoescape=select_autoescape())
+    items = collect(content, rules_dir)
+    groups: dict[str, list[Item]] = {}
+    for item in items:
+        groups.setdefault(item.kind, []).append(item)
+    return env.get_template("designer-notes.html").render(
+        title=content.game["title"], version=content.game["version"], groups=groups,
+        total=sum(len(i.notes) for i in items), open_total=sum(i.open_count for i in items),
+        renames=[i for i in items if i.renamed], open_re=OPEN,
+    ).encode()
