@@ -58,10 +58,16 @@ def game_schema() -> dict:
             "placement_notes": NOTES,
         }, ["radius_by_players", "corner_slots", "capital_slots", "fixed_slots", "tile_counts",
             "mine_values", "mine_value_max", "placement"]),
-        "market": obj({"forge_draft_reveal": POS, "mine_draft_reveal": POS,
-                       "power_pick_reveal": POS}),
+        "basic_actions": obj({
+            "build_bridge": obj({"mana": INT}),
+            "march": obj({"mana": INT, "distance": POS}),
+            "capital_reinforce": obj({"mana": INT, "gold": INT, "forces": POS})}),
+        "scoring": obj({"control_vp": obj({"center": INT, "forge": INT, "enemy_capital": INT}),
+                        "victory_card_vp": INT}),
+        "market": obj({"min_buy_bid": INT, "min_pass_bid": INT, "forge_draft_reveal": POS,
+                       "mine_draft_reveal": POS, "power_pick_reveal": POS}),
     }, ["title", "version", "players", "resources", "hand", "victory", "starting", "champions",
-        "units", "combat", "board", "market"]))
+        "units", "combat", "board", "basic_actions", "scoring", "market"]))
 
 
 def tiles_schema() -> dict:
