@@ -94,6 +94,47 @@ def notes(content_dir: Path, out: Path) -> None:
     click.echo(f"wrote {path}")
 
 
+@main.command()
+@CONTENT
+@click.option("--out", type=click.Path(path_type=Path), default=Path("build"),
+              show_default=True, help="Output folder.")
+@click.option("--only", multiple=True, metavar="STAGE",
+              help="Build only this stage (repeatable); see the README for the stage names.")
+@click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both",
+              show_default=True, help="Paper size of the print PDFs.")
+@click.option("--force", is_flag=True, help="Rebuild even what is up to date.")
+@click.option("--allow-unresolved", is_flag=True,
+              help="Build even if a card does not resolve in the engine (loud warning).")
+@click.option("--quiet", is_flag=True, help="Print nothing but errors.")
+@click.option("--json", "as_json", is_flag=True, help="Print the build summary as JSON.")
+def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, force: bool,
+          allow_unresolved: bool, quiet: bool, as_json: bool) -> None:
+    """Validate, check and build every output; only what changed is rebuilt."""
+    from .build import PAPERS, Context, run_build, select
+
+    stages = select(only)
+    papers = PAPERS if paper == "both" else (paper,)
+    ctx = Context(content_dir, out, papers, allow_unresolved)
+    width = max(len(s.name) for s in stages)
+
+    def progress(stage: str, status: str) -> None:
+        if not quiet and not as_json:
+            click.echo(f"  {stage:<{width}}  {status}", err=True)
+
+    result = run_build(ctx, stages, progress, force=force)
+    if as_json:
+        click.echo(json.dumps({"stages": result.stages, "written": result.written,
+                               "unchanged": result.unchanged, "removed": result.removed,
+                               "seconds": result.seconds, "out": str(out)}, indent=2))
+    elif not quiet:
+        click.echo(f"{len(result.written)} file(s) written, {result.unchanged} unchanged, "
+                   f"{len(result.removed)} removed, in {result.seconds:.2f} s -> {out}/")
+        for rel in result.written[:20]:
+            click.echo(f"  wrote {out / rel}")
+        if len(result.written) > 20:
+            click.echo(f"  ... and {len(result.written) - 20} more")
+
+
 def _register_optional() -> None:
     """Attach command groups of stages that live in their own modules."""
     import importlib

@@ -1,0 +1,79 @@
+"""`tether build`: atomic, incremental; a failed build leaves previous outputs intact."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import run_cli
+
+FAST = ("--only", "validate", "--only", "notes")
+
+
+def _snapshot(out):
+    return {p.relative_to(out).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def _build(content_copy, out, *extra):
+    return run_cli("build", "--content", str(content_copy), "--out", str(out), "--json",
+                   *FAST, *extra)
+
+
+def test_no_change_rebuild_writes_nothing(content_copy, tmp_path):
+    out = tmp_path / "build"
+    first = _build(content_copy, out)
+    assert first.exit_code == 0, first.output
+    assert set(json.loads(first.output)["written"]) == {"cards.jsonl", "designer-notes.html"}
+    before = _snapshot(out)
+    again = _build(content_copy, out)
+    summary = json.loads(again.output)
+    assert summary["written"] == []
+    assert all(s["status"] == "up to date" for s in summary["stages"].values())
+    assert _snapshot(out) == before
+
+
+def test_one_card_edit_rewrites_the_outputs_that_contain_it(content_copy, tmp_path):
+    out = tmp_path / "build"
+    assert _build(content_copy, out).exit_code == 0
+    path = content_copy / "cards" / "starter.yaml"
+    path.write_text(path.read_text().replace("Gain +2 {gold}.", "Gain +2 {gold} now."))
+    summary = json.loads(_build(content_copy, out).output)
+    assert "cards.jsonl" in summary["written"]
+    cards = [json.loads(line) for line in (out / "cards.jsonl").read_text().splitlines()]
+    assert next(c for c in cards if c["id"] == "supply_cache")["text"].endswith("now.")
+
+
+def test_failed_build_keeps_previous_outputs_byte_identical(content_copy, tmp_path):
+    out = tmp_path / "build"
+    assert _build(content_copy, out).exit_code == 0
+    before = _snapshot(out)
+    path = content_copy / "cards" / "starter.yaml"
+    path.write_text(path.read_text().replace("Gain +2 {gold}.", "Gain +2 Gold."))
+    result = run_cli("build", "--content", str(content_copy), "--out", str(out), *FAST)
+    assert result.exit_code == 1
+    assert "typed literally" in result.output
+    assert _snapshot(out) == before
+
+
+def test_interrupted_build_writes_nothing(content_copy, tmp_path, monkeypatch):
+    from tether_build import build
+
+    out = tmp_path / "build"
+    assert _build(content_copy, out).exit_code == 0
+    before = _snapshot(out)
+    path = content_copy / "cards" / "starter.yaml"
+    path.write_text(path.read_text().replace("Gain +2 {gold}.", "Gain +3 {gold}."))
+
+    def crash(ctx):
+        raise KeyboardInterrupt  # the user pressed Ctrl-C during the second stage
+
+    monkeypatch.setattr(build, "designer_notes", crash)
+    result = run_cli("build", "--content", str(content_copy), "--out", str(out), *FAST)
+    assert result.exit_code == 1  # click reports "Aborted!"
+    assert _snapshot(out) == before
+
+
+def test_unknown_stage_is_a_clear_error():
+    result = run_cli("build", "--only", "nonsense")
+    assert result.exit_code == 1
+    assert "unknown stage nonsense" in result.output

@@ -1,0 +1,188 @@
+"""`tether build`: validate, check, then every output — incremental and atomic.
+
+The MkDocs recipe: gather and validate everything, render each stage in memory, and write
+last. A stage whose inputs (content, templates, fonts, code, options) hash the same as in the
+previous build is skipped; a failed stage means nothing at all is written, so the previous
+outputs stay byte-identical. Writes go through `write_atomic` (temp file + rename) and skip
+unchanged bytes, so a no-change rebuild writes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from . import __version__
+from .errors import TetherError
+from .fsutil import write_atomic
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ".tether-build.json"
+PAPERS = ("a4", "letter")
+
+
+@dataclass
+class Context:
+    """What every stage may read: content dir, validated content, normalized cards, options."""
+
+    content_dir: Path
+    out: Path
+    papers: tuple[str, ...] = PAPERS
+    allow_unresolved: bool = False
+    _content: object = None
+    _cards: list | None = None
+
+    @property
+    def content(self):
+        if self._content is None:
+            from .validate import validate
+            self._content = validate(self.content_dir)
+        return self._content
+
+    @property
+    def cards(self) -> list[dict]:
+        if self._cards is None:
+            from .cards import normalized_cards
+            self._cards = normalized_cards(self.content)
+        return self._cards
+
+
+@dataclass
+class Stage:
+    """One output stage: inputs to hash, and a render function returning {relpath: bytes}."""
+
+    name: str
+    label: str
+    target: str  # "module:function" taking a Context, returning dict[str, bytes]
+    inputs: tuple[str, ...] = ("content/**/*",)  # globs relative to the repository
+    code: tuple[str, ...] = ()  # globs of code files under tether_build/
+    uses_paper: bool = False
+
+    def render(self, ctx: Context) -> dict[str, bytes]:
+        module, func = self.target.split(":")
+        return getattr(importlib.import_module(module), func)(ctx)
+
+
+@dataclass
+class Result:
+    """What a build did, per stage."""
+
+    stages: dict[str, dict] = field(default_factory=dict)
+    written: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    removed: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _files(patterns: tuple[str, ...], base: Path) -> list[Path]:
+    out: set[Path] = set()
+    for pattern in patterns:
+        out.update(p for p in base.glob(pattern) if p.is_file() and "__pycache__" not in p.parts)
+    return sorted(out)
+
+
+def stage_key(stage: Stage, ctx: Context) -> str:
+    """Hash of everything a stage's output depends on."""
+    h = hashlib.sha256(f"{__version__}|{stage.name}".encode())
+    if stage.uses_paper:
+        h.update(("|".join(ctx.papers)).encode())
+    h.update(f"|unresolved={ctx.allow_unresolved}".encode())
+    content_root = ctx.content_dir.parent
+    groups = [(content_root, tuple(p for p in stage.inputs if p.startswith("content/"))),
+              (ROOT, tuple(p for p in stage.inputs if not p.startswith("content/"))),
+              (ROOT / "tether_build", stage.code + ("build.py", "fsutil.py", "text.py",
+                                                      "cards.py", "content.py", "validate.py"))]
+    for base, patterns in groups:
+        for path in _files(patterns, base):
+            h.update(str(path.relative_to(base)).encode())
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def _load_manifest(out: Path) -> dict:
+    try:
+        return json.loads((out / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], None],
+              force: bool = False) -> Result:
+    """Run stages; write every output only after all succeeded; return what happened."""
+    start = time.perf_counter()
+    manifest = _load_manifest(ctx.out)
+    result = Result()
+    pending: dict[str, bytes] = {}
+    new_manifest = dict(manifest)
+    for stage in stages:
+        key = stage_key(stage, ctx)
+        old = manifest.get(stage.name, {})
+        outputs_present = all((ctx.out / rel).exists() for rel in old.get("outputs", {}))
+        if not force and old.get("key") == key and outputs_present:
+            progress(stage.name, "up to date")
+            result.stages[stage.name] = {"status": "up to date", "outputs": len(old["outputs"])}
+            continue
+        t0 = time.perf_counter()
+        progress(stage.name, "running")
+        outputs = stage.render(ctx)
+        for rel, data in outputs.items():
+            if rel in pending:
+                raise TetherError(f"stage {stage.name} writes {rel}, already written by "
+                                  "another stage")
+            pending[rel] = data
+        new_manifest[stage.name] = {
+            "key": key, "outputs": {rel: hashlib.sha256(d).hexdigest()
+                                    for rel, d in sorted(outputs.items())}}
+        stale = set(old.get("outputs", {})) - set(outputs)
+        result.removed += sorted(stale)
+        result.stages[stage.name] = {"status": "built", "outputs": len(outputs),
+                                     "seconds": round(time.perf_counter() - t0, 2)}
+        progress(stage.name, f"built {len(outputs)} file(s)")
+    # every stage succeeded: now, and only now, touch the output folder
+    for rel in sorted(pending):
+        if write_atomic(ctx.out / rel, pending[rel]):
+            result.written.append(rel)
+        else:
+            result.unchanged += 1
+    for rel in result.removed:
+        (ctx.out / rel).unlink(missing_ok=True)
+    if new_manifest != manifest:
+        write_atomic(ctx.out / MANIFEST,
+                     (json.dumps(new_manifest, indent=1, sort_keys=True) + "\n").encode())
+    result.seconds = round(time.perf_counter() - start, 2)
+    return result
+
+
+def designer_notes(ctx: Context) -> dict[str, bytes]:
+    """Stage: the designer report."""
+    from .report import render_html
+    return {"designer-notes.html": render_html(ctx.content, ctx.content_dir / "rules")}
+
+
+def validate_stage(ctx: Context) -> dict[str, bytes]:
+    """Stage: validate content and write the normalized cards (what other tools read)."""
+    lines = [json.dumps(c, ensure_ascii=False, sort_keys=True) for c in ctx.cards]
+    return {"cards.jsonl": ("\n".join(lines) + "\n").encode()}
+
+
+STAGES: list[Stage] = [
+    Stage("validate", "validate content", "tether_build.build:validate_stage",
+          ("content/**/*", "schemas/*.json"), ("schemas.py", "schemacheck.py", "yamlio.py",
+                                               "effects/*.py")),
+    Stage("notes", "designer report", "tether_build.build:designer_notes",
+          ("content/**/*", "templates/report/*"), ("report.py",)),
+]
+
+
+def select(only: tuple[str, ...]) -> list[Stage]:
+    """Stages named by --only (all when empty), in build order."""
+    names = [s.name for s in STAGES]
+    unknown = [n for n in only if n not in names]
+    if unknown:
+        raise TetherError(f"unknown stage {', '.join(unknown)} (stages: {', '.join(names)})")
+    return [s for s in STAGES if not only or s.name in only]
