@@ -13,9 +13,9 @@ import hashlib
 import importlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from . import __version__
 from .errors import TetherError

@@ -26,7 +26,8 @@ def main() -> None:
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 def validate(content_dir: Path, quiet: bool) -> None:
     """Check every content file: schemas, ids, references, text tokens."""
-    from .validate import deck_counts, validate as run
+    from .validate import deck_counts
+    from .validate import validate as run
 
     content = run(content_dir)
     if quiet:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .schemas import DRAFT, BASE, ID, _named_map, _ref
+from .schemas import BASE, DRAFT, _named_map, _ref
 
 INT = {"type": "integer", "minimum": 0}
 POS = {"type": "integer", "minimum": 1}
@@ -22,7 +22,7 @@ def _doc(name: str, title: str, body: dict) -> dict:
 
 
 def game_schema() -> dict:
-    per_players = lambda v: {**PLAYER_KEYS, "additionalProperties": v}  # noqa: E731
+    per_players = lambda v: {**PLAYER_KEYS, "additionalProperties": v}
     return _doc("game.schema.json", "Game constants", obj({
         "title": {"type": "string"}, "working_title": {"type": "string"},
         "version": {"type": "string"},

@@ -12,7 +12,7 @@ from .content import Content
 from .text import render_plain
 
 OPEN = re.compile(r"\b(TODO|todo|Todo|\?|unclear|not settled|designer to confirm|confirm|"
-                  r"open question|undecided|idea)\b|\?", re.I)
+                  r"open question|undecided|idea)\b|\?", re.IGNORECASE)
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
@@ -14,7 +14,7 @@ from referencing import Registry, Resource
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
 
-@lru_cache(maxsize=None)
+@cache
 def registry(schema_dir: Path = SCHEMA_DIR) -> Registry:
     """All schemas of schema_dir, resolvable by their relative file names."""
     resources = []
@@ -26,7 +26,7 @@ def registry(schema_dir: Path = SCHEMA_DIR) -> Registry:
     return Registry().with_resources(resources)
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(schema_name: str, schema_dir: Path = SCHEMA_DIR) -> Draft202012Validator:
     reg = registry(schema_dir)
     schema = reg.contents(schema_name)

@@ -28,7 +28,7 @@ def _default(kind: str, text: str):
 
 def param_schema(t: str) -> dict:
     """JSON Schema fragment for one parameter type string of spec.py."""
-    ref = lambda name: {"$ref": f"effects.schema.json#/$defs/{name}"}  # noqa: E731
+    ref = lambda name: {"$ref": f"effects.schema.json#/$defs/{name}"}
     if t.startswith("list:"):
         return {"type": "array", "items": param_schema(t[5:])}
     if t.startswith("enum:"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Callable
+from collections.abc import Callable
 
 TERM_TOKEN = re.compile(r"\[([a-z][a-z0-9_]*)(?::(pl|adj))?\]")
 ICON_TOKEN = re.compile(r"\{([a-z][a-z0-9_]*)\}")
@@ -52,7 +52,7 @@ def render_html(text: str, terms: dict, icons: dict, icon_html: Callable[[str], 
 
 def strip_tokens(text: str) -> str:
     """Text with every token blanked out (for the literal-name check)."""
-    blank = lambda m: " " * (m.end() - m.start())  # noqa: E731
+    blank = lambda m: " " * (m.end() - m.start())
     return ICON_TOKEN.sub(blank, TERM_TOKEN.sub(blank, text))
 
 

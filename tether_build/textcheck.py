@@ -18,7 +18,7 @@ NUMBER = re.compile(r"(?<![\w.])(\d+)(?!\w|\.\d)")
 # adjacent hexes") is not taken as a quantity the effect must contain.
 WORDS = {"once": 1, "one": 1, "two": 2, "twice": 2, "double": 2, "three": 3, "triple": 3,
          "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-WORD = re.compile(r"\b(" + "|".join(WORDS) + r")\b", re.I)
+WORD = re.compile(r"\b(" + "|".join(WORDS) + r")\b", re.IGNORECASE)
 # parameters whose numbers are not quantities printed on a card
 SILENT_KEYS = {"initiative", "center_chance"}
 

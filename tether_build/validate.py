@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import text as textmod
 from .content import Content, load_partial
-from .errors import ContentError, Problem
+from .errors import ContentError
 
 # keys whose string values (or lists of strings) are player-facing text
 TEXT_KEYS = {"text", "reminder", "rulings", "lore", "flavor", "summary", "collection",

@@ -80,11 +80,11 @@ STEPS: dict[str, tuple[str, dict[str, str]]] = {
                      "duration": "duration!", "limit": "limit=unlimited", "target": "name"}),
     "card_counter": ("Change this card's own counter (kept while the card is in the game).",
                      {"add": "int!", "max": "int"}),
-    "scatter": ("Pick the hex actually hit: the target with 'center_chance', else a random "
-                "neighbour (Mortar Shot).", {"hex": "hex!", "center_chance": "number=0.5",
+    "scatter": (("Pick the hex actually hit: the target with 'center_chance', else a random "
+                 "neighbour."), {"hex": "hex!", "center_chance": "number=0.5",
                                               "as": "name!"}),
-    "take_card": ("Take another player's card into your deck: the card of the Champion just "
-                  "killed (from its owner's burn pile) or that player's faction spell.",
+    "take_card": (("Take another player's card into your deck: the card of the Champion just "
+                   "killed (from its owner's burn pile) or that player's faction spell."),
                   {"card": "enum:killed_champion|faction_spell!", "from": "player=victim",
                    "to": "enum:hand|draw_pile=draw_pile"}),
 }
@@ -164,8 +164,8 @@ MODIFIERS: dict[str, tuple[str, dict[str, str]]] = {
                       {"applies_to": "card_filter!", "mana": "int", "gold": "int",
                        "uses": "posint=1"}),
     "mines_connected": ("All Mines you occupy count as adjacent and joined by Bridges.", {}),
-    "retreat_from_battle": ("If a battle would start in the hex, your units retreat to a "
-                            "random unoccupied adjacent hex (die if none).", {"hex": "hex!"}),
+    "retreat_from_battle": (("If a battle would start in the hex, your units retreat to a "
+                             "random unoccupied adjacent hex (die if none)."), {"hex": "hex!"}),
 }
 UNITS = "enum:forces|champions|this|target|all|enemy_forces|enemy_champions"
 
