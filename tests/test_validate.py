@@ -6,7 +6,6 @@ import re
 import time
 
 import pytest
-
 from conftest import run_cli
 
 LINE = re.compile(r"^(?P<file>[^:\s]+\.yaml):(?P<line>\d+):(?P<col>\d+): (?P<field>\S+): (?P<msg>.+)$")
@@ -17,7 +16,7 @@ def test_shipped_content_validates_and_prints_deck_counts():
     assert result.exit_code == 0, result.output
     for deck in ("starter", "faction", "age1_market", "age2_market", "age3_market",
                  "age1_power", "age2_power", "age3_power"):
-        assert re.search(rf"^{deck}\s+\d+\s+\d+\s+(\d+|-)", result.output, re.M), deck
+        assert re.search(rf"^{deck}\s+\d+\s+\d+\s+(\d+|-)", result.output, re.MULTILINE), deck
     assert "ok:" in result.output
 
 
@@ -127,3 +126,19 @@ def test_every_content_file_points_at_its_schema(content_copy):
     path = content_copy / "tiles.yaml"
     path.write_text("\n".join(path.read_text().splitlines()[1:]) + "\n")
     assert any("schema" in m.group("msg") for m in _errors(content_copy))
+
+
+def test_tile_text_takes_numbers_from_the_constants(content_copy):
+    from tether_build.validate import validate
+    path = content_copy / "game.yaml"
+    path.write_text(path.read_text().replace("power_pick_reveal: 2", "power_pick_reveal: 4"))
+    center = validate(content_copy).tiles["center"]
+    assert any("reveal 4 cards" in line for line in center["collection"])
+
+
+def test_unknown_constant_in_text_is_located(content_copy):
+    _edit(content_copy / "tiles.yaml", "{{ market.power_pick_reveal }}",
+          "{{ market.power_pick_reveel }}")
+    errors = _errors(content_copy)
+    assert any(m.group("file").endswith("tiles.yaml") and "cannot fill in constant" in
+               m.group("msg") for m in errors)

@@ -50,10 +50,16 @@ def render_html(text: str, terms: dict, icons: dict, icon_html: Callable[[str], 
     return "".join(out)
 
 
+JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+
+
+def _blank(m: re.Match) -> str:
+    return " " * (m.end() - m.start())
+
+
 def strip_tokens(text: str) -> str:
-    """Text with every token blanked out (for the literal-name check)."""
-    blank = lambda m: " " * (m.end() - m.start())
-    return ICON_TOKEN.sub(blank, TERM_TOKEN.sub(blank, text))
+    """Text with every token (and constant expression) blanked out."""
+    return ICON_TOKEN.sub(_blank, TERM_TOKEN.sub(_blank, JINJA.sub(_blank, text)))
 
 
 def literal_names(terms: dict) -> list[tuple[re.Pattern, str]]:

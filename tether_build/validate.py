@@ -163,7 +163,46 @@ def check_effect_refs(content: Content):
                                       "choose it first with a choose_target step (as: name)")
 
 
-CHECKS = (check_ids, check_text, check_effect_refs)
+# Files whose text may interpolate constants as {{ path }} (card text may not: its numbers
+# come from the card's effect, and braces typed there print as typed).
+CONSTANT_FILES = ("tiles.yaml", "keywords.yaml", "factions.yaml", "setting.yaml", "ages.yaml")
+
+
+def _constants_env():
+    from jinja2 import StrictUndefined
+    from jinja2.sandbox import SandboxedEnvironment
+    return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+
+
+def _interpolate(content: Content, apply: bool):
+    """Render `{{ constant }}` in constant-aware text; yield Problems for bad expressions."""
+    from jinja2 import TemplateError
+    env = _constants_env()
+    for name in CONSTANT_FILES:
+        doc = content.docs[name]
+        for path, value in list(_walk_text(doc.data)):
+            if "{{" not in value and "{%" not in value:
+                continue
+            try:
+                rendered = env.from_string(value).render(content.game)
+            except TemplateError as exc:
+                yield content.problem(name, path, f"cannot fill in constant: {exc}",
+                                      "use a path of content/game.yaml, e.g. "
+                                      "{{ market.power_pick_reveal }}")
+                continue
+            if apply:
+                node = doc.data
+                for part in path[:-1]:
+                    node = node[part]
+                node[path[-1]] = rendered
+
+
+def check_constants(content: Content):
+    """Every {{ constant }} in tiles, keywords, factions, setting and ages text resolves."""
+    yield from _interpolate(content, apply=False)
+
+
+CHECKS = (check_ids, check_text, check_effect_refs, check_constants)
 
 
 def deck_counts(content: Content) -> list[tuple[str, int, int, int | None]]:
@@ -183,4 +222,6 @@ def validate(root: Path) -> Content:
         problems += [p for check in CHECKS for p in check(content)]
     if problems:
         raise ContentError(problems)
+    for _ in _interpolate(content, apply=True):
+        pass
     return content
