@@ -25,10 +25,3 @@ def content_copy(tmp_path) -> Path:
     shutil.copytree(CONTENT, dst)
     shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
     return dst
-
-
-def run_cli(*args: str):
-    """Run the tether CLI in-process; returns click's Result."""
-    from click.testing import CliRunner
-    from tether_build.cli import main
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_cli
+from tether_cli import run_cli
 
 FAST = ("--only", "validate", "--only", "notes")
 

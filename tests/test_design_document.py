@@ -59,9 +59,9 @@ def parse_document() -> list[dict]:
 
 def _faction_champion_stats(lines: list[str], i: int) -> list[int] | None:
     window = "\n".join(lines[i:i + 8])
-    hp = re.search(r"^HP (\d+)", window, re.M)
+    hp = re.search(r"^HP (\d+)", window, re.MULTILINE)
     attack = re.search(r"Attack: (\d+) dice?, hits on 1(?:[–-](\d+))?", window)
-    bounty = re.search(r"^Bounty: (\d+)", window, re.M)
+    bounty = re.search(r"^Bounty: (\d+)", window, re.MULTILINE)
     if hp and attack and bounty:
         return [int(hp.group(1)), int(attack.group(1)), int(attack.group(2) or 1),
                 int(bounty.group(1))]

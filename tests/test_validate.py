@@ -6,7 +6,7 @@ import re
 import time
 
 import pytest
-from conftest import run_cli
+from tether_cli import run_cli
 
 LINE = re.compile(r"^(?P<file>[^:\s]+\.yaml):(?P<line>\d+):(?P<col>\d+): (?P<field>\S+): (?P<msg>.+)$")
 

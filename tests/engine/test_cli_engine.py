@@ -1,0 +1,102 @@
+"""`tether engine-build`, `tether simulate`, `tether odds`: flags, JSON, clean errors."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from tests.engine.conftest import ROOT
+from tether_build.cli_engine import register
+
+
+def _cli():
+    @click.group()
+    def main():
+        """test group"""
+    register(main)
+    return main
+
+
+def _run(*args):
+    return CliRunner().invoke(_cli(), ["--help"] if not args else list(args),
+                              catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def engine(compiled, tmp_path_factory):
+    """A build/engine folder written from the compiled fixture (no YAML in the tests)."""
+    d = tmp_path_factory.mktemp("engine")
+    for name, data in compiled.items():
+        (d / name).write_bytes(data)
+    return str(d)
+
+
+def test_engine_build_writes_files(tmp_path):
+    r = _run("engine-build", "--content", str(ROOT / "content"), "--out", str(tmp_path))
+    assert r.exit_code == 0, r.output
+    for name in ("cards.json", "game.json", "factions.json", "tiles.json"):
+        assert (tmp_path / "engine" / name).exists()
+    r2 = _run("engine-build", "--content", str(ROOT / "content"), "--out", str(tmp_path))
+    assert "unchanged" in r2.output
+    r3 = _run("simulate", "--engine", str(tmp_path / "engine"), "--games", "2",
+              "--players", "2", "--seed", "1", "--json")
+    assert r3.exit_code == 0 and json.loads(r3.output)["games"] == 2
+
+
+def test_simulate_json(engine):
+    r = _run("simulate", "--engine", engine, "--games", "4", "--players", "3",
+             "--agents", "random,heuristic", "--factions", "leadbound,cipher", "--seed", "5",
+             "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["games"] == 4 and set(data["factions"]) == {"leadbound", "cipher"}
+    assert sum(data["endings"].values()) == 4
+    assert all(0 <= v["ci95"][0] <= v["win_rate"] <= v["ci95"][1] <= 1
+               for v in data["factions"].values())
+    assert data["most_played"] and data["least_played"]
+
+
+def test_simulate_text_and_errors(engine):
+    r = _run("simulate", "--engine", engine, "--games", "2", "--players", "2",
+             "--seed", "1")
+    assert r.exit_code == 0 and "win rate" in r.output
+    bad = _run("simulate", "--engine", engine, "--games", "1", "--agents", "genius")
+    assert bad.exit_code == 1 and "unknown agent" in bad.output and "Traceback" not in bad.output
+    bad = _run("simulate", "--engine", engine, "--games", "1", "--option",
+               "initiative=third")
+    assert bad.exit_code == 2 and "initiative" in bad.output
+    bad = _run("simulate", "--engine", "/nonexistent", "--games", "1")
+    assert bad.exit_code == 1 and "engine-build" in bad.output
+
+
+def test_odds_json(engine):
+    r = _run("odds", "--engine", engine, "--attacker",
+             "forces=3,champion=shadeblade", "--defender", "forces=2",
+             "--defender-faction", "leadbound", "--where", "capital", "--trials", "300",
+             "--seed", "3", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    total = d["attacker_wins"] + d["defender_wins"] + d["both_destroyed"]
+    assert abs(total - 1) < 1e-9 and d["attacker_wins"] > 0.5
+    bad = _run("odds", "--engine", engine, "--attacker", "champion=nobody",
+               "--defender", "forces=1")
+    assert bad.exit_code == 1 and "no Champion card" in bad.output
+
+
+def test_simulate_logs_and_replay(tmp_path, engine):
+    r = _run("simulate", "--engine", engine, "--games", "1", "--players", "2",
+             "--seed", "9", "--quiet", "--log-dir", str(tmp_path))
+    assert r.exit_code == 0, r.output
+    log = tmp_path / "game-9.jsonl"
+    ok = _run("replay", "--engine", engine, str(log))
+    assert ok.exit_code == 0 and "final state matches" in ok.output
+    lines = log.read_text().splitlines()
+    end = json.loads(lines[-1])
+    end["digest"] = "0" * 64
+    lines[-1] = json.dumps(end)
+    log.write_text("\n".join(lines) + "\n")
+    bad = _run("replay", "--engine", engine, str(log))
+    assert bad.exit_code == 1 and "replay failed" in bad.output

@@ -1,0 +1,221 @@
+"""Agents: every decision goes through `choose(game, seat, kind, options, ctx) -> index`."""
+
+from __future__ import annotations
+
+import random
+
+
+class Agent:
+    """Base agent: its own RNG stream, seeded from the game RNG at setup."""
+
+    name = "agent"
+
+    def __init__(self):
+        self.rng = random.Random(0)
+
+    def seed(self, value: int) -> None:
+        """Seed this agent's private RNG (called once by setup)."""
+        self.rng = random.Random(value)
+
+    def choose(self, g, p: int, kind: str, options: list, ctx=None) -> int:
+        """Index of the chosen option."""
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Picks uniformly among the legal options."""
+
+    name = "random"
+
+    def choose(self, g, p, kind, options, ctx=None) -> int:
+        """A uniformly random legal option."""
+        return int(self.rng.random() * len(options))
+
+
+OBJECTIVE = {"mine": 4.0, "center": 6.0, "forge": 5.0}
+CATEGORY = {"recruitment": 3.0, "economy": 2.5, "movement": 2.0, "champion": 3.5,
+            "victory": 3.0, "combat": 1.5, "bridges": 1.5, "deckcraft": 1.0,
+            "synergy": 1.5, "power": 2.0}
+
+
+def card_value(defn) -> float:
+    """A rough worth of a card for drafting and bidding."""
+    return defn.vp * 4.0 + CATEGORY.get(defn.category, 1.0) - 0.3 * defn.mana - 0.4 * defn.gold
+
+
+def strength(g, p: int, h: int) -> float:
+    """Rough fighting strength of seat p's units in hex h."""
+    s = g.s
+    v = s.forces[h].get(p, 0) * 1.0
+    for c in s.champs_at[h]:
+        if c.owner == p:
+            ch = c.defn.champion
+            v += c.hp * ch["dice"] * ch["hit"] / 4.0
+    return v
+
+
+class HeuristicAgent(Agent):
+    """Plays sensibly: expands to Mines/Forges/Center, fights when stronger, deploys,
+    builds Bridges toward objectives, bids what a card is worth and it can afford."""
+
+    name = "heuristic"
+
+    def choose(self, g, p, kind, options, ctx=None) -> int:
+        """The best-scoring option (random tie-break)."""
+        score = getattr(self, "_" + kind, None) or self._default
+        best, pick = None, 0
+        for i, opt in enumerate(options):
+            v = score(g, p, opt, ctx) + self.rng.random() * 0.01
+            if best is None or v > best:
+                best, pick = v, i
+        return pick
+
+    # ---- scoring helpers ------------------------------------------------------------------
+    def _default(self, g, p, opt, ctx) -> float:
+        return 0.0
+
+    def _hex_value(self, g, p: int, h: int, power: float) -> float:
+        s = g.s
+        tile = s.tile[h]
+        v = OBJECTIVE.get(tile, 0.0)
+        if tile == "mine":
+            v += 0.3 * s.mine_value[h]
+        if h in s.capital_of and s.capital_of[h] != p:
+            v += 3.0
+        enemies = [o for o in s.occupants(h) if o != p]
+        if enemies:
+            theirs = strength(g, enemies[0], h)
+            v += 4.0 if power > 1.4 * theirs + 1 else -6.0
+        elif s.occupies(p, h):
+            v *= 0.2
+        return v
+
+    def _near_objective(self, g, p: int, h: int) -> float:
+        """Potential of a hex: the best (objective value - distance) not yet held by p."""
+        s = g.s
+        row = s.topo.dist[h]
+        best = -9.0
+        for t in self._objectives(g):
+            if not s.occupies(p, t):
+                best = max(best, OBJECTIVE[s.tile[t]] - 1.2 * row[t])
+        return best
+
+    def _objectives(self, g) -> list[int]:
+        if getattr(self, "_obj_state", None) is not g.s:
+            self._obj_state = g.s
+            self._obj = [h for h in range(g.s.topo.n) if g.s.tile[h] in OBJECTIVE]
+        return self._obj
+
+    def _move(self, g, p, opt, ctx) -> float:
+        if opt is None:
+            return 0.5
+        _, src, cid, _nf, path = opt
+        s = g.s
+        power = strength(g, p, src) if not cid else strength(g, p, src) * 0.5
+        dst = path[-1]
+        v = self._hex_value(g, p, dst, power)
+        if not cid and s.tile[src] in OBJECTIVE:  # the whole stack leaves: the tile is lost
+            v -= OBJECTIVE[s.tile[src]] + 0.3 * s.mine_value[src]
+        v += 0.8 * (self._near_objective(g, p, dst) - self._near_objective(g, p, src))
+        if src == s.players[p].capital and not cid:
+            v -= 1.0 if s.forces[src].get(p, 0) > 3 else 2.5
+        return v
+
+    def _bridge_edge(self, g, p, e) -> float:
+        s = g.s
+        a, b = e >> 8, e & 255
+        near, far = (a, b) if s.occupies(p, a) else (b, a)
+        gain = self._near_objective(g, p, far) - self._near_objective(g, p, near)
+        return 1.0 + 1.2 * gain + (OBJECTIVE.get(s.tile[far], 0) if not s.occupies(p, far)
+                                   else 0.0) * 0.4
+
+    # ---- decisions ------------------------------------------------------------------------
+    def _action(self, g, p, opt, ctx) -> float:
+        kind = opt[0]
+        pl = g.s.players[p]
+        if kind == "done":
+            return 0.2
+        if kind == "card":
+            defn = g.s.cards[opt[1]].defn
+            return 1.5 + 0.5 * CATEGORY.get(defn.category, 1.0) + (
+                1.5 if defn.type == "champion" else 0.0)
+        if kind == "march":
+            return 1.5 + self._move(g, p, opt[1], ctx)
+        if kind == "bridge":
+            return self._bridge_edge(g, p, opt[1])
+        if kind == "reinforce":
+            return 0.5 + (3.0 if g.capital_has_enemy(p) else 0.0) + min(pl.gold / 6.0, 1.5)
+        return 2.5
+
+    def _bid(self, g, p, opt, ctx) -> float:
+        kind, x = opt
+        defn = g.s.cards[ctx["card"]].defn
+        gold = g.s.players[p].gold
+        worth = card_value(defn) * (1.0 + gold / 8.0)
+        if defn.vp:
+            worth = max(worth, gold - 1.0)
+        target = min(worth - 1.0, gold - 1.0)
+        if kind == "pass":
+            return (1.0 if target < 1 else -1.0) - x
+        return 2.0 - abs(x - target) if target >= 1 else -2.0
+
+    def _card_pick(self, g, p, opt, ctx) -> float:
+        return 0.0 if opt is None else card_value(g.s.cards[opt].defn)
+
+    _free_card = _forge_draft = _power_pick = _gain_card = _look_take = _card_pick
+
+    def _mine_draft(self, g, p, opt, ctx) -> float:
+        return 1.0 if opt is None else card_value(g.s.cards[opt].defn)
+
+    def _discard(self, g, p, opt, ctx) -> float:
+        return 1.5 if opt is None else 3.0 - card_value(g.s.cards[opt].defn)
+
+    _scrap = _put_on_top = _look_bottom = _discard
+
+    def _hex(self, g, p, h, ctx) -> float:
+        s = g.s
+        v = OBJECTIVE.get(s.tile[h], 0.0) * 0.5
+        if any(o != p for o in s.occupants(h)):
+            v += 2.0
+        if h == s.players[p].capital:
+            v += 1.0
+        return v - 0.2 * s.topo.dist[h][s.topo.center]
+
+    def _champion(self, g, p, ch, ctx) -> float:
+        if ch.owner == p:
+            return float(ch.max_hp - ch.hp)
+        return 10.0 - ch.hp
+
+    def _bridge(self, g, p, e, ctx) -> float:
+        s = g.s
+        if e in s.bridges:  # destroying: hurt the enemy nearest to us
+            a, b = e >> 8, e & 255
+            return 1.0 if any(o != p for o in s.occupants(a) | s.occupants(b)) else 0.0
+        return self._bridge_edge(g, p, e)
+
+    def _player(self, g, p, q, ctx) -> float:
+        pl = g.s.players[q]
+        return pl.gold + pl.pvp
+
+    def _assign_hit(self, g, p, opt, ctx) -> float:
+        if opt[0] == "force":
+            return 1.0
+        ch = g.s.champions[opt[1]]
+        return 5.0 - ch.hp
+
+    def _mine(self, g, p, opt, ctx) -> float:
+        return 2.0 if opt[0] == "gold" else 1.0
+
+    def _forge(self, g, p, opt, ctx) -> float:
+        return 2.0 if opt[0] == "draft" else 1.0
+
+    def _start_bridge(self, g, p, e, ctx) -> float:
+        s = g.s
+        cap = s.players[p].capital
+        a, b = e >> 8, e & 255
+        touches = cap in (a, b)
+        far = b if a == cap else a
+        return (2.0 if touches else 0.0) + 0.5 * self._near_objective(g, p, far)
+
+    def _summon(self, g, p, opt, ctx) -> float:
+        return g.s.cards[opt[1]].defn.champion["hp"]

@@ -1,0 +1,238 @@
+"""Battles and sieges (§12.7, §13, §14): combat rounds to the death, random hit
+assignment, Champion damage and bounty, and every combat modifier."""
+
+from __future__ import annotations
+
+from .mods import battle_applies, bind_battle
+
+MAX_COMBAT_ROUNDS = 500
+
+
+class Battle:
+    """One battle in progress."""
+
+    __slots__ = ("attacker", "bid", "defender", "hex", "redirected", "round", "siege")
+
+    def __init__(self, bid: int, h: int, attacker: int, defender: int, siege: bool):
+        self.bid, self.hex, self.attacker, self.defender = bid, h, attacker, defender
+        self.siege, self.round = siege, 0
+        self.redirected: dict[int, int] = {}
+
+    @property
+    def sides(self) -> tuple[int, int]:
+        """(attacker, defender)."""
+        return self.attacker, self.defender
+
+
+class CombatMixin:
+    """Combat rules of the Game."""
+
+    def battle(self, h: int, attacker: int, defender: int, siege: bool) -> int | None:
+        """Fight a battle to the death in hex h; returns the winner's seat or None."""
+        s = self.s
+        self.battle_seq += 1
+        b = Battle(self.battle_seq, h, attacker, defender, siege)
+        champs = list(s.champs_at[h])
+        bind_battle(self.hooks, b, b.sides, champs)
+        self.log("battle", hex=s.topo.name(h), att=attacker, dfn=defender, siege=siege)
+        info = {"battle": b, "hex": h, "sides": b.sides, "champs": champs}
+        if self._retreats(b):
+            self._end_battle(b, None, info)
+            return None
+        self.fire("battle_start", info)
+        self.fire("others_battle", info)
+        while self._alive(attacker, h) and self._alive(defender, h):
+            b.round += 1
+            if b.round > MAX_COMBAT_ROUNDS:
+                break
+            self.combat_round(b)
+        a_alive, d_alive = self._alive(attacker, h), self._alive(defender, h)
+        winner = attacker if a_alive and not d_alive else (
+            defender if d_alive and not a_alive else None)
+        info["champs"] = champs
+        self.last_battle_rounds = b.round
+        self._end_battle(b, winner, info)
+        return winner
+
+    def _alive(self, p: int, h: int) -> bool:
+        return self.s.units_of(p, h) > 0
+
+    def _end_battle(self, b: Battle, winner, info: dict) -> None:
+        info["winner"] = winner
+        if winner is not None:
+            pl = self.s.players[winner]
+            pl.won_battle = True
+            loser = b.defender if winner == b.attacker else b.attacker
+            self.fire("battle_won", {**info, "battle_enemy": loser}, only={winner})
+        self.log("battle_end", hex=self.s.topo.name(b.hex), winner=winner, rounds=b.round)
+        for p in b.sides:
+            enemy = b.defender if p == b.attacker else b.attacker
+            self.fire("battle_end", {**info, "battle_enemy": enemy}, only={p})
+        self.hooks.remove_where(lambda a: a.battle == b.bid)
+
+    def _retreats(self, b: Battle) -> bool:
+        """retreat_from_battle: a side whose modifier covers the hex leaves before combat."""
+        for p in b.sides:
+            for act in self.hooks.of("retreat_from_battle"):
+                if act.owner == p and b.hex in act.mod.hexsel.candidates(act.ctx(self)):
+                    self._retreat(p, b.hex)
+                    return True
+        return False
+
+    def _retreat(self, p: int, h: int) -> None:
+        s = self.s
+        free = [n for n in s.topo.nbrs[h] if not s.occupants(n)]
+        champs = [c for c in s.champs_at[h] if c.owner == p]
+        if not free:
+            self.destroy_forces(p, h, s.forces[h].get(p, 0))
+            for ch in champs:
+                self.kill(ch, None)
+            self.log("retreat", p=p, to=None)
+            return
+        to = self.rng.choice(free)
+        self._relocate_group(p, h, to, champs, s.forces[h].get(p, 0))
+        self.dirty.pop(to, None)
+        self.log("retreat", p=p, to=s.topo.name(to))
+
+    # ---- one combat round ----------------------------------------------------------------
+    def unit_stats(self, b: Battle, p: int, champ) -> tuple[int, int]:
+        """(dice, hit-on) of one of p's units in battle b (champ None = a Force)."""
+        if champ is None:
+            f = self.rules.game["units"]["force"]
+            dice, hit = f["dice"], f["hit"]
+        else:
+            dice, hit = champ.defn.champion["dice"], champ.defn.champion["hit"]
+        own_hit, cap_hit, extra, setd = hit, 6, 0, None
+        for kind in ("hit_on", "extra_dice", "set_dice"):
+            for act in self.hooks.of(kind):
+                if not battle_applies(act, b) or not self.unit_matches(act, champ,
+                                                                       champ is None, p):
+                    continue
+                ctx = act.ctx(self, b)
+                if not act.limit_ok(self, b) or not act.mod.when(ctx):
+                    continue
+                act.mark_used(self, b)
+                if kind == "hit_on":
+                    v = act.mod.params["value"]
+                    if act.owner == p:
+                        own_hit = max(own_hit, v)
+                    else:
+                        cap_hit = min(cap_hit, v)
+                elif kind == "extra_dice":
+                    extra += act.mod.amount(ctx)
+                else:
+                    v = act.mod.params["value"]
+                    setd = v if setd is None else min(setd, v)
+        dice = setd if setd is not None else dice + extra
+        return max(0, dice), min(own_hit, cap_hit)
+
+    def _roll_side(self, b: Battle, p: int) -> list:
+        """Roll every die of p's units; returns the hit sources (None = a Force)."""
+        s, rng = self.s, self.rng
+        hits: list = []
+        nf = s.forces[b.hex].get(p, 0)
+        if nf:
+            dice, hit = self.unit_stats(b, p, None)
+            rnd = rng.random
+            hits.extend(None for _ in range(nf * dice) if rnd() * 6 < hit)  # d6 <= hit
+        for ch in [c for c in s.champs_at[b.hex] if c.owner == p]:
+            dice, hit = self.unit_stats(b, p, ch)
+            hits.extend(ch for _ in range(dice) if rng.random() * 6 < hit)
+        return hits
+
+    def combat_round(self, b: Battle) -> None:
+        """§14.1-14.3: both sides roll, hits are assigned, casualties removed together."""
+        s = self.s
+        rolls = {p: self._roll_side(b, p) for p in b.sides}
+        plan = {}
+        for p in b.sides:
+            enemy = b.defender if p == b.attacker else b.attacker
+            plan[p] = self._assign(b, p, enemy, rolls[p])
+        self.log("round", hex=s.topo.name(b.hex), n=b.round,
+                 hits={str(p): len(rolls[p]) for p in b.sides})
+        for p in b.sides:
+            enemy = b.defender if p == b.attacker else b.attacker
+            forces_hit, champ_hits = plan[p]
+            self.destroy_forces(enemy, b.hex, forces_hit)
+            for ch, (n, src) in champ_hits.items():
+                self.damage(ch, n, p, src, b)
+
+    def _assign(self, b: Battle, p: int, enemy: int, hits: list):
+        """Assign p's hits to enemy units: chosen (assign_hits) or random (§14.2)."""
+        s = self.s
+        nf = s.forces[b.hex].get(enemy, 0)
+        champs = [c for c in s.champs_at[b.hex] if c.owner == enemy]
+        chosen = self._chosen_hits(b, p, len(hits))
+        forces_hit: set[int] = set()
+        champ_hits: dict = {}
+        total = nf + len(champs)
+        if total == 0:
+            return 0, {}
+        for k, src in enumerate(hits):
+            if k < chosen:
+                options = ([("force",)] if len(forces_hit) < nf else []) + [
+                    ("champion", c.cid) for c in champs]
+                if not options:
+                    break
+                pick = options[0] if len(options) == 1 else self.decide(p, "assign_hit",
+                                                                        options)
+                tgt = -1 if pick[0] == "force" else champs.index(s.champions[pick[1]]) + nf
+                if tgt == -1:
+                    tgt = min(set(range(nf)) - forces_hit)
+            else:
+                tgt = self.rng.randrange(total)
+            if tgt >= nf:
+                ch = champs[tgt - nf]
+                if self._redirect(b, enemy, ch, nf, forces_hit):
+                    continue
+                n, _ = champ_hits.get(ch, (0, None))
+                champ_hits[ch] = (n + 1, src)
+            else:
+                forces_hit.add(tgt)
+        return len(forces_hit), champ_hits
+
+    def _chosen_hits(self, b: Battle, p: int, n: int) -> int:
+        best = 0
+        for act in self.hooks.of("assign_hits"):
+            if act.owner != p or not battle_applies(act, b):
+                continue
+            ctx = act.ctx(self, b)
+            if act.limit_ok(self, b) and act.mod.when(ctx):
+                act.mark_used(self, b)
+                count = act.mod.params.get("count")
+                best = max(best, n if count is None else count)
+        return min(best, n)
+
+    def _redirect(self, b: Battle, enemy: int, ch, nf: int, forces_hit: set) -> bool:
+        """redirect_hit (Bodyguard): a hit on a friendly Champion goes to a Force instead."""
+        free = [i for i in range(nf) if i not in forces_hit]
+        if not free:
+            return False
+        for act in self.hooks.of("redirect_hit"):
+            if act.owner != enemy or not battle_applies(act, b):
+                continue
+            key = id(act)
+            count = act.mod.params.get("count", 1)
+            if b.redirected.get(key, 0) >= count or not act.mod.when(act.ctx(self, b)):
+                continue
+            if act.champ is not None and act.champ.hex != b.hex:
+                continue
+            b.redirected[key] = b.redirected.get(key, 0) + 1
+            forces_hit.add(free[0])
+            self.log("redirect", p=enemy, card=ch.defn.id)
+            return True
+        return False
+
+    # ---- sieges ---------------------------------------------------------------------------
+    def sieges(self) -> None:
+        """§13: each Capital holding two players' units: a battle to the death."""
+        s = self.s
+        for h in sorted(s.capital_of):
+            occ = s.occupants(h)
+            if len(occ) != 2:
+                continue
+            owner = s.capital_of[h]
+            dfn = owner if owner in occ else min(occ)
+            (att,) = occ - {dfn}
+            self.battle(h, att, dfn, siege=True)
+            self.checkpoint("siege")

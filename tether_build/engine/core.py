@@ -1,0 +1,125 @@
+"""Effect core: the step registry, compiled steps, and the effect context.
+
+A compiled card effect is a list of `Step` objects. Each step kind of
+`tether_build.effects.spec.STEPS` has exactly one factory in `REGISTRY`, which turns the
+step's normalised parameters into closures once, at load time:
+  select(ctx) -> target   (the choice part: may ask an agent; lockable at declaration)
+  apply(ctx, target)      (the writer: changes the state)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+ALL = 1_000_000  # "count: all"
+NONE = object()  # no legal choice
+
+
+class Fizzle(Exception):
+    """A locked target became illegal: the card fizzles (§12.4), costs stay paid."""
+
+
+class NoTarget(Exception):
+    """At declaration a required target has no legal choice: the card cannot be played."""
+
+
+class Step:
+    """One compiled step: kind, unique id, and its select/apply closures."""
+
+    __slots__ = ("apply", "kind", "options", "params", "select", "uid")
+
+    def __init__(self, kind: str, params: dict, apply, select=None):
+        self.kind, self.params, self.apply, self.select = kind, params, apply, select
+        self.uid = 0
+        self.options = None  # choose_target: fn(ctx) -> candidates (for look-ahead)
+
+    def run(self, ctx: Ctx) -> None:
+        """Choose (or use the locked) target, then apply."""
+        if self.select is None:
+            self.apply(ctx, None)
+            return
+        target = self.select(ctx)
+        self.apply(ctx, target)
+
+    def __repr__(self) -> str:
+        return f"<step {self.kind}#{self.uid}>"
+
+
+REGISTRY: dict[str, Callable] = {}
+
+
+def handler(name: str):
+    """Register the factory of one step kind: factory(params, compiler) -> Step."""
+    def deco(fn):
+        if name in REGISTRY:
+            raise ValueError(f"duplicate handler for step {name!r}")
+        REGISTRY[name] = fn
+        return fn
+    return deco
+
+
+class Ctx:
+    """Everything a running effect sees: the game, who acts, this card / Champion, refs."""
+
+    __slots__ = (
+        "battle",
+        "champ",
+        "declaring",
+        "dry",
+        "event",
+        "g",
+        "inst",
+        "last_count",
+        "locks",
+        "p",
+        "refs",
+    )
+
+    def __init__(self, g, p: int, inst=None, champ=None, battle=None, event=None,
+                 locks: dict | None = None, declaring: bool = False, dry: bool = False):
+        self.g, self.p, self.inst, self.champ = g, p, inst, champ
+        self.battle, self.event = battle, event
+        self.refs: dict = {}
+        self.locks = locks
+        self.declaring = declaring
+        self.dry = dry
+        self.last_count = 0
+
+    @property
+    def s(self):
+        """The game state."""
+        return self.g.s
+
+    @property
+    def source_type(self) -> str | None:
+        """Card type of the card running this effect (for 'untargetable')."""
+        return self.inst.defn.type if self.inst is not None else None
+
+    def child(self, p: int | None = None, champ=None, event=None) -> Ctx:
+        """A context for a nested effect (trigger) sharing the game."""
+        c = Ctx(self.g, self.p if p is None else p, self.inst, champ or self.champ,
+                self.battle, event if event is not None else self.event)
+        c.refs = dict(self.refs)
+        return c
+
+    def choose(self, key, kind: str, options_fn, valid=None):
+        """Pick a target: the locked one (checked, else Fizzle), else ask the agent."""
+        locks = self.locks
+        if locks is not None and not self.declaring and key in locks:
+            value = locks[key]
+            ok = valid(value) if valid is not None else value in options_fn()
+            if not ok:
+                raise Fizzle(f"{kind} target no longer legal")
+            return value
+        options = options_fn()
+        if not options:
+            if self.declaring:
+                raise NoTarget(kind)
+            return NONE
+        if self.dry or len(options) == 1:
+            value = options[0]
+        else:
+            value = self.g.decide(self.p, kind, options, self)
+        if self.declaring:
+            locks[key] = value
+        return value

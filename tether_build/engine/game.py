@@ -1,0 +1,194 @@
+"""The Game: state + ruleset + options + one seeded RNG + agents + event log.
+
+Rules live in the mixins (cards, units, movement, combat, market, phases); this module
+holds decisions, logging and trigger dispatch.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .cards import CardsMixin
+from .combat import CombatMixin
+from .core import Fizzle, NoTarget
+from .mods import Hooks
+from .movement import MoveMixin
+from .options import Options
+from .units import UnitsMixin
+
+EVENT_CHAMP = ("on_deploy", "on_death")
+UNIT_KINDS = ("all", "forces", "champions", "this", "target", "enemy_forces",
+              "enemy_champions")
+# every event the engine fires, and where (tested against spec.EVENTS)
+EVENTS_FIRED = {
+    "on_deploy": "units.place_champion", "on_death": "units.kill",
+    "kill_champion": "units.kill", "champion_dies": "units.kill",
+    "battle_start": "combat.battle", "battle_won": "combat._end_battle",
+    "battle_end": "combat._end_battle", "battle_entered": "movement.do_move",
+    "others_battle": "combat.battle", "enemy_enters_capital": "movement._crossed",
+    "enemy_crosses_bridge": "movement._crossed", "round_start": "phases.reset_phase",
+    "round_end": "phases.cleanup_phase", "card_drawn": "cards.draw",
+    "card_discarded": "cards.discard_card", "activated": "actions._activate",
+}
+
+
+class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin):
+    """One game in progress. Create with `setup.new_game`."""
+
+    def __init__(self, rules, state, opt: Options, rng: random.Random, agents, log=None,
+                 check=None):
+        self.rules, self.s, self.opt, self.rng = rules, state, opt, rng
+        self.agents = agents
+        self.hooks = Hooks()
+        self.events: list[dict] | None = log
+        self.check = check            # invariant callback(game, where) for tests
+        self.decisions = 0
+        self.battle_seq = 0
+        self.last_battle_rounds = 0
+        self.dirty: dict[int, int] = {}   # hex -> last seat to enter (for §12.7)
+        self.stats = {"played": {}, "fizzled": {}, "resolved": {}}
+
+    # ---- decisions and log -------------------------------------------------------------
+    def decide(self, p: int, kind: str, options: list, ctx=None):
+        """Ask seat p's agent to pick one of `options`; log it; return the option."""
+        if not options:
+            raise ValueError(f"no options for decision {kind!r} of seat {p}")
+        self.decisions += 1
+        i = self.agents[p].choose(self, p, kind, options, ctx)
+        if not 0 <= i < len(options):
+            raise ValueError(f"agent {p} chose {i} of {len(options)} for {kind}")
+        if self.events is not None:
+            self.events.append({"e": "decide", "p": p, "kind": kind, "n": len(options),
+                                "i": i})
+        return options[i]
+
+    def log(self, e: str, **data) -> None:
+        """Append one event to the JSON-lines log (if logging)."""
+        if self.events is not None:
+            data["e"] = e
+            self.events.append(data)
+
+    def checkpoint(self, where: str) -> None:
+        """Run the invariant callback (tests) after a step of the game."""
+        if self.check is not None:
+            self.check(self, where)
+
+    # ---- queries used by selectors -------------------------------------------------------
+    def capital_has_enemy(self, p: int) -> bool:
+        """Does seat p's Capital contain enemy units."""
+        return any(o != p for o in self.s.occupants(self.s.players[p].capital))
+
+    def deploy_anchors(self, p: int) -> list[int]:
+        """Hexes seat p may deploy into as if they were its Capital (§20.1, deploy_anchor)."""
+        out = [self.s.players[p].capital]
+        for act in self.hooks.of("deploy_anchor"):
+            if act.owner != p:
+                continue
+            ctx = act.ctx(self)
+            if act.mod.when(ctx):
+                out.extend(h for h in act.mod.hexsel.candidates(ctx) if h not in out)
+        return out
+
+    def untargetable(self, champ, ctx) -> bool:
+        """Is this Champion protected from the card running in ctx (enemy card types)."""
+        src = ctx.source_type
+        if src is None or ctx.p == champ.owner:
+            return False
+        for act in self.hooks.of("untargetable"):
+            if (act.owner == champ.owner and src in act.mod.params["by"]
+                    and self.unit_matches(act, champ, is_force=False)):
+                return True
+        return False
+
+    def unit_matches(self, act, champ, is_force: bool, side_owner: int | None = None) -> bool:
+        """Does a modifier's `units` cover this unit (champ None for a Force)."""
+        units = act.mod.units or "all"
+        owner = side_owner if champ is None else champ.owner
+        if units == "target":  # a chosen Champion, friendly or enemy (e.g. Slow)
+            return not is_force and act.refs.get(act.target) is champ
+        if units.startswith("enemy_"):
+            if owner == act.owner:
+                return False
+            return (units == "enemy_forces") == is_force
+        if owner != act.owner:
+            return False
+        if units == "all":
+            return True
+        if units == "forces":
+            return is_force
+        if units == "champions":
+            return not is_force
+        if units == "this":
+            return not is_force and champ is act.champ
+        return False
+
+    # ---- triggers ----------------------------------------------------------------------
+    def fire(self, event: str, info: dict, only: set[int] | None = None) -> None:
+        """Run every active trigger for `event` whose scope and condition match."""
+        for act in self.hooks.on(event):
+            if only is not None and act.owner not in only:
+                continue
+            if not self._trigger_scope(act, event, info):
+                continue
+            battle = info.get("battle")
+            if not act.limit_ok(self, battle):
+                continue
+            ctx = act.ctx(self, battle, info)
+            if not act.cond(ctx):
+                continue
+            act.mark_used(self, battle)
+            self.log("trigger", ev=event, p=act.owner,
+                     src=act.ability.name if act.ability else getattr(
+                         act.inst.defn, "id", "") if act.inst else "")
+            self.run_steps(act.steps, ctx)
+            if act.limit == "once" and act.duration != "permanent":
+                self.hooks.remove_where(lambda a, act=act: a is act)
+
+    def _trigger_scope(self, act, event: str, info: dict) -> bool:
+        p, champ = act.owner, act.champ
+        if event in EVENT_CHAMP:
+            return champ is not None and info.get("champ") is champ
+        tgt = act.refs.get(act.target) if act.target else None
+        if tgt is not None and not self._target_matches(tgt, info):
+            return False
+        if event == "kill_champion":
+            if champ is not None:
+                return info.get("killer_champ") is champ
+            return info.get("killer") == p
+        if event in ("battle_start", "battle_won", "battle_end"):
+            sides = info.get("sides", ())
+            if event == "battle_won" and info.get("winner") != p:
+                return False
+            if champ is not None:
+                return champ in info.get("champs", ())
+            return p in sides
+        if event == "others_battle":
+            return p not in info.get("sides", ())
+        if event == "battle_entered":
+            return info.get("mover") == p
+        if event == "enemy_enters_capital":
+            return info.get("owner") == p and info.get("mover") != p
+        if event == "enemy_crosses_bridge":
+            return info.get("mover") != p
+        if event in ("round_start", "round_end"):
+            return info.get("player") == p
+        return True
+
+    def _target_matches(self, tgt, info: dict) -> bool:
+        if hasattr(tgt, "cid"):
+            return tgt is info.get("champ") or tgt in info.get("champs", ())
+        if "edge" in info:
+            return tgt == info["edge"]
+        return tgt == info.get("hex")
+
+    def run_steps(self, steps, ctx) -> bool:
+        """Run compiled steps; returns False if they fizzled."""
+        try:
+            for st in steps:
+                st.run(ctx)
+        except Fizzle as exc:
+            self.log("fizzle", p=ctx.p, why=str(exc))
+            return False
+        except NoTarget:
+            return False
+        return True

@@ -1,0 +1,80 @@
+"""Invariants checked after every step of a game (tests pass `Checker()` as `check`)."""
+
+from __future__ import annotations
+
+# checkpoints where contact battles may still be pending elsewhere on the board
+MID_RESOLUTION = {"battle", "declare"}
+AFTER_SIEGES = {"collect", "cleanup", "reset", "market", "setup"}
+
+
+class InvariantError(AssertionError):
+    """A rules invariant broke."""
+
+
+class Checker:
+    """Callable invariant check; remembers Permanent VP to check it never decreases."""
+
+    def __init__(self):
+        self.calls = 0
+        self.pvp: dict[int, int] = {}
+
+    def __call__(self, g, where: str) -> None:
+        """Check every invariant; raise InvariantError naming the first broken one."""
+        self.calls += 1
+        problems = list(problems_of(g, where))
+        for p, pl in enumerate(g.s.players):
+            if pl.pvp < self.pvp.get(p, 0):
+                problems.append(f"seat {p} Permanent VP decreased")
+            self.pvp[p] = pl.pvp
+        if problems:
+            raise InvariantError(f"round {g.s.round} after {where}: " + "; ".join(problems))
+
+
+def problems_of(g, where: str):
+    """Yield a message per broken invariant."""
+    s = g.s
+    ids = sorted(s.all_card_ids())
+    if ids != list(range(len(s.cards))):
+        yield f"cards created or lost: {len(ids)} in zones, {len(s.cards)} exist"
+    limit = g.rules.game["champions"]["limit"]
+    for p, pl in enumerate(s.players):
+        if pl.gold < 0 or pl.mana < 0:
+            yield f"seat {p} gold {pl.gold} mana {pl.mana}"
+        if len(pl.champions) > limit:
+            yield f"seat {p} has {len(pl.champions)} Champions (limit {limit})"
+        for cid in pl.champions:
+            if cid not in s.champions or s.champions[cid].owner != p:
+                yield f"seat {p} lists Champion {cid} it does not own"
+    yield from _board_problems(g, where)
+
+
+def _board_problems(g, where: str):
+    s = g.s
+    for h in range(s.topo.n):
+        occ = s.occupants(h)
+        if len(occ) > 2:
+            yield f"hex {s.topo.name(h)} holds {len(occ)} players"
+        if len(occ) == 2 and where not in MID_RESOLUTION:
+            if h not in s.capital_of:
+                yield f"unresolved battle in {s.topo.name(h)}"
+            elif where in AFTER_SIEGES:
+                yield f"unresolved siege in {s.topo.name(h)}"
+        for p, n in s.forces[h].items():
+            if n <= 0 or not 0 <= p < len(s.players):
+                yield f"bad Force entry {p}:{n} in {s.topo.name(h)}"
+        for ch in s.champs_at[h]:
+            if ch.hex != h or s.champions.get(ch.cid) is not ch:
+                yield f"Champion {ch.defn.id} misplaced"
+            if not 1 <= ch.hp <= ch.max_hp:
+                yield f"Champion {ch.defn.id} HP {ch.hp}/{ch.max_hp}"
+    for p in range(len(s.players)):
+        expect = {h: s.units_of(p, h) for h in range(s.topo.n) if s.units_of(p, h)}
+        if s.ucount[p] != expect:
+            yield f"occupancy index of seat {p} out of sync"
+    on_board = sum(len(x) for x in s.champs_at)
+    if on_board != len(s.champions):
+        yield "Champion index out of sync"
+    for e in s.bridges:
+        a, b = e >> 8, e & 255
+        if s.topo.dist[a][b] != 1:
+            yield f"Bridge between non-adjacent hexes {a}-{b}"

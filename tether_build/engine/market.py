@@ -1,0 +1,95 @@
+"""The Market Bid-Draft (§11): age preview, buy and pass bids, pass pot, die-roll ties."""
+
+from __future__ import annotations
+
+
+def preview_count(rules, round_no: int, players: int) -> int:
+    """§11.0: next-Age cards in this round's Market row (table in ages.yaml, capped at P)."""
+    age = rules.age_of_round.get(round_no)
+    if age is None:
+        return 0
+    table = rules.age_info[age].get("preview") or {}
+    n = table.get(str(round_no), table.get(round_no, 0))
+    return max(0, min(players, int(n)))
+
+
+def next_age(rules, age: str) -> str | None:
+    """The Age after `age`, or None for the last."""
+    order = [a["numeral"] for a in rules.ages]
+    i = order.index(age)
+    return order[i + 1] if i + 1 < len(order) else None
+
+
+def roll_off(g, seats: list[int], why: str) -> int:
+    """§11.4: tied players roll a die, lowest wins; repeat among those tied lowest."""
+    seats = sorted(seats)
+    while len(seats) > 1:
+        rolls = {p: g.rng.randint(1, 6) for p in seats}
+        low = min(rolls.values())
+        g.log("rolloff", why=why, rolls={str(k): v for k, v in rolls.items()})
+        seats = [p for p in seats if rolls[p] == low]
+    return seats[0]
+
+
+def bid_options(gold: int, market: dict) -> list[tuple[str, int]]:
+    """Every legal bid: ('buy', min..gold) and ('pass', min..gold) (§11.2)."""
+    return ([("pass", x) for x in range(market["min_pass_bid"], gold + 1)]
+            + [("buy", x) for x in range(market["min_buy_bid"], gold + 1)])
+
+
+def market_row(g) -> list[int]:
+    """§11.0: reveal N next-Age cards and P - N current-Age cards, shuffled together."""
+    s, rules = g.s, g.rules
+    P = len(s.players)
+    n = preview_count(rules, s.round, P)
+    nxt = next_age(rules, s.age)
+    row = []
+    if n and nxt is not None:
+        row += g.reveal(g.deck_for("market", nxt), n)
+    row += g.reveal(g.deck_for("market", s.age), P - len(row))
+    g.rng.shuffle(row)
+    g.log("market", round=s.round, cards=[s.cards[i].defn.id for i in row], preview=n)
+    return row
+
+
+def resolve_card(g, iid: int, eligible: list[int]) -> int:
+    """§11.2-11.3: bids for one Market card; returns the seat that gains it."""
+    s = g.s
+    bids = {p: g.decide(p, "bid", bid_options(s.players[p].gold, g.rules.game["market"]), {"card": iid})
+            for p in eligible}
+    g.log("bids", card=s.cards[iid].defn.id, bids={str(p): list(b) for p, b in bids.items()})
+    buys = {p: x for p, (kind, x) in bids.items() if kind == "buy"}
+    if buys:
+        top = max(buys.values())
+        winner = roll_off(g, [p for p, x in buys.items() if x == top], "buy")
+        s.players[winner].gold -= top
+        g.log("buy", p=winner, gold=top)
+    else:
+        passes = {p: x for p, (_, x) in bids.items()}
+        low = min(passes.values())
+        winner = roll_off(g, [p for p, x in passes.items() if x == low], "pass")
+        pot = 0
+        for p, x in passes.items():
+            s.players[p].gold -= x
+            pot += x
+        s.players[winner].gold += pot
+        g.log("pass_pot", p=winner, pot=pot)
+    g.take_revealed(iid)
+    g.gain_card(winner, iid)
+    s.players[winner].market_won = True
+    return winner
+
+
+def market_phase(g) -> None:
+    """Resolve Card 1..P in order; a player who gains a card is out (§11.1)."""
+    s = g.s
+    row = market_row(g)
+    for iid in row:
+        eligible = [p for p in range(len(s.players)) if not s.players[p].market_won]
+        if not eligible:
+            break
+        resolve_card(g, iid, eligible)
+        g.checkpoint("market")
+    for iid in [i for i in row if i in s.revealed]:  # only if players ran out (never with P)
+        deck = s.cards[iid].defn.deck
+        g.to_bottom(deck, [iid])

@@ -1,0 +1,150 @@
+"""Round phases other than the Market and Action Phase: Reset (§10), Collection (§16),
+Scoring and victory (§3, §17), Cleanup (§18), Ages (§19)."""
+
+from __future__ import annotations
+
+from .core import Ctx
+
+
+def reset_phase(g) -> None:
+    """§10: +income, mana to MAX_MANA, draw to hand size, discard down to the limit."""
+    s, game = g.s, g.rules.game
+    for p, pl in enumerate(s.players):
+        pl.new_round()
+        pl.gold += game["resources"]["base_income"]
+        pl.mana = game["resources"]["max_mana"]
+        g.draw(p, max(0, game["hand"]["size"] - len(pl.hand)))
+        over = len(pl.hand) - game["hand"]["limit"]
+        if over > 0:
+            for iid in g.choose_cards(p, "discard", pl.hand, over, False):
+                g.discard_card(p, iid)
+        g.fire("round_start", {"player": p}, only={p})
+    g.checkpoint("reset")
+
+
+def _mine_bonus(g, p: int, h: int) -> int:
+    bonus = 0
+    for act in g.hooks.of("mine_bonus"):
+        if act.owner != p:
+            continue
+        ctx = act.ctx(g)
+        ctx.event = {"hex": h}
+        if act.mod.hexsel is not None and h not in act.mod.hexsel.candidates(ctx):
+            continue
+        if act.mod.when(ctx):
+            bonus += act.mod.amount(ctx)
+    return bonus
+
+
+def collection_phase(g) -> None:
+    """§16: Mines (gold or a Mine Draft), Forges (Reforge or Forge Draft), Center (Power
+    Pick), for every tile each player occupies, in seat order."""
+    s, market = g.s, g.rules.game["market"]
+    for p in range(len(s.players)):
+        for h in s.occupied_by(p):
+            tile = s.tile[h]
+            if tile == "mine":
+                gold = s.mine_value[h] + _mine_bonus(g, p, h)
+                if g.decide(p, "mine", [("gold", gold), ("draft",)])[0] == "gold":
+                    s.players[p].gold += gold
+                    g.log("collect", p=p, tile="mine", gold=gold)
+                else:
+                    g.draft(p, g.deck_for("market", s.age), market["mine_draft_reveal"],
+                            "mine_draft", optional=True)
+            elif tile == "forge":
+                opts = [("draft",)] + ([("reforge",)] if s.players[p].hand else [])
+                if g.decide(p, "forge", opts)[0] == "reforge":
+                    for iid in g.choose_cards(p, "scrap", s.players[p].hand, 1, False):
+                        g.scrap_card(p, iid)
+                else:
+                    g.draft(p, g.deck_for("market", s.age), market["forge_draft_reveal"],
+                            "forge_draft")
+            elif tile == "center":
+                g.draft(p, g.deck_for("power", s.age), market["power_pick_reveal"],
+                        "power_pick")
+            g.checkpoint("collect")
+
+
+def control_vp(g, p: int) -> int:
+    """§17 Control VP now: Center, Forges, enemy Capitals occupied, vp_while modifiers."""
+    s = g.s
+    value = dict(g.rules.game["scoring"]["control_vp"])
+    for act in g.hooks.of("control_vp"):
+        if act.owner == p:
+            kind = act.mod.params["kind"]
+            value[kind] = max(value[kind], act.mod.params["amount"])
+    vp = 0
+    for h in s.occupied_by(p):
+        if s.tile[h] == "center":
+            vp += value["center"]
+        elif s.tile[h] == "forge":
+            vp += value["forge"]
+        elif h in s.capital_of and s.capital_of[h] != p:
+            vp += value["enemy_capital"]
+    for act in g.hooks.of("vp_while"):
+        if act.owner == p and act.mod.when(act.ctx(g)):
+            vp += act.mod.amount(act.ctx(g))
+    return vp
+
+
+def scoring_phase(g) -> list[int]:
+    """§17: recompute Control VP; return the seats that win now (§3.1)."""
+    s = g.s
+    goal = g.rules.game["victory"]["vp_to_win"]
+    winners = []
+    for p, pl in enumerate(s.players):
+        pl.cvp = control_vp(g, p)
+        if pl.pvp + pl.cvp >= goal and not g.capital_has_enemy(p):
+            winners.append(p)
+    g.log("score", vp={str(p): [pl.pvp, pl.cvp] for p, pl in enumerate(s.players)})
+    return winners
+
+
+def rank(g, seats: list[int]) -> list[int]:
+    """§3.2 tie-breakers (total VP, Permanent VP, gold); then the final_tie option."""
+    s = g.s
+    keys = {
+        "total_vp": lambda p: s.players[p].pvp + s.players[p].cvp,
+        "permanent_vp": lambda p: s.players[p].pvp,
+        "gold": lambda p: s.players[p].gold,
+    }
+    order = g.rules.game["victory"]["tie_breakers"]
+    best = max(tuple(keys[k](p) for k in order) for p in seats)
+    top = [p for p in seats if tuple(keys[k](p) for k in order) == best]
+    if len(top) > 1 and g.opt.final_tie == "die":
+        from .market import roll_off
+        top = [roll_off(g, top, "final_tie")]
+    return top
+
+
+def cleanup_phase(g) -> None:
+    """§18: discard hands, end-of-round triggers, end round effects, temporary Bridges."""
+    s = g.s
+    for p, pl in enumerate(s.players):
+        for iid in list(pl.hand):
+            g.discard_card(p, iid)
+    for p in range(len(s.players)):
+        g.fire("round_end", {"player": p}, only={p})
+    ending = {"end_of_round", "first_battle", "this_battle"}
+    if g.opt.next_battle_expires:
+        ending.add("next_battle")
+    g.hooks.remove_where(lambda a: a.duration in ending)
+    for e in sorted(s.temp_bridges):
+        s.bridges.discard(e)
+        g.log("unbridge", edge=e, temporary=True)
+    s.temp_bridges.clear()
+    g.checkpoint("cleanup")
+
+
+def advance_round(g) -> None:
+    """§19: next round, its Age, and the next Lead."""
+    s = g.s
+    s.round += 1
+    s.age = g.rules.age_of_round.get(s.round, s.age)
+    if g.opt.lead == "rotate":
+        s.lead = (s.round - 1) % len(s.players)
+
+
+def requirement_ok(g, p: int, inst) -> bool:
+    """A card's play requirement (e.g. 'while you have 5 or more mana')."""
+    return inst.defn.requires is None or inst.defn.requires(Ctx(g, p, inst))

@@ -1,0 +1,136 @@
+"""Load the compiled engine data (build/engine/*.json or the same dicts) into a Ruleset.
+
+Every effect is compiled here once into Step closures via the registry; the game loop
+never looks at the raw dicts again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+from . import steps_basic, steps_board, steps_cards, steps_flow  # noqa: F401  (register)
+from .conds import condition
+from .core import REGISTRY, Step
+from .mods import Ability
+
+FILES = ("cards.json", "game.json", "factions.json", "tiles.json")
+
+
+class CardDef:
+    """A compiled card definition (frozen after load)."""
+
+    __slots__ = (
+        "abilities",
+        "age",
+        "burn",
+        "category",
+        "champion",
+        "copies",
+        "deck",
+        "effect",
+        "faction",
+        "gold",
+        "id",
+        "idx",
+        "initiative",
+        "mana",
+        "name",
+        "raw",
+        "requires",
+        "triggers",
+        "type",
+        "vp",
+    )
+
+    def __init__(self, idx: int, d: dict, compiler: Compiler):
+        self.idx, self.raw = idx, d
+        for key in ("id", "name", "deck", "age", "faction", "category", "type", "mana",
+                    "gold", "copies", "burn", "vp", "champion"):
+            setattr(self, key, d[key])
+        self.initiative = tuple(d["initiative"])
+        self.requires = condition(d["requires"]) if d["requires"] else None
+        self.effect = compiler.steps(d["effect"])
+        self.triggers = [compiler.ability(a) for a in d["triggers"]]
+        abil = (d["champion"] or {}).get("abilities", [])
+        self.abilities = [compiler.ability(a) for a in abil]
+
+    def __repr__(self) -> str:
+        return f"<card {self.id}>"
+
+
+class Compiler:
+    """Turns step lists into Step objects through the registry, numbering each step."""
+
+    def __init__(self):
+        self.uids = itertools.count(1)
+        self.unsupported: list[str] = []
+
+    def steps(self, raw: list[dict]) -> list[Step]:
+        """Compile a list of step dicts."""
+        out = []
+        for d in raw or []:
+            factory = REGISTRY.get(d["step"])
+            if factory is None:
+                raise ValueError(f"no handler for step {d['step']!r}")
+            st = factory(d, self)
+            st.uid = next(self.uids)
+            out.append(st)
+        return out
+
+    def ability(self, raw: dict) -> Ability:
+        """Compile an ability (modifier or trigger + steps)."""
+        return Ability(raw, self.steps)
+
+
+class Faction:
+    """A compiled faction: passives, starter spell id, Champion id."""
+
+    __slots__ = ("champion", "id", "name", "passives", "spell")
+
+    def __init__(self, fid: str, d: dict, compiler: Compiler):
+        self.id, self.name = fid, d.get("name", fid)
+        self.passives = [compiler.ability(a) for a in d.get("passives", [])
+                         if not a.get("idea")]
+        self.spell, self.champion = d["spell"], d["champion"]
+
+
+class Ruleset:
+    """Constants, cards, factions and ages of one compiled content build."""
+
+    def __init__(self, cards: dict, game: dict, factions: dict, tiles: dict | None = None):
+        comp = Compiler()
+        self.cards = [CardDef(i, c, comp) for i, c in enumerate(cards["cards"])]
+        self.by_id = {c.id: c for c in self.cards}
+        self.game = game["constants"]
+        self.ages = game["ages"]            # list of {numeral, rounds, market_deck, ...}
+        self.decks = game["decks"]          # deck id -> {kind, age}
+        self.factions = {k: Faction(k, v, comp) for k, v in factions["factions"].items()}
+        self.default_faction = factions["default"]
+        self.tiles = (tiles or {}).get("tiles", {})
+        self.age_of_round = {r: a["numeral"] for a in self.ages for r in a["rounds"]}
+        self.age_info = {a["numeral"]: a for a in self.ages}
+        self.steps_compiled = next(comp.uids) - 1
+
+    def deck_cards(self, deck: str) -> list[CardDef]:
+        """Card definitions of one deck id."""
+        return [c for c in self.cards if c.deck == deck]
+
+    @classmethod
+    def from_files(cls, directory: Path) -> Ruleset:
+        """Load build/engine/*.json."""
+        data = {}
+        for name in FILES:
+            path = Path(directory) / name
+            data[name] = json.loads(path.read_text()) if path.exists() else {}
+        return cls.from_compiled(data)
+
+    @classmethod
+    def from_compiled(cls, data: dict) -> Ruleset:
+        """Load from {file name: bytes | dict} as produced by compile_engine."""
+        def get(name):
+            v = data.get(name, {})
+            return json.loads(v) if isinstance(v, (bytes, str)) else v
+        return cls(get("cards.json"), get("game.json"), get("factions.json"),
+                   get("tiles.json"))

@@ -1,0 +1,278 @@
+"""Selectors: pure queries over the state (hexes, Champions, Bridges, players, amounts).
+
+Each selector dict of the effect language compiles once into a small object whose
+`candidates(ctx)` lists the legal choices now. Steps decide what to do with them.
+"""
+
+from __future__ import annotations
+
+from .core import ALL
+
+# the selector keys this module understands; an unknown key is a load error
+HEX_KEYS = frozenset({"ref", "this", "own_capital", "enemy_capital", "not_capital", "anywhere",
+                      "kind", "occupied_by", "contains", "within", "adjacent_to_capital",
+                      "pick", "any_of", "event_hex"})
+CHAMPION_KEYS = frozenset({"ref", "this", "side", "within", "in", "pick", "exclude_this"})
+BRIDGE_KEYS = frozenset({"ref", "touching", "anywhere"})
+WITHIN_OF = frozenset({"your_capital", "your_champion", "your_units", "your_forces", "this",
+                       "ref"})
+PLAYER_REFS = frozenset({"self", "chosen_opponent", "each_opponent", "owner", "killer",
+                         "battle_enemy", "victim"})
+
+
+def _known(spec: dict, keys: frozenset, what: str) -> None:
+    unknown = set(spec) - keys
+    if unknown:
+        raise ValueError(f"unknown {what} selector key(s): {sorted(unknown)}")
+
+
+# ---- "within" sources -------------------------------------------------------------------
+def _within_sources(ctx, of: str, ref: str | None) -> list[int]:
+    s, p = ctx.s, ctx.p
+    if of == "your_capital":
+        return [s.players[p].capital]
+    if of == "your_champion":
+        return [s.champions[c].hex for c in s.players[p].champions]
+    if of == "your_units":
+        return s.occupied_by(p)
+    if of == "your_forces":
+        return [h for h, f in enumerate(s.forces) if p in f]
+    if of == "this":
+        ch = ctx.champ
+        return [ch.hex] if ch is not None and ch.cid in s.champions else []
+    return [h for h in [ref_hex(ctx, ref)] if h is not None]
+
+
+def ref_hex(ctx, name: str | None):
+    """The hex a ref names: a hex, a Champion's hex, or None."""
+    v = ctx.refs.get(name)
+    if v is None:
+        return None
+    if isinstance(v, int):
+        return v
+    if hasattr(v, "cid"):
+        return v.hex if v.cid in ctx.s.champions else None
+    return None
+
+
+def _within(spec: dict):
+    d, of, ref = spec["distance"], spec["of"], spec.get("ref")
+
+    def fn(ctx) -> set[int]:
+        return ctx.s.topo.within(_within_sources(ctx, of, ref), d)
+    return fn
+
+
+# ---- hexes ---------------------------------------------------------------------------------
+_OCC = {
+    "you": lambda s, p, h: s.occupies(p, h),
+    "enemy": lambda s, p, h: any(o != p for o in s.occupants(h)),
+    "nobody": lambda s, p, h: not s.occupants(h),
+    "anyone": lambda s, p, h: bool(s.occupants(h)),
+    "not_you": lambda s, p, h: not s.occupies(p, h),
+}
+_CONTAINS = {
+    "friendly_champion": lambda s, p, h: any(c.owner == p for c in s.champs_at[h]),
+    "enemy_champion": lambda s, p, h: any(c.owner != p for c in s.champs_at[h]),
+    "champion": lambda s, p, h: bool(s.champs_at[h]),
+    "friendly_forces": lambda s, p, h: p in s.forces[h],
+}
+
+
+class HexSel:
+    """A compiled hex selector. `deploy` widens own_capital with deploy anchors."""
+
+    __slots__ = ("base", "pick", "preds", "raw", "subs")
+
+    def __init__(self, spec: dict, deploy: bool = False):
+        _known(spec, HEX_KEYS, "hex")
+        if "within" in spec and spec["within"]["of"] not in WITHIN_OF:
+            raise ValueError(f"unknown within.of {spec['within']['of']!r}")
+        self.raw = spec
+        self.pick = spec.get("pick", "choose")
+        self.subs = [HexSel(x, deploy) for x in spec.get("any_of", [])]
+        self.base = _hex_base(spec, deploy)
+        self.preds = _hex_preds(spec)
+
+    def candidates(self, ctx) -> list[int]:
+        """Every hex matching the selector now, in index order."""
+        base = range(ctx.s.topo.n) if self.base is None else self.base(ctx)
+        preds = [make(ctx) for make in self.preds]
+        if not preds:
+            out = list(base)
+        elif len(preds) == 1:
+            f = preds[0]
+            out = [h for h in base if f(h)]
+        else:
+            out = [h for h in base if all(f(h) for f in preds)]
+        if self.subs:
+            seen = set(out)
+            for sub in self.subs:
+                seen.update(h for h in sub.candidates(ctx) if all(f(h) for f in preds))
+            out = sorted(seen)
+        return out
+
+
+def _hex_base(spec: dict, deploy: bool):
+    if "ref" in spec:
+        name = spec["ref"]
+        return lambda ctx: [h for h in [ref_hex(ctx, name)] if h is not None]
+    if spec.get("this"):
+        return lambda ctx: _within_sources(ctx, "this", None)
+    if spec.get("event_hex"):
+        return lambda ctx: [ctx.event["hex"]] if ctx.event and "hex" in ctx.event else []
+    if spec.get("own_capital"):
+        if deploy:
+            return lambda ctx: ctx.g.deploy_anchors(ctx.p)
+        return lambda ctx: [ctx.s.players[ctx.p].capital]
+    if spec.get("enemy_capital"):
+        return lambda ctx: sorted(h for h, o in ctx.s.capital_of.items() if o != ctx.p)
+    if spec.get("occupied_by") == "you":
+        return lambda ctx: ctx.s.occupied_by(ctx.p)
+    if spec.get("any_of"):
+        return lambda ctx: []
+    if "kind" in spec:
+        kinds = frozenset(spec["kind"])
+        return lambda ctx: ctx.s.hexes_of(kinds)
+    return None
+
+
+def _hex_preds(spec: dict) -> list:
+    """Predicate makers: make(ctx) -> pred(h), so per-call work (areas) is done once."""
+    preds = []
+    if spec.get("this"):
+        preds.append(lambda ctx: set(_within_sources(ctx, "this", None)).__contains__)
+    if spec.get("event_hex"):
+        preds.append(lambda ctx: lambda h: bool(ctx.event) and ctx.event.get("hex") == h)
+    if spec.get("not_capital"):
+        preds.append(lambda ctx: lambda h: h not in ctx.s.capital_of)
+    if "kind" in spec:
+        kinds = frozenset(spec["kind"])
+        preds.append(lambda ctx: lambda h: ctx.s.tile[h] in kinds)
+    if "occupied_by" in spec:
+        f = _OCC[spec["occupied_by"]]
+        preds.append(lambda ctx: lambda h: f(ctx.s, ctx.p, h))
+    if "contains" in spec:
+        f2 = _CONTAINS[spec["contains"]]
+        preds.append(lambda ctx: lambda h: f2(ctx.s, ctx.p, h))
+    if "within" in spec:
+        w = _within(spec["within"])
+        preds.append(lambda ctx: w(ctx).__contains__)
+    if spec.get("adjacent_to_capital"):
+        def adj(ctx):
+            s = ctx.s
+            return lambda h: any(s.topo.dist[h][c] == 1 for c in s.capital_of)
+        preds.append(adj)
+    return preds
+
+
+# ---- champions ---------------------------------------------------------------------------
+class ChampSel:
+    """A compiled Champion selector."""
+
+    __slots__ = ("hexsel", "pick", "spec", "within")
+
+    def __init__(self, spec: dict):
+        _known(spec, CHAMPION_KEYS, "champion")
+        self.spec = spec
+        self.pick = spec.get("pick", "choose")
+        self.hexsel = HexSel(spec["in"]) if "in" in spec else None
+        self.within = _within(spec["within"]) if "within" in spec else None
+
+    def candidates(self, ctx) -> list:
+        """Champions on the board matching now (untargetable ones excluded)."""
+        s, p, spec = ctx.s, ctx.p, self.spec
+        if "ref" in spec:
+            v = ctx.refs.get(spec["ref"])
+            pool = [v] if hasattr(v, "cid") and v.cid in s.champions else []
+        elif spec.get("this"):
+            ch = ctx.champ
+            pool = [ch] if ch is not None and ch.cid in s.champions else []
+        else:
+            pool = sorted(s.champions.values(), key=lambda c: c.cid)
+        side = spec.get("side", "any")
+        if side == "friendly":
+            pool = [c for c in pool if c.owner == p]
+        elif side == "enemy":
+            pool = [c for c in pool if c.owner != p]
+        if spec.get("exclude_this") and ctx.champ is not None:
+            pool = [c for c in pool if c is not ctx.champ]
+        if self.within is not None:
+            area = self.within(ctx)
+            pool = [c for c in pool if c.hex in area]
+        if self.hexsel is not None:
+            hexes = set(self.hexsel.candidates(ctx))
+            pool = [c for c in pool if c.hex in hexes]
+        return [c for c in pool if not ctx.g.untargetable(c, ctx)]
+
+
+# ---- bridges -------------------------------------------------------------------------------
+class BridgeSel:
+    """A compiled Bridge selector; `build` lists free edges, else existing Bridges."""
+
+    __slots__ = ("build", "pick", "spec", "touching")
+
+    def __init__(self, spec: dict, build: bool):
+        _known(spec, BRIDGE_KEYS, "bridge")
+        self.spec, self.build, self.pick = spec, build, "choose"
+        self.touching = HexSel(spec["touching"]) if "touching" in spec else None
+
+    def candidates(self, ctx) -> list[int]:
+        """Edge keys matching now."""
+        s = ctx.s
+        if "ref" in self.spec:
+            v = ctx.refs.get(self.spec["ref"])
+            pool = [v] if isinstance(v, int) else []
+        elif self.touching is not None:
+            pool = sorted({e for h in self.touching.candidates(ctx) for e in s.topo.edges_of[h]})
+        else:
+            pool = s.topo.edges
+        if self.build:
+            return [e for e in pool if e not in s.bridges]
+        return [e for e in pool if e in s.bridges]
+
+
+# ---- amounts and players ---------------------------------------------------------------------
+_AMOUNT_OF = {
+    "cards_in_hand": lambda ctx: len(ctx.s.players[ctx.p].hand),
+    "cards_played_this_round": lambda ctx: ctx.s.players[ctx.p].played_count,
+    "last_count": lambda ctx: ctx.last_count,
+    "card_counter": lambda ctx: ctx.inst.counter if ctx.inst is not None else 0,
+    "champions_in_play": lambda ctx: len(ctx.s.players[ctx.p].champions),
+}
+
+
+def amount(spec):
+    """Compile an amount (int, 'all', or {of, times, plus, max}) to fn(ctx) -> int."""
+    if isinstance(spec, bool):
+        raise TypeError(f"bad amount {spec!r}")
+    if isinstance(spec, int):
+        return lambda ctx: spec
+    if spec == "all":
+        return lambda ctx: ALL
+    base = _AMOUNT_OF[spec["of"]]
+    times, plus, cap = spec.get("times", 1), spec.get("plus", 0), spec.get("max")
+
+    def fn(ctx) -> int:
+        v = base(ctx) * times + plus
+        return max(0, v if cap is None else min(v, cap))
+    return fn
+
+
+def players(spec: str):
+    """Compile a player reference to fn(ctx, key) -> list of seats."""
+    if spec == "self":
+        return lambda ctx, key: [ctx.p]
+    if spec == "each_opponent":
+        return lambda ctx, key: [q for q in range(len(ctx.s.players)) if q != ctx.p]
+    if spec == "owner":
+        return lambda ctx, key: [ctx.champ.owner if ctx.champ is not None else ctx.p]
+    if spec in ("killer", "victim", "battle_enemy"):
+        return lambda ctx, key: [v for v in [(ctx.event or {}).get(spec)] if v is not None]
+    if spec == "chosen_opponent":
+        def chosen(ctx, key):
+            opts = lambda: [q for q in range(len(ctx.s.players)) if q != ctx.p]
+            v = ctx.choose(key, "player", opts)
+            return [v] if isinstance(v, int) else []
+        return chosen
+    raise ValueError(f"unknown player {spec!r}")

@@ -1,0 +1,241 @@
+"""Game state: players, card instances and their zones, units on the board, Bridges.
+
+Every physical card is one `CardInst` with an integer id (iid) and lives in exactly one
+zone at a time: a supply deck, a player's hand / draw pile / discard pile / burn pile /
+scrapped pile / played area, a Champion on the board, or the revealed row. Draw piles and
+decks keep their top at the END of the list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from .topo import Topology, edge_ends
+
+
+class CardInst:
+    """One physical card: its definition, owner, counter and per-instance overrides."""
+
+    __slots__ = ("counter", "defn", "iid", "over")
+
+    def __init__(self, iid: int, defn):
+        self.iid = iid
+        self.defn = defn
+        self.counter = 0
+        self.over: dict = {}
+
+    def get(self, key: str):
+        """A cost/initiative/burn value, honouring overrides (e.g. gained with burn)."""
+        return self.over.get(key, getattr(self.defn, key))
+
+
+class Champion:
+    """A Champion on the board."""
+
+    __slots__ = ("ability_used", "cid", "defn", "hex", "hp", "iid", "max_hp", "owner")
+
+    def __init__(self, cid: int, iid: int, owner: int, hex_: int, defn):
+        self.cid, self.iid, self.owner, self.hex, self.defn = cid, iid, owner, hex_, defn
+        self.hp = self.max_hp = defn.champion["hp"]
+        self.ability_used: set[int] = set()
+
+
+class Player:
+    """One player's resources, card zones and per-round flags."""
+
+    __slots__ = (
+        "burn",
+        "capital",
+        "champions",
+        "cvp",
+        "discard",
+        "done",
+        "draw",
+        "faction",
+        "gold",
+        "hand",
+        "last_drawn",
+        "mana",
+        "market_won",
+        "moves_this_round",
+        "played",
+        "played_count",
+        "pvp",
+        "scrapped",
+        "seat",
+        "slot",
+        "won_battle",
+    )
+
+    def __init__(self, seat: int, faction: str):
+        self.seat, self.faction = seat, faction
+        self.gold = self.mana = self.pvp = self.cvp = 0
+        self.hand: list[int] = []
+        self.draw: list[int] = []
+        self.discard: list[int] = []
+        self.burn: list[int] = []
+        self.scrapped: list[int] = []
+        self.played: list[int] = []
+        self.capital = -1
+        self.slot = ""
+        self.champions: list[int] = []
+        self.last_drawn = None
+        self.new_round()
+
+    def new_round(self) -> None:
+        """Clear the per-round flags."""
+        self.done = False
+        self.played_count = 0
+        self.won_battle = False
+        self.moves_this_round = 0
+        self.market_won = False
+
+    def zones(self) -> tuple[list[int], ...]:
+        """Every card zone of this player."""
+        return (self.hand, self.draw, self.discard, self.burn, self.scrapped, self.played)
+
+
+class State:
+    """The whole board and every player; no rules here, only data and queries."""
+
+    def __init__(self, topo: Topology, players: list[Player]):
+        self.topo = topo
+        n = topo.n
+        self.tile = ["plain"] * n
+        self.mine_value = [0] * n
+        self.capital_of: dict[int, int] = {}      # hex -> owning seat
+        self.forces: list[dict[int, int]] = [{} for _ in range(n)]
+        self.champs_at: list[list[Champion]] = [[] for _ in range(n)]
+        self.champions: dict[int, Champion] = {}
+        self.next_cid = 1
+        self.bridges: set[int] = set()
+        self.temp_bridges: set[int] = set()
+        self.players = players
+        self.cards: list[CardInst] = []
+        self.decks: dict[str, list[int]] = {}
+        self.revealed: list[int] = []
+        self.round = 0
+        self.age = "I"
+        self.lead = 0
+        self.mods: list = []
+        self.triggers: list = []
+        self.winner: list[int] | None = None
+        self.end_reason = ""
+        self.ver = 0                    # bumped on every unit change (occupancy caches)
+        self._occ: dict[int, list[int]] = {}
+        self._occ_ver = -1
+        self._kinds: dict[frozenset, list[int]] = {}
+        self.ucount: list[dict[int, int]] = [{} for _ in players]  # seat -> hex -> units
+
+    # ---- occupancy -------------------------------------------------------------------
+    def occupants(self, h: int) -> set[int]:
+        """Seats with at least one unit in hex h (§4.3)."""
+        occ = set(self.forces[h])
+        for c in self.champs_at[h]:
+            occ.add(c.owner)
+        return occ
+
+    def occupies(self, p: int, h: int) -> bool:
+        """Does seat p occupy hex h."""
+        return h in self.ucount[p]
+
+    def occupied_by(self, p: int) -> list[int]:
+        """Hexes seat p occupies (cached until the units change; do not mutate)."""
+        if self._occ_ver != self.ver:
+            self._occ.clear()
+            self._occ_ver = self.ver
+        got = self._occ.get(p)
+        if got is None:
+            got = self._occ[p] = sorted(self.ucount[p])
+        return got
+
+    def units_of(self, p: int, h: int) -> int:
+        """Number of seat p's units (Forces + Champions) in hex h."""
+        return self.forces[h].get(p, 0) + sum(1 for c in self.champs_at[h] if c.owner == p)
+
+    def add_forces(self, p: int, h: int, n: int) -> None:
+        """Put n Forces of seat p into hex h (no rules checks)."""
+        if n > 0:
+            self.forces[h][p] = self.forces[h].get(p, 0) + n
+            self._count(p, h, n)
+
+    def remove_forces(self, p: int, h: int, n: int) -> int:
+        """Remove up to n Forces; returns how many were removed."""
+        have = self.forces[h].get(p, 0)
+        n = min(n, have)
+        if n == have:
+            self.forces[h].pop(p, None)
+        else:
+            self.forces[h][p] = have - n
+        if n:
+            self._count(p, h, -n)
+        return n
+
+    def _count(self, p: int, h: int, n: int) -> None:
+        """Keep the per-seat unit count per hex (occupancy index) and bump the version."""
+        c = self.ucount[p]
+        v = c.get(h, 0) + n
+        if v:
+            c[h] = v
+        else:
+            del c[h]
+        self.ver += 1
+
+    def hexes_of(self, kinds: frozenset) -> list[int]:
+        """Hexes whose tile is one of `kinds` (tiles never change during a game)."""
+        got = self._kinds.get(kinds)
+        if got is None:
+            got = self._kinds[kinds] = [h for h, t in enumerate(self.tile) if t in kinds]
+        return got
+
+    def put_champ(self, ch, h: int) -> None:
+        """Place a Champion object on hex h (index it)."""
+        ch.hex = h
+        self.champs_at[h].append(ch)
+        self._count(ch.owner, h, 1)
+
+    def take_champ(self, ch) -> None:
+        """Lift a Champion object off its hex (still indexed in `champions`)."""
+        self.champs_at[ch.hex].remove(ch)
+        self._count(ch.owner, ch.hex, -1)
+
+    def connected(self, a: int, b: int) -> bool:
+        """Is there a Bridge between adjacent hexes a and b."""
+        return (a * 256 + b if a < b else b * 256 + a) in self.bridges
+
+    # ---- cards -----------------------------------------------------------------------
+    def all_card_ids(self) -> list[int]:
+        """Every iid found in any zone (for the conservation invariant)."""
+        out = list(self.revealed)
+        for deck in self.decks.values():
+            out.extend(deck)
+        for pl in self.players:
+            for z in pl.zones():
+                out.extend(z)
+        out.extend(c.iid for c in self.champions.values())
+        return out
+
+    def snapshot(self) -> dict:
+        """A canonical, JSON-safe picture of the state (for replay checks and digests)."""
+        topo = self.topo
+        return {
+            "round": self.round, "age": self.age, "winner": self.winner,
+            "end": self.end_reason,
+            "players": [{"gold": p.gold, "pvp": p.pvp, "cvp": p.cvp, "mana": p.mana,
+                         "hand": sorted(p.hand), "draw": list(p.draw),
+                         "discard": sorted(p.discard), "burn": sorted(p.burn),
+                         "scrapped": sorted(p.scrapped)} for p in self.players],
+            "forces": {topo.name(h): sorted(f.items()) for h, f in enumerate(self.forces) if f},
+            "champions": sorted([c.iid, c.owner, topo.name(c.hex), c.hp, c.max_hp]
+                                for c in self.champions.values()),
+            "bridges": sorted("-".join(topo.name(x) for x in edge_ends(e))
+                              for e in self.bridges),
+            "mines": {topo.name(h): v for h, v in enumerate(self.mine_value) if v},
+            "decks": {k: list(v) for k, v in sorted(self.decks.items())},
+        }
+
+    def digest(self) -> str:
+        """SHA-256 of the canonical snapshot."""
+        blob = json.dumps(self.snapshot(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()

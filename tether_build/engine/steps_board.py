@@ -1,0 +1,264 @@
+"""Step handlers: the board (deploy, Champions, moves, Bridges, damage, Mines, scatter)."""
+
+from __future__ import annotations
+
+from .core import NONE, Fizzle, Step, handler
+from .select import BridgeSel, ChampSel, HexSel, amount
+
+
+def pick(ctx, key, kind: str, sel) -> list:
+    """Targets of a selector by its pick mode: all, one at random, or one chosen (lockable)."""
+    if sel.pick == "all":
+        return sel.candidates(ctx)
+    if sel.pick == "random":
+        c = sel.candidates(ctx)
+        return [ctx.g.rng.choice(c)] if c else []
+    v = ctx.choose(key, kind, lambda: sel.candidates(ctx))
+    return [] if v is NONE else [v]
+
+
+def _targeted(kind: str, d: dict, sel, apply_one, tkind: str) -> Step:
+    """A step that picks targets with one selector, then applies to each."""
+    st = Step(kind, d, None)
+    st.select = lambda ctx: pick(ctx, st, tkind, sel)
+
+    def apply(ctx, targets):
+        for t in targets:
+            apply_one(ctx, t)
+    st.apply = apply
+    return st
+
+
+@handler("deploy")
+def deploy(d, comp):
+    """Deploy Forces into a hex."""
+    amt = amount(d["count"])
+    return _targeted("deploy", d, HexSel(d["where"], deploy=True),
+                     lambda ctx, h: ctx.g.deploy(ctx.p, h, amt(ctx)), "hex")
+
+
+@handler("deploy_champion")
+def deploy_champion(d, comp):
+    """Deploy this Champion card into a hex (§20.1)."""
+    def one(ctx, h):
+        ch = ctx.g.place_champion(ctx.p, ctx.inst.iid, h)
+        if ch is not None:
+            ctx.champ = ch
+    return _targeted("deploy_champion", d, HexSel(d["where"], deploy=True), one, "hex")
+
+
+def _card_filter(f: dict):
+    def ok(ctx, defn) -> bool:
+        if "type" in f and defn.type != f["type"]:
+            return False
+        if "mana" in f and defn.mana != f["mana"]:
+            return False
+        if "deck" in f and defn.deck != f["deck"]:
+            return False
+        return not (f.get("exclude_this") and ctx.inst is not None and defn is ctx.inst.defn)
+    return ok
+
+
+@handler("summon_champion")
+def summon_champion(d, comp):
+    """Deploy a Champion taken from the supply decks (matching a filter) for free."""
+    ok, where, mode = _card_filter(d["pool"]), HexSel(d["where"], deploy=True), d["pick"]
+    st = Step("summon_champion", d, None)
+    st.select = lambda ctx: pick(ctx, st, "hex", where)
+
+    def apply(ctx, hexes):
+        g = ctx.g
+        pool = [(deck, iid) for deck, pile in sorted(g.s.decks.items()) for iid in pile
+                if ok(ctx, g.s.cards[iid].defn)]
+        if not pool or not hexes or not g.can_field_champion(ctx.p):
+            return
+        if mode == "random":
+            deck, iid = g.rng.choice(pool)
+        else:
+            deck, iid = g.decide(ctx.p, "summon", pool, ctx)
+        g.s.decks[deck].remove(iid)
+        if g.place_champion(ctx.p, iid, hexes[0]) is None:
+            g.s.decks[deck].insert(0, iid)
+    st.apply = apply
+    return st
+
+
+@handler("move")
+def move(d, comp):
+    """Move stacks (or one Force / Champion) along declared paths."""
+    n, dist, unit = d["stacks"], d["distance"], d["unit"]
+    ign, stop, name = d["ignore_bridges"], d["stop_on_occupied"], d.get("as")
+    st = Step("move", d, None)
+
+    def select(ctx):
+        chosen = []
+        for i in range(n):
+            used = {c[1] for c in chosen}
+
+            def options(used=used, i=i):
+                opts = ctx.g.move_options(ctx.p, unit, dist, ign, stop, used)
+                return ([None] + opts) if (i > 0 and opts) else opts
+            v = ctx.choose((st, i), "move", options, valid=lambda v: True)
+            if v is NONE or v is None:
+                break
+            chosen.append(v)
+        return chosen
+
+    def apply(ctx, chosen):
+        for opt in chosen:
+            at = ctx.g.do_move(ctx.p, opt, dist, ign, stop)
+            if name:
+                ctx.refs[name] = at
+    st.select, st.apply = select, apply
+    return st
+
+
+@handler("relocate")
+def relocate(d, comp):
+    """Move a Champion directly to a hex."""
+    csel, hsel = ChampSel(d["champion"]), HexSel(d["to"])
+    st = Step("relocate", d, None)
+
+    def select(ctx):
+        champs = pick(ctx, (st, "c"), "champion", csel)
+        hexes = pick(ctx, (st, "h"), "hex", hsel) if champs else []
+        return list(zip(champs, hexes))
+
+    def apply(ctx, pairs):
+        for ch, h in pairs:
+            if ch.cid not in ctx.s.champions:
+                raise Fizzle("Champion gone")
+            ctx.g.relocate_champion(ch, h)
+    st.select, st.apply = select, apply
+    return st
+
+
+def _bridges(kind: str, d: dict, build: bool):
+    sel, count, temp = BridgeSel(d["where"], build), d["count"], d.get("temporary", False)
+    st = Step(kind, d, None)
+
+    def select(ctx):
+        chosen = []
+        for i in range(count):
+            def options(chosen=chosen):
+                return [e for e in sel.candidates(ctx) if e not in chosen]
+            v = ctx.choose((st, i), "bridge", options)
+            if v is NONE:
+                break
+            chosen.append(v)
+        return chosen
+
+    def apply(ctx, edges):
+        g = ctx.g
+        for e in edges:
+            if build and e not in g.s.bridges:
+                g.s.bridges.add(e)
+                if temp:
+                    g.s.temp_bridges.add(e)
+                g.log("bridge", p=ctx.p, edge=e, temporary=temp)
+            elif not build and e in g.s.bridges:
+                g.s.bridges.discard(e)
+                g.s.temp_bridges.discard(e)
+                g.log("unbridge", p=ctx.p, edge=e)
+    st.select, st.apply = select, apply
+    return st
+
+
+@handler("build_bridge")
+def build_bridge(d, comp):
+    """Build Bridges."""
+    return _bridges("build_bridge", d, True)
+
+
+@handler("destroy_bridge")
+def destroy_bridge(d, comp):
+    """Destroy Bridges."""
+    return _bridges("destroy_bridge", d, False)
+
+
+@handler("heal")
+def heal(d, comp):
+    """Heal Champions."""
+    amt = amount(d["amount"])
+    return _targeted("heal", d, ChampSel(d["champion"]),
+                     lambda ctx, ch: ctx.g.heal(ch, amt(ctx)), "champion")
+
+
+@handler("damage")
+def damage(d, comp):
+    """Deal damage to Champions."""
+    amt = amount(d["amount"])
+    return _targeted("damage", d, ChampSel(d["champion"]),
+                     lambda ctx, ch: ctx.g.damage(ch, amt(ctx), ctx.p, None, ctx.battle),
+                     "champion")
+
+
+@handler("destroy_forces")
+def destroy_forces(d, comp):
+    """Destroy Forces in a hex (enemy, friendly or any side)."""
+    amt, side = amount(d["count"]), d["side"]
+
+    def one(ctx, h):
+        g, s = ctx.g, ctx.s
+        owners = [q for q in sorted(s.forces[h]) if side == "any" or
+                  (side == "enemy") == (q != ctx.p)]
+        left = amt(ctx)
+        while left > 0:
+            pool = [q for q in owners for _ in range(s.forces[h].get(q, 0))]
+            if not pool:
+                break
+            q = g.rng.choice(pool) if len(owners) > 1 else pool[0]
+            k = 1 if len(owners) > 1 else left
+            left -= g.destroy_forces(q, h, k)
+        ctx.last_count = amt(ctx) - max(left, 0)
+    return _targeted("destroy_forces", d, HexSel(d["hex"]), one, "hex")
+
+
+@handler("remove_champion")
+def remove_champion(d, comp):
+    """Take Champions off the board to the burn pile or to the hand."""
+    to = d["to"]
+    return _targeted("remove_champion", d, ChampSel(d["champion"]),
+                     lambda ctx, ch: ctx.g.unplace_champion(ch, to), "champion")
+
+
+@handler("multiply_hp")
+def multiply_hp(d, comp):
+    """Multiply a Champion's HP, raising max HP if needed."""
+    factor = d["factor"]
+
+    def one(ctx, ch):
+        ch.hp *= factor
+        ch.max_hp = max(ch.max_hp, ch.hp)
+        ctx.g.log("hp", card=ch.defn.id, hp=ch.hp)
+    return _targeted("multiply_hp", d, ChampSel(d["champion"]), one, "champion")
+
+
+@handler("mine_value")
+def mine_value(d, comp):
+    """Raise a Mine's value up to a maximum."""
+    n, cap = d["amount"], d["max"]
+
+    def one(ctx, h):
+        s = ctx.s
+        if s.tile[h] == "mine":
+            s.mine_value[h] = max(0, min(cap, s.mine_value[h] + n))
+            ctx.g.log("mine_value", hex=s.topo.name(h), value=s.mine_value[h])
+    return _targeted("mine_value", d, HexSel(d["hex"]), one, "hex")
+
+
+@handler("scatter")
+def scatter(d, comp):
+    """The hex actually hit: the target with center_chance, else a random neighbour."""
+    sel, chance, name = HexSel(d["hex"]), d["center_chance"], d["as"]
+    st = Step("scatter", d, None)
+    st.select = lambda ctx: pick(ctx, st, "hex", sel)
+
+    def apply(ctx, hexes):
+        for h in hexes:
+            g = ctx.g
+            hit = h if g.rng.random() < chance else g.rng.choice(g.s.topo.nbrs[h])
+            ctx.refs[name] = hit
+            g.log("scatter", aim=g.s.topo.name(h), hit=g.s.topo.name(hit))
+    st.apply = apply
+    return st
