@@ -34,6 +34,8 @@ class Context:
     out: Path
     papers: tuple[str, ...] = PAPERS
     allow_unresolved: bool = False
+    board_players: int = 4
+    seed: int = 1
     _content: object = None
     _cards: list | None = None
 
@@ -91,7 +93,7 @@ def stage_key(stage: Stage, ctx: Context) -> str:
     h = hashlib.sha256(f"{__version__}|{stage.name}".encode())
     if stage.uses_paper:
         h.update(("|".join(ctx.papers)).encode())
-    h.update(f"|unresolved={ctx.allow_unresolved}".encode())
+    h.update(f"|unresolved={ctx.allow_unresolved}|{ctx.board_players}|{ctx.seed}".encode())
     content_root = ctx.content_dir.parent
     groups = [(content_root, tuple(p for p in stage.inputs if p.startswith("content/"))),
               (ROOT, tuple(p for p in stage.inputs if not p.startswith("content/"))),
@@ -170,12 +172,57 @@ def validate_stage(ctx: Context) -> dict[str, bytes]:
     return {"cards.jsonl": ("\n".join(lines) + "\n").encode()}
 
 
+def engine_stage(ctx: Context) -> dict[str, bytes]:
+    """Stage: the engine's compiled definitions (build/engine/*.json)."""
+    from .compile import compile_engine
+    return {f"engine/{name}": data for name, data in
+            compile_engine(ctx.cards, ctx.content).items()}
+
+
+def cards_stage(ctx: Context) -> dict[str, bytes]:
+    """Stage: card sheets (A4, Letter), per-card PNGs and Tabletop Simulator decks."""
+    from .render.build import PrintOptions, PrintResult, render_all, select_cards
+    opts = PrintOptions(papers=ctx.papers, tts_url=(ctx.out / "tts").resolve().as_uri())
+    chosen = select_cards(ctx.content, ctx.cards, opts)
+    result = PrintResult(faces=sum(c["copies"] for c in chosen), cards=len(chosen))
+    files = render_all(ctx.content, chosen, opts, Path(""), lambda message: None, result)
+    return {path.as_posix(): data for path, data in files.items()}
+
+
+def tiles_stage(ctx: Context) -> dict[str, bytes]:
+    """Stage: hex tiles, tokens and the components manifest."""
+    from .printing import build as printing, common
+    files, _ = printing.print_files(ctx.content, ctx.cards, list(ctx.papers),
+                                    common.DEFAULT_TILE_MM, lambda message: None)
+    return files
+
+
+def board_stage(ctx: Context) -> dict[str, bytes]:
+    """Stage: a board layout (JSON), its real-size map and overview."""
+    from .printing import build as printing, common
+    return printing.board_files(ctx.content, ctx.board_players, ctx.seed, list(ctx.papers),
+                                common.DEFAULT_TILE_MM)
+
+
 STAGES: list[Stage] = [
     Stage("validate", "validate content", "tether_build.build:validate_stage",
           ("content/**/*", "schemas/*.json"), ("schemas.py", "schemacheck.py", "yamlio.py",
                                                "effects/*.py")),
+    Stage("engine", "engine definitions", "tether_build.build:engine_stage",
+          ("content/**/*",), ("compile.py", "effects/*.py")),
     Stage("notes", "designer report", "tether_build.build:designer_notes",
           ("content/**/*", "templates/report/*"), ("report.py",)),
+    Stage("cards", "card sheets, PNGs, TTS", "tether_build.build:cards_stage",
+          ("content/**/*", "templates/cards/**/*", "templates/backs/**/*",
+           "templates/icons/**/*", "templates/fonts/**/*"), ("render/*.py",), uses_paper=True),
+    Stage("tiles", "hex tiles, tokens, components", "tether_build.build:tiles_stage",
+          ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
+           "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py"),
+          uses_paper=True),
+    Stage("board", "board map", "tether_build.build:board_stage",
+          ("content/game.yaml", "content/terms.yaml", "content/tiles.yaml",
+           "templates/tiles/**/*", "templates/icons/**/*", "templates/fonts/**/*"),
+          ("printing/*.py", "render/pdf.py", "board.py"), uses_paper=True),
 ]
 
 

@@ -103,19 +103,24 @@ def notes(content_dir: Path, out: Path) -> None:
               help="Build only this stage (repeatable); see the README for the stage names.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both",
               show_default=True, help="Paper size of the print PDFs.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the board map the build prints.")
+@click.option("--board-players", type=click.IntRange(2, 6), default=4, show_default=True,
+              help="Player count of the board map the build prints.")
 @click.option("--force", is_flag=True, help="Rebuild even what is up to date.")
 @click.option("--allow-unresolved", is_flag=True,
               help="Build even if a card does not resolve in the engine (loud warning).")
 @click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 @click.option("--json", "as_json", is_flag=True, help="Print the build summary as JSON.")
-def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, force: bool,
-          allow_unresolved: bool, quiet: bool, as_json: bool) -> None:
+def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed: int,
+          board_players: int, force: bool, allow_unresolved: bool, quiet: bool,
+          as_json: bool) -> None:
     """Validate, check and build every output; only what changed is rebuilt."""
     from .build import PAPERS, Context, run_build, select
 
     stages = select(only)
     papers = PAPERS if paper == "both" else (paper,)
-    ctx = Context(content_dir, out, papers, allow_unresolved)
+    ctx = Context(content_dir, out, papers, allow_unresolved, board_players, seed)
     width = max(len(s.name) for s in stages)
 
     def progress(stage: str, status: str) -> None:
@@ -140,7 +145,7 @@ def _register_optional() -> None:
     """Attach command groups of stages that live in their own modules."""
     import importlib
 
-    for module in ("cli_engine",):
+    for module in ("cli_engine", "cli_print", "cli_board", "cli_rules"):
         try:
             mod = importlib.import_module(f"tether_build.{module}")
         except ModuleNotFoundError as exc:

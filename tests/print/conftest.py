@@ -1,0 +1,48 @@
+"""Print-test fixtures: one full-set build (with a renamed glossary term) and one small build
+with PNGs and Tabletop Simulator decks. Both are built once per session."""
+
+from __future__ import annotations
+
+import pytest
+from cardtest_helpers import RENAMED, ROOT, SMALL, copy_content, rename_term
+
+
+@pytest.fixture(scope="session")
+def full_build(tmp_path_factory):
+    """Every card, both papers, backs, no PNG/TTS; the glossary term `force` renamed."""
+    from tether_build.render.build import PrintOptions, build_print
+
+    base = tmp_path_factory.mktemp("full")
+    content_dir = copy_content(base)
+    rename_term(content_dir, "force", **RENAMED)
+    out = base / "build"
+    result = build_print(content_dir, out, PrintOptions(png=None, tts=False))
+    return {"out": out, "result": result, "content": content_dir}
+
+
+@pytest.fixture(scope="session")
+def small_build(tmp_path_factory, shipped_content):
+    """The SMALL subset of the shipped content: sheets, PNGs and TTS."""
+    from tether_build.render.build import PrintOptions, build_print
+
+    out = tmp_path_factory.mktemp("small") / "build"
+    result = build_print(ROOT / "content", out,
+                         PrintOptions(cards=SMALL, tts_url="https://x.test/tts"),
+                         content=shipped_content)
+    return {"out": out, "result": result}
+
+
+@pytest.fixture(scope="session")
+def shipped_content():
+    """The shipped content, validated once."""
+    from tether_build.validate import validate
+
+    return validate(ROOT / "content")
+
+
+@pytest.fixture(scope="session")
+def shipped_cards(shipped_content):
+    """Normalized cards of the shipped content, by id."""
+    from tether_build.cards import normalized_cards
+
+    return {c["id"]: c for c in normalized_cards(shipped_content)}

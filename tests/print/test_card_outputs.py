@@ -1,0 +1,132 @@
+"""Per-card PNGs (size, DPI), Tabletop Simulator decks, and the print-cards command."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_png_per_face_and_back_at_300_dpi(small_build, shipped_cards):
+    out, result = small_build["out"], small_build["result"]
+    pngs = sorted((out / "png").rglob("*.png"))
+    expected = {f"{cid}-{n}.png" for cid in result.fits
+                for n in range(1, shipped_cards[cid]["copies"] + 1)}
+    assert {p.name for p in pngs if p.name != "back.png"} == expected
+    assert {p.parent.name for p in pngs if p.name == "back.png"} == set(result.decks)
+    for path in pngs:
+        with Image.open(path) as image:
+            assert image.size == (825, 1125), path.name     # The Game Crafter poker size
+            assert [round(v) for v in image.info["dpi"]] == [300, 300]
+    for cid in result.fits:
+        assert (out / "png" / shipped_cards[cid]["deck"] / f"{cid}-1.png").exists()
+
+
+def test_mpc_preset_from_the_same_pages(small_build):
+    from tether_build.render.raster import Raster
+
+    raster = Raster(small_build["result"].face_pdfs)
+    try:
+        keys = ["zap-1", "back:starter"]
+        for key, data in raster.pngs(keys, "mpc").items():
+            path = small_build["out"] / f"mpc-{key.replace(':', '_')}.png"
+            path.write_bytes(data)
+            with Image.open(path) as image:
+                assert image.size == (822, 1122)
+                assert [round(v) for v in image.info["dpi"]] == [300, 300]
+        tgc = raster.pngs(["zap-1"], "tgc")["zap-1"]
+    finally:
+        raster.close()
+    # same drawing, MPC is the TGC image less 1.5 px of bleed per side
+    (small_build["out"] / "tgc.png").write_bytes(tgc)
+    with Image.open(small_build["out"] / "tgc.png") as a, \
+            Image.open(small_build["out"] / "mpc-zap-1.png") as b:
+        assert a.convert("RGB").crop((1, 1, 823, 1123)).tobytes() == b.convert("RGB").tobytes()
+
+
+def test_tts_sheets_backs_and_json(small_build, shipped_cards):
+    out, result = small_build["out"], small_build["result"]
+    for deck in result.decks:
+        doc = json.loads((out / "tts" / f"{deck}.json").read_text(encoding="utf-8"))
+        state = doc["ObjectStates"][0]
+        faces = sum(c["copies"] for c in shipped_cards.values()
+                    if c["deck"] == deck and c["id"] in result.fits)
+        custom = state["CustomDeck"]["1"]
+        assert custom["NumWidth"] <= 10 and custom["NumHeight"] <= 7
+        assert custom["FaceURL"] == f"https://x.test/tts/{deck}.png"
+        assert custom["BackURL"] == f"https://x.test/tts/{deck}-back.png"
+        if faces > 1:
+            assert state["Name"] == "DeckCustom" and len(state["DeckIDs"]) == faces
+            assert len(state["ContainedObjects"]) == faces
+            assert state["DeckIDs"] == [100 + i for i in range(faces)]
+        else:
+            assert state["Name"] == "Card" and state["CardID"] == 100
+        with Image.open(out / "tts" / f"{deck}.png") as sheet:
+            assert sheet.size == (custom["NumWidth"] * 400, custom["NumHeight"] * 560)
+            assert custom["NumWidth"] * custom["NumHeight"] >= faces + (faces > 1)
+        assert (out / "tts" / f"{deck}-back.png").stat().st_size > 1000
+
+
+def test_tts_grid_never_exceeds_10_by_7():
+    from tether_build.render.tts import PER_SHEET, grid
+
+    assert PER_SHEET == 69
+    for n in range(1, PER_SHEET + 1):
+        cols, rows = grid(n)
+        assert 2 <= cols <= 10 and 2 <= rows <= 7 and cols * rows >= n
+
+
+def test_rebuild_leaves_identical_files_alone_and_prunes_stale_pngs(tmp_path,
+                                                                   shipped_content):
+    from tether_build.render.build import PrintOptions, build_print
+
+    opts = PrintOptions(deck="starter", papers=("a4",), png="mpc", tts=False)
+    first = build_print(ROOT / "content", tmp_path, opts, content=shipped_content)
+    stale = tmp_path / "png" / "starter" / "renamed_card-1.png"
+    stale.write_bytes(b"old")
+    again = build_print(ROOT / "content", tmp_path, opts, content=shipped_content)
+    assert first.written and again.written == []
+    assert len(again.unchanged) == len(first.written)
+    assert again.removed == [str(stale)] and not stale.exists()
+
+
+def test_unknown_ids_are_refused_with_a_hint(shipped_content, shipped_cards):
+    from tether_build.errors import TetherError
+    from tether_build.render.build import PrintOptions, select_cards
+
+    cards = list(shipped_cards.values())
+    for opts, message in [
+        (PrintOptions(cards=["zapp"]), "unknown card 'zapp' (did you mean 'zap'?)"),
+        (PrintOptions(deck="startr"), "unknown deck 'startr' (did you mean 'starter'?)"),
+        (PrintOptions(faction="nobody"), "unknown faction 'nobody'"),
+        (PrintOptions(deck="starter", faction="leadbound"), "no card matches"),
+    ]:
+        with pytest.raises(TetherError, match=re.escape(message)):
+            select_cards(shipped_content, cards, opts)
+
+
+def test_cli_refuses_an_unknown_card(tmp_path):
+    from tether_build.cli import main
+
+    res = CliRunner().invoke(main, ["print-cards", "--cards", "zap,zapp", "--out",
+                                    str(tmp_path)])
+    assert res.exit_code == 1 and "unknown card 'zapp' (did you mean 'zap'?)" in res.output
+    assert "Traceback" not in res.output and not (tmp_path / "print").exists()
+
+
+def test_cli_prints_one_card(tmp_path):
+    from tether_build.cli import main
+
+    res = CliRunner().invoke(main, ["print-cards", "--cards", "zap", "--paper", "letter",
+                                    "--png", "none", "--no-tts", "--json", "--out",
+                                    str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.output)
+    assert summary["faces"] == 1 and summary["decks"] == ["starter"]
+    assert summary["written"] == [str(tmp_path / "print" / "cards-letter.pdf")]

@@ -1,0 +1,185 @@
+"""Sheet geometry read back from the PDFs: page size, trim boxes, bleed, crop marks, backs."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from cardsheet_reader import read_sheets
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+CARD_W, CARD_H = 63.5, 88.9
+NO_PRINT, BLEED = 4.0, 3.0
+EPS = 0.01
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _block(paper):
+    w, h = PAPERS[paper]
+    return (w - 3 * CARD_W) / 2, (h - 3 * CARD_H) / 2
+
+
+def _expected_slot(paper, index, back=False):
+    x0, y0 = _block(paper)
+    row, col = divmod(index, 3)
+    if back:
+        col = 2 - col
+    return x0 + col * CARD_W, y0 + row * CARD_H
+
+
+@pytest.fixture(scope="module", params=["a4", "letter"])
+def sheets(request, full_build):
+    return request.param, read_sheets(full_build["out"] / "print" / f"cards-{request.param}.pdf")
+
+
+def test_page_size_and_pairs(sheets, full_build):
+    paper, pages = sheets
+    w, h = PAPERS[paper]
+    for page in pages:
+        assert page.width == pytest.approx(w, abs=EPS) and page.height == pytest.approx(h, abs=EPS)
+    faces = full_build["result"].faces
+    assert len(pages) == 2 * -(-faces // 9)          # each front page has its backs page
+
+
+def test_every_trim_box_on_the_grid(sheets):
+    paper, pages = sheets
+    for number, page in enumerate(pages):
+        back = number % 2 == 1
+        for slot, placed in enumerate(page.placed):
+            x, y, w, h = placed.trim
+            ex, ey = _expected_slot(paper, slot, back)
+            assert (w, h) == (pytest.approx(CARD_W, abs=EPS), pytest.approx(CARD_H, abs=EPS))
+            assert (x, y) == (pytest.approx(ex, abs=EPS), pytest.approx(ey, abs=EPS)), \
+                f"page {number + 1} slot {slot}: {placed.name}"
+        # centred 3 x 3 block: the full block is symmetric about the page centre
+        if len(page.placed) == 9:
+            xs = [p.trim[0] for p in page.placed]
+            ys = [p.trim[1] for p in page.placed]
+            assert min(xs) + max(xs) + CARD_W == pytest.approx(page.width, abs=EPS)
+            assert min(ys) + max(ys) + CARD_H == pytest.approx(page.height, abs=EPS)
+
+
+def test_bleed_outside_shared_inside(sheets):
+    paper, pages = sheets
+    for page in pages:
+        trims = [p.trim for p in page.placed]
+        for placed in page.placed:
+            x, y, w, h = placed.trim
+            cx, cy, cw, ch = placed.clip
+            grow = {"left": x - cx, "top": y - cy, "right": cx + cw - x - w,
+                    "bottom": cy + ch - y - h}
+            neighbours = {"left": (x - CARD_W, y), "right": (x + CARD_W, y),
+                          "top": (x, y - CARD_H), "bottom": (x, y + CARD_H)}
+            for side, (nx, ny) in neighbours.items():
+                taken = any(abs(t[0] - nx) < EPS and abs(t[1] - ny) < EPS for t in trims)
+                if taken:    # cards abut: shared cut line, no bleed over the neighbour
+                    assert grow[side] == pytest.approx(0, abs=EPS), (placed.name, side)
+                else:
+                    assert grow[side] > 0.5, (placed.name, side)
+                    assert grow[side] <= BLEED + EPS
+            # nothing printed within 4 mm of the paper's edge
+            assert cx >= NO_PRINT - EPS and cy >= NO_PRINT - EPS
+            assert cx + cw <= page.width - NO_PRINT + EPS
+            assert cy + ch <= page.height - NO_PRINT + EPS
+    x0, y0 = _block(paper)
+    full = next(p for p in pages if len(p.placed) == 9)
+    top_left = full.placed[0]
+    assert top_left.trim[0] - top_left.clip[0] == pytest.approx(min(BLEED, x0 - NO_PRINT), abs=EPS)
+    assert top_left.trim[1] - top_left.clip[1] == pytest.approx(min(BLEED, y0 - NO_PRINT), abs=EPS)
+
+
+def test_crop_marks_outside_trim_and_on_every_cut_line(sheets):
+    paper, pages = sheets
+    x0, y0 = _block(paper)
+    cuts_x = [x0 + i * CARD_W for i in range(4)]
+    cuts_y = [y0 + i * CARD_H for i in range(4)]
+    for page in pages:
+        marks = {(round(a, 3), round(b, 3), round(c, 3), round(d, 3))
+                 for a, b, c, d in page.marks}
+        assert marks
+        block = (x0, y0, x0 + 3 * CARD_W, y0 + 3 * CARD_H)
+        for x1, y1, x2, y2 in marks:
+            for x, y in ((x1, y1), (x2, y2)):
+                inside = block[0] + EPS < x < block[2] - EPS and block[1] + EPS < y < block[3] - EPS
+                assert not inside, "crop mark inside the card block"
+                assert NO_PRINT - EPS <= x <= page.width - NO_PRINT + EPS
+                assert NO_PRINT - EPS <= y <= page.height - NO_PRINT + EPS
+            if x1 == x2:
+                assert any(abs(x1 - c) < 0.01 for c in cuts_x)
+                assert y2 < block[1] + EPS or y1 > block[3] - EPS
+            else:
+                assert y1 == y2 and any(abs(y1 - c) < 0.01 for c in cuts_y)
+        for c in cuts_x:   # both ends of every vertical cut, both ends of every horizontal
+            ends = [m for m in marks if m[0] == m[2] and abs(m[0] - c) < 0.01]
+            assert {m[1] < y0 for m in ends} == {True, False}
+        for c in cuts_y:
+            ends = [m for m in marks if m[1] == m[3] and abs(m[1] - c) < 0.01]
+            assert {m[0] < x0 for m in ends} == {True, False}
+
+
+def test_backs_mirrored_per_deck(sheets, shipped_cards):
+    _, pages = sheets
+    for front, back in zip(pages[0::2], pages[1::2]):
+        assert len(front.placed) == len(back.placed)
+        for f, b in zip(front.placed, back.placed):
+            # long-edge duplex: same row, column mirrored about the page's vertical axis
+            assert b.trim[0] == pytest.approx(front.width - f.trim[0] - CARD_W, abs=EPS)
+            assert b.trim[1] == pytest.approx(f.trim[1], abs=EPS)
+            card = f.name.split(".")[1]
+            assert b.name == f"Back.{shipped_cards[card]['deck']}"
+
+
+def test_faces_equal_sum_of_copies(sheets, shipped_cards):
+    _, pages = sheets
+    faces = Counter(p.name for page in pages[0::2] for p in page.placed)
+    assert all(n == 1 for n in faces.values())          # every copy is its own face
+    per_card = Counter(name.split(".")[1] for name in faces)
+    assert per_card == {cid: c["copies"] for cid, c in shipped_cards.items()}
+    assert sum(per_card.values()) == sum(c["copies"] for c in shipped_cards.values())
+    for name in faces:
+        _, cid, n = name.split(".")
+        assert 1 <= int(n) <= shipped_cards[cid]["copies"]
+
+
+def test_a_distinct_back_per_deck(full_build):
+    from tether_build.validate import validate
+
+    content = validate(full_build["content"])
+    backs = [k for part in full_build["result"].face_pdfs for k in part[1]
+             if k.startswith("back:")]
+    assert sorted(b[5:] for b in backs) == sorted(content.ages["decks"])
+    import pypdfium2 as pdfium
+
+    pixels = set()
+    for part_pdf, part_keys in full_build["result"].face_pdfs:
+        doc = pdfium.PdfDocument(part_pdf)
+        for i, key in enumerate(part_keys):
+            if key.startswith("back:"):
+                pixels.add(doc[i].render(scale=0.3).to_pil().tobytes())
+        doc.close()
+    assert len(pixels) == len(backs)
+
+
+def test_options_select_deck_faction_cards_and_fronts_only(tmp_path, shipped_content,
+                                                           shipped_cards):
+    from tether_build.render.build import PrintOptions, select_cards
+
+    content = shipped_content
+    cards = list(shipped_cards.values())
+    deck = select_cards(content, cards, PrintOptions(deck="starter"))
+    assert {c["deck"] for c in deck} == {"starter"}
+    faction = select_cards(content, cards, PrintOptions(faction="leadbound"))
+    assert faction and {c["faction"] for c in faction} == {"leadbound"}
+    listed = select_cards(content, cards, PrintOptions(cards=["zap", "recruit"]))
+    assert [c["id"] for c in listed] == ["recruit", "zap"]   # print order: deck file order
+
+    from tether_build.render.build import build_print
+
+    result = build_print(ROOT / "content", tmp_path, PrintOptions(
+        cards=["zap", "recruit"], papers=("a4",), fronts_only=True, png=None, tts=False),
+        content=content)
+    pages = read_sheets(tmp_path / "print" / "cards-a4.pdf")
+    assert len(pages) == 1 and [p.name for p in pages[0].placed] == [
+        "Face.recruit.1", "Face.recruit.2", "Face.zap.1"]
+    assert result.faces == 3 and not (tmp_path / "print" / "cards-letter.pdf").exists()

@@ -1,0 +1,128 @@
+"""Geometry of the printed sheets, read back from the PDFs: tiles, tokens, board map."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from tether_pdf_geometry import hexagons, read_paths
+from tether_print_helpers import board_build as _board_build
+from tether_print_helpers import cli
+from tether_print_helpers import print_build as _print_build
+
+from tether_build.printing import common, tiles, tokens
+
+ROOT = Path(__file__).resolve().parents[2]
+FLAT = common.DEFAULT_TILE_MM
+EDGE_MM = 4.0  # nothing printed within 4 mm of the paper edge
+PAPER_MM = {name: size for name, size in common.PAPERS.items()}
+
+
+@pytest.fixture(scope="module")
+def print_build() -> Path:
+    return _print_build()
+
+
+@pytest.fixture(scope="module")
+def board_build() -> Path:
+    return _board_build()
+
+
+@pytest.fixture(scope="module")
+def content():
+    from tether_build.validate import validate
+    return validate(ROOT / "content")
+
+
+def _inside(paths, sizes, margin=EDGE_MM):
+    bad = []
+    for p in paths:
+        w, h = sizes[p.page]
+        x0, y0, x1, y1 = p.box
+        if x0 < margin - 1e-3 or y0 < margin - 1e-3 or x1 > w - margin + 1e-3 \
+                or y1 > h - margin + 1e-3:
+            bad.append((p.page, p.box))
+    return bad
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_tile_cut_lines_equal_on_every_page(print_build, content, paper):
+    paths, sizes = read_paths(print_build / f"tiles-{paper}.pdf")
+    assert all(abs(w - PAPER_MM[paper][0]) < 0.1 and abs(h - PAPER_MM[paper][1]) < 0.1
+               for w, h in sizes)
+    cuts = hexagons(paths, "stroke")
+    total = sum(spec.count for spec in tiles.tile_set(content))
+    assert len(cuts) == total == 96
+    point = 2 * FLAT / math.sqrt(3)
+    for cut in cuts:  # same size on every page: 52 mm across the flats, pointy-top
+        width, height = cut.size
+        assert abs(width - FLAT) < 0.05 and abs(height - point) < 0.05, (cut.page, cut.size)
+    pages = {cut.page for cut in cuts}
+    assert pages == set(range(len(sizes)))  # every page has cut lines
+    assert len(sizes) == tiles.sheet_count(content, paper)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_nothing_printed_near_the_paper_edge(print_build, paper):
+    for name in ("tiles", "tokens"):
+        paths, sizes = read_paths(print_build / f"{name}-{paper}.pdf")
+        assert paths
+        assert _inside(paths, sizes) == [], name
+
+
+def test_tokens_have_cut_lines_and_counts(print_build, content):
+    paths, _ = read_paths(print_build / "tokens-a4.pdf")
+    circles = Counter(round(p.size[0], 1) for p in paths
+                      if p.paint == "stroke" and p.closed and p.curved
+                      and abs(p.size[0] - p.size[1]) < 0.01)
+    expected = Counter()
+    for token in tokens.token_set(content):
+        if token.shape == "circle":
+            expected[round(token.w, 1)] += token.count
+    for size, count in expected.items():  # every round token has its circular cut line
+        assert circles[size] >= count, (size, circles[size], count)
+    rects = [p for p in paths if p.paint == "stroke" and p.closed and not p.curved
+             and abs(p.size[0] - tokens.BRIDGE_MM[0]) < 0.01
+             and abs(p.size[1] - tokens.BRIDGE_MM[1]) < 0.01]
+    assert len(rects) == next(t.count for t in tokens.token_set(content) if t.group == "bridge")
+
+
+def test_default_tile_holds_the_tokens():
+    fit = tokens.tile_fit()
+    assert fit["ok"]
+    assert fit["pocket_mm"] >= tokens.COHORT_MM and fit["centre_mm"] >= tokens.CHAMPION_MM
+    assert not tokens.tile_fit(44.0)["ok"]
+
+
+def test_board_outputs(board_build):
+    data = json.loads((board_build / "board-4-11.json").read_text())
+    printed = json.loads(cli("board", "--content", str(ROOT / "content"), "--players", "4",
+                             "--seed", "11", "--json").output)
+    assert data == printed
+    paths, sizes = read_paths(board_build / "board-4-11-map-a4.pdf")
+    assert len(sizes) == 6 and _inside(paths, sizes) == []
+    # map hexes (filled and outlined; small ones are icons) are at real tile size
+    hexes = [h for h in hexagons(paths, "both") if h.raw_size[0] > 20]
+    assert hexes and all(abs(h.raw_size[0] - FLAT) < 0.05 for h in hexes)
+    assert {h.page for h in hexes} == set(range(6))
+    assert len(hexes) > 91  # each of the 91 hexes, whole or cut by a page edge
+    paths, overview = read_paths(board_build / "board-4-11-overview-a4.pdf")
+    assert len(overview) == 1 and _inside(paths, overview) == []
+    assert len([h for h in hexagons(paths, "both") if h.raw_size[0] > 10]) >= 91
+
+
+def test_tile_text_fits_its_boxes(content):
+    pdf = tiles.render_tiles(content, "a4")
+    assert pdf.overflows == ()
+
+
+def test_overflow_is_reported():
+    html = (
+        '<html><body><div data-fit="probe" style="position:absolute;width:20mm;height:5mm;'
+        'overflow:hidden;font-size:8pt">' + "word " * 80 + "</div></body></html>"
+    )
+    pdf = common.to_pdf(html)
+    assert pdf.pages == 1 and pdf.overflows and pdf.overflows[0][0] == "probe"

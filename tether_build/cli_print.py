@@ -1,0 +1,71 @@
+"""`tether print-cards`: print-and-play sheets, per-card PNGs and Tabletop Simulator decks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+
+def _ids(value: str | None) -> list[str] | None:
+    if not value:
+        return None
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+@click.command("print-cards")
+@click.option("--content", "content_dir", type=click.Path(path_type=Path),
+              default=Path("content"), show_default=True, help="Folder of the content files.")
+@click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both",
+              show_default=True, help="Paper size of the print sheets.")
+@click.option("--deck", help="Print one deck only (deck id from ages.yaml).")
+@click.option("--faction", help="Print one faction's cards only (faction id).")
+@click.option("--cards", "card_ids", metavar="ID,ID", help="Print only these card ids.")
+@click.option("--fronts-only", is_flag=True, help="No backs pages (single-sided printing).")
+@click.option("--png", "png", type=click.Choice(["tgc", "mpc", "none"]), default="tgc",
+              show_default=True,
+              help="PNG preset at 300 DPI: tgc 825x1125 (The Game Crafter), "
+                   "mpc 822x1122 (MakePlayingCards), none.")
+@click.option("--tts/--no-tts", default=True, show_default=True,
+              help="Write Tabletop Simulator deck sheets and JSON.")
+@click.option("--tts-url", metavar="URL",
+              help="Base URL where the TTS images will be hosted (default: file:// of out/tts).")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("build"),
+              show_default=True, help="Output folder.")
+@click.option("--quiet", is_flag=True, help="Print nothing on success.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
+def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, tts, tts_url,
+                out, quiet, as_json):
+    """Card sheets (A4/Letter, 3x3 with bleed and crop marks), PNGs and TTS decks."""
+    from .render.build import PAPER_CHOICES, PrintOptions, build_print, shrunk
+
+    opts = PrintOptions(papers=PAPER_CHOICES[paper], deck=deck, faction=faction,
+                        cards=_ids(card_ids), fronts_only=fronts_only,
+                        png=None if png == "none" else png, tts=tts, tts_url=tts_url)
+    say = (lambda msg: None) if quiet or as_json else (lambda msg: click.echo(msg, err=True))
+    result = build_print(content_dir, out, opts, progress=say)
+    small = shrunk(result.fits)
+    if as_json:
+        click.echo(json.dumps({"faces": result.faces, "cards": result.cards,
+                               "decks": result.decks, "written": result.written,
+                               "unchanged": result.unchanged, "removed": result.removed,
+                               "shrunk": small, "sizes": result.sizes,
+                               "seconds": {k: round(v, 3) for k, v in result.seconds.items()}},
+                              indent=2))
+    elif not quiet:
+        pdfs = [p for p in result.sizes if p.endswith(".pdf")]
+        for path in pdfs:
+            click.echo(f"{path}  {result.sizes[path] / 1e6:.1f} MB")
+        for cid, fit in small.items():
+            note = "" if fit["reminders"] else ", reminder text left out"
+            click.echo(f"shrunk to fit: {cid} (text {fit['text_pt']} pt, "
+                       f"name level {fit['name_level']}{note})")
+        click.echo(f"ok: {result.faces} faces of {result.cards} cards in "
+                   f"{len(result.decks)} decks; {len(result.written)} files written, "
+                   f"{len(result.unchanged)} unchanged; {result.seconds['total']:.1f} s")
+
+
+def register(group: click.Group) -> None:
+    """Attach `print-cards` to the `tether` command group."""
+    group.add_command(print_cards)

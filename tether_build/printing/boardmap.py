@@ -1,0 +1,232 @@
+"""Board maps: the generated layout as JSON, a real-size map over several pages, an overview.
+
+The layout comes from `board.generate_board(players, seed, game)`, the same pure function
+the engine uses, so one seed gives one board on the table and in the engine. The real-size
+map is cut into page windows that overlap by OVERLAP_MM; alignment marks sit on the middle
+line of every overlap, so they appear on both neighbouring pages. Trim each page (except
+the first of its row/column) along its dashed line through the marks and lay it over its
+neighbour so the half-marks meet.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import string
+from functools import lru_cache
+from pathlib import Path
+
+from ..board import generate_board
+from ..errors import ContentError
+from . import common
+
+OVERLAP_MM = 12.0
+LABEL_CORNER_MM = 2.0
+
+
+def load_game(content_dir: Path) -> dict:
+    """content/game.yaml alone, schema-checked (fast: `board --json` needs nothing else)."""
+    from ..errors import Problem
+
+    path = Path(content_dir) / "game.yaml"
+    if not path.exists():
+        raise ContentError([Problem(str(path), 1, 1, "", "required content file is missing")])
+    return copy.deepcopy(_load_game(path.resolve(), path.stat().st_mtime_ns, str(path)))
+
+
+@lru_cache(maxsize=4)
+def _load_game(path: Path, _mtime: int, shown: str) -> dict:
+    from .. import schemacheck, yamlio
+    from ..errors import Problem
+
+    doc, problems = yamlio.load(path, shown)
+    if doc is not None:
+        for where, message, hint in schemacheck.check(doc.data, "game.schema.json"):
+            line, col = doc.locate(where)
+            problems.append(Problem(shown, line, col, yamlio.dotted(where), message, hint))
+    if problems:
+        raise ContentError(problems)
+    return doc.data
+
+
+def layout(players: int, seed: int, game: dict) -> dict:
+    """The board as JSON data: {players, radius, seed, hexes: [{q, r, tile, ...}]}."""
+    lo, hi = int(game["players"]["min"]), int(game["players"]["max"])
+    if not lo <= players <= hi:
+        raise common.TetherError(f"--players must be {lo}-{hi}, not {players}")
+    try:
+        return generate_board(players, seed, game).to_json()
+    except ValueError as exc:
+        raise common.TetherError(f"cannot generate the board: {exc}") from exc
+
+
+def layout_json(data: dict) -> str:
+    """The layout as JSON text: the board fields, then one hex per line."""
+    head = {k: v for k, v in data.items() if k != "hexes"}
+    hexes = ",\n  ".join(json.dumps(h, ensure_ascii=False) for h in data["hexes"])
+    return json.dumps(head, ensure_ascii=False)[:-1] + f', "hexes": [\n  {hexes}\n]}}\n'
+
+
+def _hexes(content, data: dict, flat: float, origin: tuple[float, float]) -> list[dict]:
+    """Drawable hexes: centre in mm (shifted by origin), colour, label and coordinates."""
+    info = {k: common.tile_info(content, k) for k in common.KINDS}
+    out = []
+    for h in data["hexes"]:
+        x, y = common.axial_mm(h["q"], h["r"], flat)
+        cx, cy = x + origin[0], y + origin[1]
+        tile = info[h["tile"]]
+        label = h.get("slot") or (str(h["mine_value"]) if "mine_value" in h else "")
+        out.append({"cx": cx, "cy": cy, "kind": h["tile"], "colour": tile["colour"],
+                    "ink": common.ink(tile["colour"]), "icon": tile["icon"],
+                    "name": tile["name"] if h["tile"] != "plain" else "",
+                    "label": label, "coord": f"{h['q']},{h['r']}",
+                    "points": common.points(common.hex_corners(cx, cy, flat))})
+    return out
+
+
+def map_size(radius: int, flat: float) -> tuple[float, float]:
+    """Width and height in mm of a hexagonal board of this radius (pointy-top)."""
+    return (2 * radius + 1) * flat, (3 * radius + 2) * common.hex_radius(flat)
+
+
+def split(map_w: float, map_h: float, paper: str, overlap: float = OVERLAP_MM) -> dict:
+    """Page windows over the map: orientation with fewest pages, windows in map mm."""
+    best = None
+    for landscape in (False, True):
+        _, _, w, h = common.safe_area(paper, landscape)
+        cols = max(1, math.ceil((map_w - overlap) / (w - overlap)))
+        rows = max(1, math.ceil((map_h - overlap) / (h - overlap)))
+        if best is None or cols * rows < best[0]:
+            best = (cols * rows, landscape, cols, rows, w, h)
+    _, landscape, cols, rows, w, h = best
+    cover_w, cover_h = cols * (w - overlap) + overlap, rows * (h - overlap) + overlap
+    x0, y0 = (map_w - cover_w) / 2, (map_h - cover_h) / 2
+    windows = [{"row": r, "col": c, "name": f"{string.ascii_uppercase[r]}{c + 1}",
+                "x": x0 + c * (w - overlap), "y": y0 + r * (h - overlap), "w": w, "h": h}
+               for r in range(rows) for c in range(cols)]
+    seams_x = [x0 + c * (w - overlap) + overlap / 2 for c in range(1, cols)]
+    seams_y = [y0 + r * (h - overlap) + overlap / 2 for r in range(1, rows)]
+    marks = _marks(seams_x, seams_y, x0, y0, cover_w, cover_h, cols, rows, w, h, overlap)
+    return {"landscape": landscape, "cols": cols, "rows": rows, "windows": windows,
+            "seams_x": seams_x, "seams_y": seams_y, "marks": marks, "overlap": overlap}
+
+
+def _marks(seams_x, seams_y, x0, y0, cover_w, cover_h, cols, rows, w, h, overlap):
+    """Alignment marks on every seam: at each window's quarter points and at crossings."""
+    marks = set()
+    for sx in seams_x:
+        for r in range(rows):
+            top = y0 + r * (h - overlap)
+            for f in (0.25, 0.75):
+                marks.add((round(sx, 3), round(top + f * h, 3)))
+    for sy in seams_y:
+        for c in range(cols):
+            left = x0 + c * (w - overlap)
+            for f in (0.25, 0.75):
+                marks.add((round(left + f * w, 3), round(sy, 3)))
+    for sx in seams_x:
+        for sy in seams_y:
+            marks.add((round(sx, 3), round(sy, 3)))
+    return sorted(marks)
+
+
+LABEL_CELL_MM = 4.0
+
+
+def _label_spot(win: dict, pages: dict, hexes: list[dict], flat: float) -> dict:
+    """Where the page label goes: the first corner of the page that stays visible after
+    trimming and gluing and covers no hex (else the corner covering fewest)."""
+    ov = pages["overlap"]
+    w = pages["cols"] * LABEL_CELL_MM + 62.0
+    h = 18.0 + pages["rows"] * LABEL_CELL_MM
+    left = win["x"] + (ov if win["col"] > 0 else 0) + LABEL_CORNER_MM
+    top = win["y"] + (ov if win["row"] > 0 else 0) + LABEL_CORNER_MM
+    right = win["x"] + win["w"] - (ov if win["col"] < pages["cols"] - 1 else 0) - 2 - w
+    bottom = win["y"] + win["h"] - (ov if win["row"] < pages["rows"] - 1 else 0) - 2 - h
+    s = common.hex_radius(flat)
+
+    def covered(x, y):
+        return sum(1 for hx in hexes
+                   if x - s < hx["cx"] < x + w + s and y - s < hx["cy"] < y + h + s
+                   and math.hypot(max(x - hx["cx"], 0, hx["cx"] - x - w),
+                                  max(y - hx["cy"], 0, hx["cy"] - y - h)) < s)
+
+    spots = [(left, top), (right, top), (left, bottom), (right, bottom)]
+    x, y = min(spots, key=lambda p: covered(*p))
+    return {"x": x, "y": y, "w": w, "h": h, "cell": LABEL_CELL_MM}
+
+
+def _style(flat: float, overview: bool = False) -> dict:
+    """Text and icon sizes inside a hex, in mm, proportional to its size (the overview
+    enlarges names and coordinates: there the hexes are small and the coordinates matter)."""
+    big = 1.45 if overview else 1.0
+    return {"name": 0.075 * flat * big, "icon": 0.30 * flat, "label": 0.15 * flat,
+            "coord": 0.065 * flat * (1.75 if overview else 1.0),
+            "stroke": max(0.12, 0.006 * flat)}
+
+
+def _legend(content, data: dict) -> list[dict]:
+    counts = {k: 0 for k in common.KINDS}
+    for h in data["hexes"]:
+        counts[h["tile"]] += 1
+    return [{"kind": k, "name": common.tile_info(content, k)["plural" if counts[k] != 1
+                                                             else "name"],
+             "colour": common.tile_info(content, k)["colour"], "count": counts[k]}
+            for k in common.KINDS]
+
+
+def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE_MM) -> bytes:
+    """The real-size map of a layout over several pages (PDF bytes)."""
+    map_w, map_h = map_size(data["radius"], flat)
+    pages = split(map_w, map_h, paper)
+    origin = (map_w / 2, map_h / 2)
+    hexes = _hexes(content, data, flat, origin)
+    for win in pages["windows"]:
+        win["label"] = _label_spot(win, pages, hexes, flat)
+    paper_wh = common.paper_size(paper, pages["landscape"])
+    html = common.render_html(
+        "map.html.j2", hexes=hexes, flat=flat,
+        style=_style(flat), pages=pages, paper=paper_wh, safe=common.SAFE_MM, data=data,
+        title=common.plain(content, content.game["title"]), total=len(pages["windows"]))
+    return common.to_pdf(html)
+
+
+def render_overview(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE_MM
+                    ) -> bytes:
+    """One page: the whole board scaled down, with axial coordinates, legend and page key."""
+    paper_wh = common.paper_size(paper)
+    x0, y0, w, h = common.safe_area(paper)
+    header, footer = 14.0, 42.0
+    real_w, real_h = map_size(data["radius"], flat)
+    scale = min(w / real_w, (h - header - footer) / real_h)
+    map_w, map_h = real_w * scale, real_h * scale
+    left, top = x0 + (w - map_w) / 2, y0 + header + (h - header - footer - map_h) / 2
+    pages = split(real_w, real_h, paper)
+    key = _page_key(content, data, pages, flat, box=(x0 + w - 92, y0 + h - footer + 4, 92,
+                                                      footer - 4))
+    html = common.render_html(
+        "overview.html.j2", paper=paper_wh, safe=(x0, y0, w, h), data=data, key=key,
+        hexes=_hexes(content, data, flat * scale, (left + map_w / 2, top + map_h / 2)),
+        flat=flat * scale, style=_style(flat * scale, overview=True), legend=_legend(content, data),
+        footer=footer, title=common.plain(content, content.game["title"]), real_flat=flat,
+        real=(real_w, real_h), pages=pages)
+    return common.to_pdf(html)
+
+
+def _page_key(content, data, pages, flat, box) -> dict:
+    """A small drawing of the board under the page windows of the real-size map."""
+    bx, by, bw, bh = box
+    wins = pages["windows"]
+    cx0, cy0 = min(v["x"] for v in wins), min(v["y"] for v in wins)
+    cw = max(v["x"] + v["w"] for v in wins) - cx0
+    ch = max(v["y"] + v["h"] for v in wins) - cy0
+    k = min(bw / cw, bh / ch)
+    ox, oy = bx + bw - cw * k, by
+    real_w, real_h = map_size(data["radius"], flat)
+    hexes = _hexes(content, data, flat * k, (ox + (real_w / 2 - cx0) * k,
+                                              oy + (real_h / 2 - cy0) * k))
+    return {"hexes": hexes, "windows": [{**v, "x": ox + (v["x"] - cx0) * k,
+                                         "y": oy + (v["y"] - cy0) * k, "w": v["w"] * k,
+                                         "h": v["h"] * k} for v in wins],
+            "stroke": 0.1}

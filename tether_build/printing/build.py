@@ -1,0 +1,103 @@
+"""The two print builds behind `tether board` and `tether print-tiles`: gather, render, write.
+
+Everything is rendered in memory first and written last through fsutil.write_atomic, so an
+error leaves the previous outputs untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ..fsutil import write_atomic
+from . import boardmap, common, components, tiles, tokens
+
+Echo = Callable[[str], None]
+
+
+def papers_for(choice: str) -> list[str]:
+    """'a4', 'letter' or 'both' -> paper names."""
+    return list(common.PAPERS) if choice == "both" else [choice]
+
+
+def board_json(content_dir: Path, players: int, seed: int) -> dict:
+    """The layout only (reads content/game.yaml alone, so scripts can call it fast)."""
+    return boardmap.layout(players, seed, boardmap.load_game(content_dir))
+
+
+def board_files(content, players: int, seed: int, papers: list[str],
+                flat: float) -> dict[str, bytes]:
+    """{relative path: bytes} of a board: layout JSON, real-size map and overview per paper."""
+    data = boardmap.layout(players, seed, content.game)
+    stem = f"board/board-{players}-{seed}"
+    files = {f"{stem}.json": boardmap.layout_json(data).encode()}
+    for paper in papers:
+        files[f"{stem}-map-{paper}.pdf"] = boardmap.render_map(content, data, paper, flat)
+        files[f"{stem}-overview-{paper}.pdf"] = boardmap.render_overview(content, data, paper,
+                                                                         flat)
+    return files
+
+
+def build_board(content_dir: Path, players: int, seed: int, out: Path, papers: list[str],
+                flat: float, echo: Echo) -> list[Path]:
+    """Write build/board/board-P-S.json, the real-size map and the overview per paper."""
+    from ..validate import validate
+
+    start = time.perf_counter()
+    content = validate(content_dir)
+    files = {Path(out) / rel: data
+             for rel, data in board_files(content, players, seed, papers, flat).items()}
+    _write(files, echo)
+    radius = content.game["board"]["radius_by_players"][players]
+    echo(f"board: {players} players, seed {seed}, radius {radius} "
+         f"in {time.perf_counter() - start:.1f} s")
+    return list(files)
+
+
+def print_files(content, cards: list[dict], papers: list[str], flat: float,
+                echo: Echo) -> tuple[dict[str, bytes], dict]:
+    """({relative path: bytes}, components data) of the tile and token sheets."""
+    fit = tokens.tile_fit(flat)
+    if not fit["ok"]:
+        echo(f"warning: at {flat:g} mm a tile holds {fit['pocket_mm']:g} mm corner tokens and "
+             f"a {fit['centre_mm']:g} mm centre; the tokens need {tokens.COHORT_MM:g} and "
+             f"{tokens.CHAMPION_MM:g} mm (default {common.DEFAULT_TILE_MM:g} mm fits)")
+    files: dict[str, bytes] = {}
+    for paper in papers:
+        echo(f"rendering {paper} tiles and tokens ...")
+        files[f"print/tiles-{paper}.pdf"] = tiles.render_tiles(content, paper, flat)
+        files[f"print/tokens-{paper}.pdf"] = tokens.render_tokens(content, paper, cards)
+    data = components.components(content, cards, flat)
+    files["print/components.txt"] = components.manifest_text(data).encode()
+    files["print/components.json"] = (json.dumps(data, indent=1, ensure_ascii=False)
+                                      + "\n").encode()
+    return files, data
+
+
+def build_prints(content_dir: Path, out: Path, papers: list[str], flat: float,
+                 echo: Echo) -> list[Path]:
+    """Write the tile and token sheets per paper, components.txt and components.json."""
+    from ..cards import normalized_cards
+    from ..validate import validate
+
+    start = time.perf_counter()
+    content = validate(content_dir)
+    rel_files, data = print_files(content, normalized_cards(content), papers, flat, echo)
+    files = {Path(out) / rel: blob for rel, blob in rel_files.items()}
+    _write(files, echo)
+    t = data["totals"]
+    echo(f"print: {t['tiles']} tiles, {t['tokens']} tokens, {t['cards']} cards listed "
+         f"in {time.perf_counter() - start:.1f} s")
+    return list(files)
+
+
+def _write(files: dict[Path, bytes], echo: Echo) -> None:
+    for path, data in files.items():
+        for label, mm in getattr(data, "overflows", []):
+            echo(f"warning: {path.name}: {label} text is {mm:g} mm too long for its box "
+                 "(shorten it in content/tiles.yaml)")
+        changed = write_atomic(path, data)
+        pages = f" ({data.pages} pages)" if isinstance(data, common.Pdf) else ""
+        echo(f"{'wrote' if changed else 'unchanged'} {path}{pages}")

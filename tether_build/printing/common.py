@@ -1,0 +1,191 @@
+"""Shared print helpers: paper, hex geometry in millimetres, glossary words, icons, PDF.
+
+Geometry: hexes are pointy-top. A hex of `flat` mm across the flats has circumradius
+(edge length) s = flat / sqrt(3) and is 2s tall. Axial (q, r) sits at
+x = flat * (q + r / 2), y = 1.5 * s * r, with y growing down the page, so C0 = (R, 0) is
+at the right and C3 = (-R, 0) at the left of every map.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import cache, lru_cache
+from pathlib import Path
+
+from markupsafe import Markup, escape
+
+from .. import text as textmod
+from ..errors import TetherError
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait width, height (mm)
+SAFE_MM = 5.0  # nothing is printed within 4 mm of the paper edge; 1 mm to spare
+DEFAULT_TILE_MM = 52.0  # across the flats; see tokens.tile_fit for why
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TILE_TEMPLATES = TEMPLATES / "tiles"
+ICONS = TEMPLATES / "icons"
+RIM = "#3B3632"  # basalt rim shared by every tile: a slightly missed cut shows the same rim
+CUT = "#D9D4CC"  # cut lines on tiles (light, so they show on the dark rim)
+CUT_DARK = "#6E6E6E"  # cut lines on white paper (tokens, tracks)
+KINDS = ("capital", "center", "forge", "mine", "plain")
+FALLBACK_COLOURS = {"capital": "#A9A39A", "center": "#E6D59A", "forge": "#D98B62",
+                    "mine": "#EBC96A", "plain": "#EFECE6"}
+
+
+def hex_radius(flat: float) -> float:
+    """Circumradius (= edge length) of a hex `flat` mm across the flats."""
+    return flat / math.sqrt(3)
+
+
+def hex_corners(cx: float, cy: float, flat: float) -> list[tuple[float, float]]:
+    """The six corners of a pointy-top hex, clockwise from the top."""
+    s = hex_radius(flat)
+    return [(cx + s * math.cos(math.radians(a)), cy + s * math.sin(math.radians(a)))
+            for a in (-90, -30, 30, 90, 150, 210)]
+
+
+def axial_mm(q: int, r: int, flat: float) -> tuple[float, float]:
+    """Centre of axial hex (q, r) in mm, relative to the Center."""
+    return flat * (q + r / 2), 1.5 * hex_radius(flat) * r
+
+
+def points(corners) -> str:
+    """SVG `points` attribute for a polygon."""
+    return " ".join(f"{x:.3f},{y:.3f}" for x, y in corners)
+
+
+def safe_area(paper: str, landscape: bool = False) -> tuple[float, float, float, float]:
+    """(x, y, width, height) in mm of the part of the page that may carry ink."""
+    w, h = paper_size(paper, landscape)
+    return SAFE_MM, SAFE_MM, w - 2 * SAFE_MM, h - 2 * SAFE_MM
+
+
+def paper_size(paper: str, landscape: bool = False) -> tuple[float, float]:
+    """Paper width and height in mm."""
+    if paper not in PAPERS:
+        raise TetherError(f"unknown paper {paper!r} (choose from {', '.join(PAPERS)})")
+    w, h = PAPERS[paper]
+    return (h, w) if landscape else (w, h)
+
+
+# ---- words and pictures from content ------------------------------------------------------
+
+def term(content, tid: str, plural: bool = False) -> str:
+    """A glossary word (singular or plural) by term id."""
+    return content.terms[tid]["plural" if plural else "singular"]
+
+
+def plain(content, text: str) -> str:
+    """Designer text with glossary tokens replaced (plain text)."""
+    return textmod.render_plain(text, content.terms, content.icons)
+
+
+def rich(content, text: str) -> Markup:
+    """Designer text as safe HTML, icons drawn inline."""
+    return Markup(textmod.render_html(text, content.terms, content.icons, _inline_icon))
+
+
+def _inline_icon(icon_id: str) -> str:
+    svg = icon_svg(icon_id, 0, 0, 1, "inline-icon")
+    return svg or ""
+
+
+def tile_info(content, kind: str) -> dict:
+    """Name, colour, icon id and brief rules of a tile kind, from tiles.yaml + terms.yaml."""
+    tiles = content.tiles
+    tile = tiles.get(kind) or next((t for t in tiles.values() if t["term"] == kind), None)
+    if tile is None:
+        raise TetherError(f"content/tiles.yaml has no tile for {kind!r}")
+    tid = tile["term"]
+    return {"kind": kind, "name": term(content, tid), "plural": term(content, tid, True),
+            "colour": tile.get("colour", FALLBACK_COLOURS[kind]),
+            "icon": tile.get("icon") or content.terms[tid].get("icon"),
+            "summary": rich(content, tile["summary"]),
+            "summary_text": plain(content, tile["summary"])}
+
+
+def ink(colour: str) -> str:
+    """Black or white, whichever reads better on `colour` (#RRGGBB)."""
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return "#111111" if lum > 0.22 else "#FFFFFF"
+
+
+@cache
+def _icon_parts(icon_id: str) -> tuple[str, str] | None:
+    """(viewBox, inner markup) of templates/icons/<id>.svg, or None if there is none."""
+    path = ICONS / f"{icon_id}.svg"
+    if not re.fullmatch(r"[a-z0-9_]+", icon_id or "") or not path.exists():
+        return None
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r"<svg\b([^>]*)>(.*)</svg>", text, re.DOTALL)
+    if not m:
+        return None
+    vb = re.search(r'viewBox="([^"]+)"', m.group(1))
+    return (vb.group(1) if vb else "0 0 24 24"), m.group(2)
+
+
+def icon_svg(icon_id: str | None, x: float, y: float, size: float, cls: str = "icon",
+             colour: str = "currentColor") -> Markup | None:
+    """An icon as a nested <svg> box of `size` at (x, y); None if the icon file is missing."""
+    parts = _icon_parts(icon_id) if icon_id else None
+    if parts is None:
+        return None
+    vb, inner = parts
+    return Markup(f'<svg class="{escape(cls)}" x="{x:.3f}" y="{y:.3f}" width="{size:.3f}" '
+                  f'height="{size:.3f}" viewBox="{escape(vb)}" color="{escape(colour)}" '
+                  f'style="color:{escape(colour)}">{inner}</svg>')
+
+
+# ---- templates and PDF -----------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _env():
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+    env = Environment(loader=FileSystemLoader(TILE_TEMPLATES), undefined=StrictUndefined,
+                      autoescape=select_autoescape(["html", "j2"], default=True),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["mm"] = lambda v: f"{float(v):.3f}"
+    env.globals["icon"] = icon_svg
+    return env
+
+
+def render_html(template: str, **context) -> str:
+    """Render one of templates/tiles/*.html.j2."""
+    return _env().get_template(template).render(**context)
+
+
+class Pdf(bytes):
+    """PDF bytes that remember their page count and any text that overflowed its box."""
+
+    pages: int = 0
+    overflows: tuple[tuple[str, float], ...] = ()
+
+
+def to_pdf(html: str) -> Pdf:
+    """HTML -> PDF bytes through the project's one WeasyPrint module (render/pdf.py)."""
+    from ..render.pdf import Layout
+
+    document = Layout(TILE_TEMPLATES.as_uri() + "/").render(html)
+    out = Pdf(Layout.write(document.pages, document))
+    out.pages = len(document.pages)
+    out.overflows = tuple(sorted(set(_overflows(document))))
+    return out
+
+
+def _overflows(document):
+    """(data-fit label, mm) for each element marked data-fit whose lines run past its box."""
+    px_mm = 25.4 / 96
+    for page in document.pages:
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            if element is None or not element.get("data-fit") or not hasattr(box, "height"):
+                continue
+            bottom = box.content_box_y() + box.height
+            lines = [b.position_y + b.height for b in box.descendants()
+                     if type(b).__name__ == "LineBox"]
+            over = (max(lines) - bottom) * px_mm if lines else 0.0
+            if over > 0.2:
+                yield element.get("data-fit"), round(over, 1)

@@ -1,0 +1,215 @@
+"""Tokens and tracks for the table: what they are, how many, and sheets to cut out.
+
+Counts are for 6 players (the maximum) and follow content/game.yaml where a rule names a
+number:
+- Cohort tokens, per faction colour: 20 of value 1 and 6 of value 5 (50 Cohorts). A
+  player starts with `starting.forces` (4) and single cards deploy up to 8 at once; 50 is
+  far beyond any position seen in a game, and the ones make change for the fives.
+- Champion tokens, per faction colour: `champions.limit` (4), numbered 1..4, each with its
+  own HP track card (cells 1..the highest printed Champion HP, 15) and an HP marker.
+- Mine Value tokens: the values of `mine_values` up to `mine_value_max` (4, 5, 6, 7), as
+  many of each as the most Mines on any board (7): every Mine can show any value at once.
+- Bridge tokens (neutral, §4.2): (starting bridges x 6 players + one Build Bridge per
+  player per round x round cap) x 1.25 spare, rounded up to ten: (12 + 60) x 1.25 -> 90.
+- Gold coins: 50 x 1, 30 x 5, 10 x 10 (300 Gold; 6 x `start_gold` = 24 at the start).
+- Round track (rounds 1..round cap in their Age bands) with 1 round marker.
+- Permanence track 0..2 x `vp_to_win` with the winning cell marked; 2 markers per
+  faction colour: Enduring Permanence (never falls) and total Permanence.
+- 1 Lead (first-player) marker.
+
+Sizes: Cohort, Mine Value, round and Permanence markers 14 mm; Champion 20 mm; Lead
+24 mm; coins 16/18/20 mm; Bridge 20 x 7 mm, laid across the shared edge of two hexes.
+`tile_fit` proves they fit a tile of the default size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from . import common
+from .tiles import tile_set
+
+GUTTER_MM = 3.0
+BLEED_MM = 1.0
+COHORT_MM, CHAMPION_MM, MARKER_MM, LEAD_MM = 14.0, 20.0, 14.0, 24.0
+BRIDGE_MM = (20.0, 7.0)
+COINS = ((1, 16.0, 50), (5, 18.0, 30), (10, 20.0, 10))  # value, diameter, count
+COHORTS = ((1, 20), (5, 6))  # value, count per faction
+BOARD_GREY, BRIDGE_WOOD, COIN = "#EFECE6", "#8A6A4A", "#E3B83F"
+
+
+@dataclass
+class Token:
+    """One kind of token (or track) and how many to print."""
+
+    group: str
+    name: str  # player-facing name (glossary) for the manifest
+    count: int
+    w: float
+    h: float
+    face: dict = field(default_factory=dict)
+    reason: str = ""
+    shape: str = "circle"  # circle | rect | track
+    faction: str | None = None  # faction name, for tokens in a faction's colour
+
+
+def tile_fit(flat: float = common.DEFAULT_TILE_MM) -> dict:
+    """Where tokens go on a tile: Bridges on all six edges, a Champion in the middle and
+    Cohort-sized tokens in the six corner pockets between the Bridges. Returns the numbers
+    and `ok` (everything fits without overlap)."""
+    apothem = flat / 2
+    bl, bw = BRIDGE_MM
+    # a disc of radius r in a corner pocket at distance d from the centre must keep clear of
+    # the two bridges beside it (d * sin 30 >= bw/2 + r) and stay inside the hex
+    # (apothem - d * cos 30 >= r); the largest such r:
+    pocket_r = (apothem - bw * math.cos(math.radians(30))) / (1 + 2 * math.cos(math.radians(30)))
+    pocket_d = bw + 2 * pocket_r
+    bridge_inner = apothem - bl / 2  # how far a Bridge reaches towards the centre
+    corner = math.hypot(bridge_inner, bw / 2)
+    centre_r = min(bridge_inner, pocket_d - COHORT_MM / 2)
+    return {"tile_mm": flat, "bridge_mm": BRIDGE_MM, "bridge_into_tile_mm": bl / 2,
+            "pocket_mm": round(2 * pocket_r, 2), "centre_mm": round(2 * centre_r, 2),
+            "bridge_corner_clear_mm": round(corner, 2),
+            "ok": 2 * pocket_r >= max(COHORT_MM, MARKER_MM) and 2 * centre_r >= CHAMPION_MM}
+
+
+def _disc(colour, icon=None, value="", caption="", medallion=False, size=None):
+    return {"kind": "disc", "colour": colour, "ink": common.ink(colour), "icon": icon,
+            "value": str(value), "caption": caption, "medallion": medallion, "size": size}
+
+
+def _factions(content):
+    return [(fid, f["colour"], common.plain(content, f["name"]))
+            for fid, f in content.factions.items()]
+
+
+def _max_hp(cards) -> int:
+    return max((c["champion"]["hp"] for c in cards if c.get("champion")), default=10)
+
+
+def token_set(content, cards=None) -> list[Token]:
+    """Every token and track to print, in sheet order, with its count and the reason."""
+    from ..cards import normalized_cards
+
+    cards = normalized_cards(content) if cards is None else cards
+    return _tracks(content, cards) + _faction_tokens(content) + _shared_tokens(content)
+
+
+def _t(content):
+    return lambda tid, plural=False: common.term(content, tid, plural)
+
+
+def _tracks(content, cards) -> list[Token]:
+    """Round / Age track, Permanence track, one HP track per Champion token."""
+    game, t = content.game, _t(content)
+    ages = [(a["numeral"], common.plain(content, a["name"]), a["rounds"])
+            for a in content.ages["ages"].values()]
+    rounds, win = int(game["victory"]["round_cap"]), int(game["victory"]["vp_to_win"])
+    out = [Token("round_track", f"{t('round')} / {t('age')}", 1, 190.0, 27.0, {
+        "kind": "round_track", "title": t("round", True), "icon": "round",
+        "cells": list(range(1, rounds + 1)), "ages": ages}, "one per game", "track"),
+        Token("vp_track", t("vp"), 1, 178.0, 38.0, {
+            "kind": "vp_track", "title": t("vp"), "icon": "vp",
+            "cells": list(range(2 * win + 1)), "win": win}, f"0..2 x {win} to win", "track")]
+    hp, limit = _max_hp(cards), int(game["champions"]["limit"])
+    for _, colour, fname in _factions(content):
+        for n in range(1, limit + 1):
+            face = {"kind": "hp_track", "title": t("hp"), "colour": colour,
+                    "ink": common.ink(colour), "number": n, "cells": list(range(1, hp + 1))}
+            out.append(Token("hp_track", f"{t('hp')} ({t('champion')} 1-{limit})", 1, 88.0,
+                             22.0, face, f"one per {t('champion')} token, cells 1..{hp}",
+                             "track", fname))
+    return out
+
+
+def _faction_tokens(content) -> list[Token]:
+    """Cohorts, Champions, Permanence markers and HP markers in each faction's colour."""
+    t, limit = _t(content), int(content.game["champions"]["limit"])
+    out = []
+    for _, colour, fname in _factions(content):
+        for value, count in COHORTS:
+            out.append(Token("cohort", f"{t('force')} {value}", count, COHORT_MM, COHORT_MM,
+                             _disc(colour, "force", value, medallion=True),
+                             "ones make change for fives", faction=fname))
+        out.append(Token("champion", f"{t('champion')} 1-{limit}", limit, CHAMPION_MM,
+                         CHAMPION_MM, _disc(colour, "champion", "", medallion=True),
+                         f"{t('champion')} limit {limit}", faction=fname))
+        out.append(Token("vp_marker", f"{t('permanent_vp')} / {t('vp')}", 2, MARKER_MM,
+                         MARKER_MM, _disc(colour, "vp", "", medallion=True), "one each",
+                         faction=fname))
+    for _, colour, fname in _factions(content):
+        out.append(Token("hp_marker", f"{t('hp')} marker", limit, 8.0, 8.0,
+                         {"kind": "square", "colour": colour}, "one per HP track", "rect",
+                         fname))
+    return out
+
+
+def _shared_tokens(content) -> list[Token]:
+    """Mine Values, Bridges, Gold, the round marker and the Lead marker."""
+    game, t = content.game, _t(content)
+    board = game["board"]
+    mines = max(int(v["mine"]) for v in board["tile_counts"].values())
+    low = min(int(v) for v in board["mine_values"])
+    values = sorted({int(v) for v in board["mine_values"]}
+                    | set(range(low, int(board["mine_value_max"]) + 1)))
+    mine_colour = next(s.colour for s in tile_set(content) if s.kind == "mine")
+    out = [Token("mine_value", f"{t('mine_value')} {v}", mines, MARKER_MM, MARKER_MM,
+                 _disc(mine_colour, "mine", v), f"most {t('mine', True)} on a board")
+           for v in values]
+    players, rounds = int(game["players"]["max"]), int(game["victory"]["round_cap"])
+    start = int(game["starting"]["bridges"]) * players
+    bridges = math.ceil((start + players * rounds) * 1.25 / 10) * 10
+    out.append(Token("bridge", t("bridge"), bridges, *BRIDGE_MM,
+                     {"kind": "bridge", "colour": BRIDGE_WOOD},
+                     f"({start} + {players} x {rounds}) x 1.25", "rect"))
+    total = sum(value * count for value, _, count in COINS)
+    out += [Token("gold", f"{t('gold')} {value}", count, size, size, _disc(COIN, "gold", value),
+                  f"{total} in all") for value, size, count in COINS]
+    out.append(Token("round_marker", f"{t('round')} marker", 1, MARKER_MM, MARKER_MM,
+                     _disc(BOARD_GREY, "round"), "one per game"))
+    out.append(Token("lead", t("lead"), 1, LEAD_MM, LEAD_MM,
+                     _disc(BOARD_GREY, "lead", caption=t("lead")), "one per game"))
+    return out
+
+
+def _row_class(token: Token) -> str:
+    return token.group.split("_")[0] if token.shape != "circle" else "disc"
+
+
+def pack(tokens: list[Token], area, content) -> list[list[dict]]:
+    """Place every copy of every token on pages, row by row; a new row for a new shape."""
+    x0, y0, w, h = area
+    pages: list[list[dict]] = [[]]
+    x, y, row_h, prev = x0, y0, 0.0, None
+    for token in tokens:
+        for i in range(token.count):
+            cls = _row_class(token)
+            if x + token.w > x0 + w + 1e-6 or (prev is not None and cls != prev and x > x0):
+                x, y, row_h = x0, y + row_h + GUTTER_MM, 0.0
+            if y + token.h > y0 + h + 1e-6:
+                pages.append([])
+                x, y, row_h = x0, y0, 0.0
+            face = dict(token.face)
+            if token.group.startswith("champion"):
+                face["value"] = str(i + 1)
+            if token.group.startswith("vp_marker"):
+                face["caption"] = common.term(content, "permanent_vp" if i == 0 else "vp")
+            pages[-1].append({"x": x, "y": y, "w": token.w, "h": token.h, "shape": token.shape,
+                              "face": face})
+            x += token.w + GUTTER_MM
+            row_h = max(row_h, token.h)
+            prev = cls
+    return pages
+
+
+def render_tokens(content, paper: str, cards=None) -> bytes:
+    """The token and track sheets of one paper size as PDF bytes."""
+    width, height = common.paper_size(paper)
+    x0, y0, w, h = common.safe_area(paper)
+    area = (x0 + BLEED_MM, y0 + BLEED_MM, w - 2 * BLEED_MM, h - 2 * BLEED_MM)
+    pages = pack(token_set(content, cards), area, content)
+    html = common.render_html("tokens.html.j2", pages=pages, paper=(width, height),
+                              cut=common.CUT_DARK, bleed=BLEED_MM, age_word=common.term(
+                                  content, "age"))
+    return common.to_pdf(html)

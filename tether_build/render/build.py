@@ -1,0 +1,194 @@
+"""`print-cards`: content -> print sheets (A4, Letter), per-card PNGs and TTS decks.
+
+MkDocs' recipe: gather and validate everything, render in memory, write last, each file
+through fsutil.write_atomic.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import TetherError
+from ..fsutil import write_atomic
+
+MIN_FACES_PER_WORKER = 24
+PAPER_CHOICES = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
+
+
+@dataclass
+class PrintOptions:
+    """What to print and where."""
+
+    papers: tuple[str, ...] = ("a4", "letter")
+    deck: str | None = None
+    faction: str | None = None
+    cards: list[str] | None = None
+    fronts_only: bool = False
+    png: str | None = "tgc"        # preset name, or None for no PNGs
+    tts: bool = True
+    tts_url: str | None = None      # where TTS finds the images; default file:// of out/tts
+
+
+@dataclass
+class PrintResult:
+    """What a build wrote, with counts and timings (seconds)."""
+
+    faces: int = 0
+    cards: int = 0
+    decks: list[str] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    sizes: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    fits: dict[str, dict] = field(default_factory=dict)
+    face_pdfs: list = field(default_factory=list, repr=False)   # [(pdf, page keys)]
+    removed: list[str] = field(default_factory=list)
+
+
+def _unknown(kind: str, value: str, known) -> TetherError:
+    match = difflib.get_close_matches(value, list(known), n=1, cutoff=0.6)
+    hint = f" (did you mean '{match[0]}'?)" if match else ""
+    return TetherError(f"unknown {kind} {value!r}{hint}")
+
+
+def select_cards(content, cards: list[dict], opts: PrintOptions) -> list[dict]:
+    """The chosen cards in print order: decks in ages.yaml order, then file order."""
+    decks = list(content.ages["decks"])
+    if opts.deck and opts.deck not in decks:
+        raise _unknown("deck", opts.deck, decks)
+    if opts.faction and opts.faction not in content.factions:
+        raise _unknown("faction", opts.faction, content.factions)
+    ids = {c["id"] for c in cards}
+    for cid in opts.cards or []:
+        if cid not in ids:
+            raise _unknown("card", cid, ids)
+    chosen = [c for c in cards
+              if (not opts.deck or c["deck"] == opts.deck)
+              and (not opts.faction or c["faction"] == opts.faction)
+              and (not opts.cards or c["id"] in opts.cards)]
+    if not chosen:
+        raise TetherError("no card matches the options (check --deck, --faction, --cards)")
+    order = {d: i for i, d in enumerate(decks)}
+    return sorted(chosen, key=lambda c: order[c["deck"]])  # stable: keeps file order
+
+
+def _workers(faces: int) -> int:
+    """Processes for layout: one per core, but small jobs are not worth a fork."""
+    return max(1, min(os.cpu_count() or 1, faces // MIN_FACES_PER_WORKER))
+
+
+def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
+               progress: Callable[[str], None], result: PrintResult) -> dict[Path, bytes]:
+    """Every output file of the build, in memory."""
+    from . import tts
+    from .context import Renderer
+    from .fit import render_faces
+    from .geometry import sheet_for
+    from .html import TEMPLATES, Pages
+    from .raster import Raster
+    from .sheets import build_sheets, read_faces
+
+    files: dict[Path, bytes] = {}
+    decks = list(dict.fromkeys(c["deck"] for c in chosen))
+    pages = Pages(Renderer(content, TEMPLATES))
+    t = time.perf_counter()
+    progress(f"laying out {sum(c['copies'] for c in chosen)} faces and {len(decks)} backs")
+    faces = render_faces(pages, chosen, decks, workers=_workers(result.faces))
+    result.fits, result.face_pdfs = faces.fits, faces.parts
+    result.seconds["faces"] = time.perf_counter() - t
+    deck_of = {f"{c['id']}-{n}": c["deck"] for c in chosen for n in range(1, c["copies"] + 1)}
+    title = str(content.game.get("title", ""))
+    pages_read = read_faces(faces.parts) if opts.papers else []
+    for paper in opts.papers:
+        t = time.perf_counter()
+        progress(f"composing {paper} sheets")
+        files[out / "print" / f"cards-{paper}.pdf"] = build_sheets(
+            sheet_for(paper), pages_read, faces.keys, deck_of, backs=not opts.fronts_only,
+            title=f"{title} cards ({paper})")
+        result.seconds[f"sheets_{paper}"] = time.perf_counter() - t
+    raster = Raster(faces.parts)
+    try:
+        if opts.png:
+            t = time.perf_counter()
+            progress(f"rasterizing PNGs ({opts.png})")
+            for deck in decks:
+                keys = [k for k in deck_of if deck_of[k] == deck] + [f"back:{deck}"]
+                for key, data in raster.pngs(keys, opts.png).items():
+                    name = "back" if key.startswith("back:") else key
+                    files[out / "png" / deck / f"{name}.png"] = data
+            result.seconds["png"] = time.perf_counter() - t
+        if opts.tts:
+            t = time.perf_counter()
+            progress("building Tabletop Simulator decks")
+            url = (opts.tts_url or (out / "tts").resolve().as_uri()).rstrip("/")
+            for deck in decks:
+                deck_cards = [c for c in chosen if c["deck"] == deck]
+                keys = [k for k in deck_of if deck_of[k] == deck]
+                sheets = tts.sheet_images(raster, keys)
+                for i, (data, _, _) in enumerate(sheets):
+                    files[out / "tts" / tts.sheet_name(deck, i)] = data
+                files[out / "tts" / f"{deck}-back.png"] = tts.back_image(raster, deck)
+                faces_meta = [{"name": pages.renderer.plain(c["name"]), "description": c["text"]}
+                              for c in deck_cards for _ in range(c["copies"])]
+                nickname = pages.renderer.plain(content.ages["decks"][deck]["name"])
+                files[out / "tts" / f"{deck}.json"] = tts.deck_json(
+                    deck, nickname, faces_meta, [(c, r) for _, c, r in sheets], url)
+            result.seconds["tts"] = time.perf_counter() - t
+    finally:
+        raster.close()
+    return files
+
+
+def build_print(content_dir: Path, out: Path, opts: PrintOptions,
+                progress: Callable[[str], None] = lambda msg: None,
+                content=None) -> PrintResult:
+    """Validate content, render the chosen cards, write every output atomically.
+
+    `content`: already validated content of content_dir, to skip loading it again.
+    """
+    from ..cards import normalized_cards
+    from ..validate import validate
+
+    start = time.perf_counter()
+    content = content if content is not None else validate(Path(content_dir))
+    chosen = select_cards(content, normalized_cards(content), opts)
+    out = Path(out)
+    result = PrintResult(faces=sum(c["copies"] for c in chosen), cards=len(chosen))
+    result.decks = list(dict.fromkeys(c["deck"] for c in chosen))
+    files = render_all(content, chosen, opts, out, progress, result)
+    t = time.perf_counter()
+    for path, data in sorted(files.items()):
+        (result.written if write_atomic(path, data) else result.unchanged).append(str(path))
+        result.sizes[str(path)] = len(data)
+    if not opts.cards and not opts.faction:
+        result.removed = _prune(out, result.decks, set(files))
+    result.seconds["write"] = time.perf_counter() - t
+    result.seconds["total"] = time.perf_counter() - start
+    return result
+
+
+def _prune(out: Path, decks: list[str], written: set[Path]) -> list[str]:
+    """Delete PNGs and TTS sheets of fully printed decks that this build did not produce
+    (a renamed or removed card), so an upload folder never holds a stale face."""
+    removed = []
+    for deck in decks:
+        stale = list((out / "png" / deck).glob("*.png")) + list(
+            (out / "tts").glob(f"{deck}-[0-9]*.png"))
+        for path in stale:
+            if path not in written:
+                path.unlink()
+                removed.append(str(path))
+    return removed
+
+
+def shrunk(fits: dict[str, dict]) -> dict[str, dict]:
+    """Cards whose name or text had to shrink (or lose reminder text) to fit."""
+    from .fit import TEXT_SIZES
+
+    return {cid: fit for cid, fit in fits.items()
+            if fit["name_level"] or fit["text_pt"] < TEXT_SIZES[0] or not fit["reminders"]}

@@ -1,0 +1,171 @@
+"""Context builder: a normalized card (or a deck back) -> the plain dict a template shows.
+
+Every player-facing word comes from content: glossary names via text tokens, keyword names
+and reminders from keywords.yaml, deck names from ages.yaml, the version from game.yaml.
+Designer text is escaped by `text.render_html`; only its tokens become markup.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from markupsafe import Markup
+
+from .. import text as textmod
+from ..errors import TetherError
+
+ICON_DIR = "icons"
+# Keywords that are ability limits print as a label after the ability's name.
+LIMIT_KEYWORDS = {"once_per_round"}
+
+
+class Renderer:
+    """Turns content into template contexts; holds the glossary and icon lookups."""
+
+    def __init__(self, content, templates: Path):
+        self.content = content
+        self.templates = Path(templates)
+        self.terms, self.icons = content.terms, content.icons
+        self.keywords = content.keywords
+        self.version = str(content.game.get("version", ""))
+        self.title = content.game.get("title", "")
+        self._check_art()
+
+    # ---- text -------------------------------------------------------------------------
+    def icon_html(self, icon: str, cls: str = "icon") -> str:
+        """An inline icon; its alt text is the glossary name of the icon's term."""
+        alt = self.plain(f"{{{icon}}}") if icon in self.icons else icon
+        return (f'<img class="{cls}" src="{ICON_DIR}/{html.escape(icon)}.svg" '
+                f'alt="{html.escape(alt)}">')
+
+    def html(self, source: str) -> Markup:
+        """Designer text (with tokens) as safe HTML."""
+        return Markup(textmod.render_html(source, self.terms, self.icons, self.icon_html))
+
+    def plain(self, source: str) -> str:
+        """Designer text (with tokens) as plain text."""
+        return textmod.render_plain(source, self.terms, self.icons)
+
+    def term(self, tid: str, form: str | None = None) -> str:
+        """The current glossary name of a term."""
+        return textmod.term_form(self.terms[tid], form)
+
+    def keyword_name(self, kid: str) -> str:
+        """A keyword's printed name (from the glossary when the keyword is a term)."""
+        kw = self.keywords[kid]
+        return self.term(kw["term"]) if kw.get("term") else self.plain(kw["name"])
+
+    # ---- checks -------------------------------------------------------------------------
+    def _check_art(self) -> None:
+        missing = [f"templates/{ICON_DIR}/{i}.svg (icon {i!r} in terms.yaml)"
+                   for i in self.icons if not self._icon_file(i).exists()]
+        for fid, faction in self.content.factions.items():
+            emblem = faction.get("emblem")
+            if emblem and not self._icon_file(emblem).exists():
+                missing.append(f"templates/{ICON_DIR}/{emblem}.svg "
+                               f"(emblem of faction {fid!r})")
+        if missing:
+            raise TetherError("missing card art: " + "; ".join(missing)
+                              + " (draw the SVG or fix the id)")
+
+    def _icon_file(self, icon: str) -> Path:
+        return self.templates / ICON_DIR / f"{icon}.svg"
+
+    # ---- cards --------------------------------------------------------------------------
+    def category(self, cid: str) -> str:
+        """Category label: the glossary term of that id if there is one, else the id."""
+        if cid in self.terms:
+            return self.term(cid)
+        return cid.replace("_", " ").title()
+
+    def faction(self, fid: str | None) -> dict | None:
+        if fid is None:
+            return None
+        faction = self.content.factions[fid]
+        return {"id": fid, "name": self.html(faction["name"]), "colour": faction["colour"],
+                "emblem": faction.get("emblem")}
+
+    def _mentioned_keywords(self, card: dict, own: set[str]) -> list[str]:
+        """Keywords named in a card's text that the card does not define itself."""
+        found = []
+        for kid, kw in self.keywords.items():
+            if kid in own or kid in LIMIT_KEYWORDS or kw.get("term"):
+                continue
+            name = self.keyword_name(kid)
+            if re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", card["text"]):
+                found.append(kid)
+        return found
+
+    def _ability(self, ability: dict) -> dict:
+        kid = ability.get("keyword")
+        reminder = None
+        if kid and kid in self.keywords and self.keyword_name(kid) != ability["name"]:
+            reminder = self.html(self.keywords[kid]["reminder"])
+        limit = ability.get("limit", "unlimited")
+        return {
+            "name": self.html(ability["name"]),
+            "limit": self.keyword_name(limit) if limit in self.keywords else None,
+            "text": self.html(ability["text_source"]),
+            "keyword": self.keyword_name(kid) if kid and reminder is not None else None,
+            "reminder": reminder,
+        }
+
+    def card(self, card: dict, copy: int, fit: dict | None = None) -> dict:
+        """The template context of one face (copy `copy` of `card['copies']`)."""
+        fit = fit or {}
+        abilities = [self._ability(a) for a in (card["champion"] or {}).get("abilities", [])]
+        triggers = [self._ability(t) for t in card["triggers"]]
+        named = (card["champion"] or {}).get("abilities", []) + card["triggers"]
+        # an ability named like a keyword is that keyword's definition: no reminder for it
+        own = {a.get("keyword") for a in named} | {
+            kid for kid in self.keywords for a in named
+            if self.keyword_name(kid) == self.plain(a["name"])}
+        mentioned = [{"name": self.keyword_name(k),
+                      "reminder": self.html(self.keywords[k]["reminder"])}
+                     for k in self._mentioned_keywords(card, own)]
+        burn = None
+        if card["burn"]:
+            kw = next((k for k, v in self.keywords.items() if v.get("term") == "burn"), None)
+            burn = {"name": self.term("burn"), "icon": Markup(self.icon_html("burn", "icon")),
+                    "reminder": self.html(self.keywords[kw]["reminder"]) if kw else None}
+        champion = None
+        if card["champion"]:
+            ch = card["champion"]
+            champion = {"hp": ch["hp"], "dice": ch["dice"], "hit": ch["hit"],
+                        "bounty": ch["bounty"], "gold": list(ch["gold"])}
+        deck = self.content.ages["decks"][card["deck"]]
+        return {
+            "id": card["id"], "face": f"{card['id']}-{copy}",
+            "name": self.html(card["name"]),
+            "type": card["type"], "type_name": card["type_name"],
+            "category": None if card["category"] == card["type"]
+            else self.category(card["category"]),
+            "deck": card["deck"], "deck_kind": card["deck_kind"],
+            "deck_name": self.html(deck["name"]), "age": card["age"],
+            "faction": self.faction(card["faction"]),
+            "mana": card["mana"], "gold": card["gold"],
+            "initiative": card["initiative"],
+            "text": self.html(card["text_source"]) if card["text_source"] and
+            card["type"] != "champion" else None,
+            "abilities": abilities, "triggers": triggers, "mentioned": mentioned,
+            "burn": burn, "champion": champion,
+            "vp": {"amount": card["vp"], "name": self.term("vp")} if card["vp"] else None,
+            "copy_n": copy, "copies": card["copies"], "version": self.version,
+            "labels": {k: self.term(k) for k in ("mana", "gold", "initiative", "hp", "die",
+                                                  "bounty", "champion")},
+            "name_level": fit.get("name", 0), "text_level": fit.get("text", 0),
+            "reminders": fit.get("reminders", True),
+        }
+
+    def back(self, deck_id: str) -> dict:
+        """The template context of a deck's back."""
+        deck = self.content.ages["decks"][deck_id]
+        emblems = [f["emblem"] for f in self.content.factions.values() if f.get("emblem")]
+        icon = {"starter": "capital", "faction": None, "market": "market",
+                "power": "power"}[deck["kind"]]
+        return {"deck": deck_id, "kind": deck["kind"], "name": self.html(deck["name"]),
+                "age": deck.get("age"), "title": self.title, "icon": icon,
+                "emblems": emblems if deck["kind"] == "faction" else [],
+                "back": deck.get("back", deck_id)}

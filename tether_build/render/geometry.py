@@ -1,0 +1,142 @@
+"""Print geometry in millimetres: card sizes, the 3 x 3 sheet, bleed and crop marks.
+
+Pure arithmetic, no rendering. Sheet coordinates have their origin at the top-left of the
+paper; `pt()` converts to PDF points and the sheet writer flips y.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MM_PER_INCH = 25.4
+PT_PER_MM = 72 / MM_PER_INCH
+
+CARD_W, CARD_H = 63.5, 88.9          # poker trim (2.5 x 3.5 in)
+ART_BLEED = MM_PER_INCH / 8          # each face is drawn with 1/8 in of bleed (TGC size)
+FACE_W, FACE_H = CARD_W + 2 * ART_BLEED, CARD_H + 2 * ART_BLEED
+
+PRINT_BLEED = 3.0                    # bleed on the sheets where there is room (design.md)
+NO_PRINT = 4.0                       # home printers cannot print this close to the edge
+MARK_GAP = 0.5                       # gap between the bleed and a crop mark
+MARK_OVER_BLEED = 0.6                # where no room is left, marks start this far off trim
+MARK_MIN, MARK_MAX = 2.0, 6.0        # wanted mark length outside the bleed
+COLS, ROWS = 3, 3
+PER_PAGE = COLS * ROWS
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+
+
+def pt(mm: float) -> float:
+    """Millimetres to PDF points."""
+    return mm * PT_PER_MM
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle, top-left origin, millimetres."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The 3 x 3 layout on one paper size."""
+
+    paper: str
+    width: float
+    height: float
+    x0: float        # left trim edge of the block
+    y0: float        # top trim edge of the block
+    bleed: dict      # side -> bleed at the block's outer edge: left, right, top, bottom
+
+    def slot(self, index: int, back: bool = False) -> Rect:
+        """Trim box of slot 0-8 (row-major); backs mirror columns for long-edge duplex."""
+        row, col = divmod(index, COLS)
+        if back:
+            col = COLS - 1 - col
+        return Rect(self.x0 + col * CARD_W, self.y0 + row * CARD_H, CARD_W, CARD_H)
+
+    def clip(self, index: int, filled: int, back: bool = False) -> Rect:
+        """Trim box grown by bleed on every side that has no card next to it on the page."""
+        row, col = divmod(index, COLS)
+
+        def occupied(r: int, c: int) -> bool:
+            return 0 <= r < ROWS and 0 <= c < COLS and r * COLS + c < filled
+
+        grow = {}
+        for side, (dr, dc) in {"left": (0, -1), "right": (0, 1),
+                               "top": (-1, 0), "bottom": (1, 0)}.items():
+            r, c = row + dr, col + dc
+            if occupied(r, c):
+                grow[side] = 0.0
+            elif 0 <= r < ROWS and 0 <= c < COLS:
+                grow[side] = PRINT_BLEED      # an empty slot: room for full bleed
+            else:
+                grow[side] = self.bleed[side]
+        if back:  # mirrored page: what was left is now right
+            grow["left"], grow["right"] = grow["right"], grow["left"]
+        trim = self.slot(index, back)
+        return Rect(trim.x - grow["left"], trim.y - grow["top"],
+                    trim.w + grow["left"] + grow["right"], trim.h + grow["top"] + grow["bottom"])
+
+    def cut_lines(self) -> tuple[list[float], list[float]]:
+        """x positions of the vertical cuts and y positions of the horizontal cuts."""
+        xs = [self.x0 + i * CARD_W for i in range(COLS + 1)]
+        ys = [self.y0 + i * CARD_H for i in range(ROWS + 1)]
+        return xs, ys
+
+    def marks(self) -> list[tuple[float, float, float, float]]:
+        """Crop mark segments (x1, y1, x2, y2): in the margin, in line with every cut."""
+        xs, ys = self.cut_lines()
+        top, bottom = _mark_span(self, "top"), _mark_span(self, "bottom")
+        left, right = _mark_span(self, "left"), _mark_span(self, "right")
+        y_top, y_bot = self.y0, self.y0 + ROWS * CARD_H
+        x_left, x_right = self.x0, self.x0 + COLS * CARD_W
+        out = []
+        for x in xs:
+            out.append((x, y_top - top[0], x, y_top - top[1]))
+            out.append((x, y_bot + bottom[0], x, y_bot + bottom[1]))
+        for y in ys:
+            out.append((x_left - left[0], y, x_left - left[1], y))
+            out.append((x_right + right[0], y, x_right + right[1], y))
+        return out
+
+
+def _margin(sheet: Sheet, side: str) -> float:
+    if side in ("left", "right"):
+        return sheet.x0
+    return sheet.y0
+
+
+def _mark_span(sheet: Sheet, side: str) -> tuple[float, float]:
+    """Start and end distance of crop marks from the trim edge on one side of the block."""
+    limit = _margin(sheet, side) - NO_PRINT
+    bleed = sheet.bleed[side]
+    if limit - bleed >= MARK_MIN + MARK_GAP:
+        start = bleed + MARK_GAP
+        return start, min(limit, start + MARK_MAX)
+    # Not enough room outside the bleed (US Letter top and bottom): draw over the bleed.
+    return MARK_OVER_BLEED, limit
+
+
+def sheet_for(paper: str) -> Sheet:
+    """The centred 3 x 3 block on a paper size, bleed limited by the no-print margin."""
+    width, height = PAPERS[paper]
+    x0 = (width - COLS * CARD_W) / 2
+    y0 = (height - ROWS * CARD_H) / 2
+    side_bleed = {
+        "left": min(PRINT_BLEED, x0 - NO_PRINT), "right": min(PRINT_BLEED, x0 - NO_PRINT),
+        "top": min(PRINT_BLEED, y0 - NO_PRINT), "bottom": min(PRINT_BLEED, y0 - NO_PRINT),
+    }
+    return Sheet(paper, width, height, x0, y0, side_bleed)

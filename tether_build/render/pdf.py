@@ -1,0 +1,136 @@
+"""The one module that imports WeasyPrint: lay out HTML, measure text boxes, write PDF."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+from weasyprint import HTML
+from weasyprint.text.fonts import FontConfiguration
+
+from ..errors import TetherError
+
+try:  # WeasyPrint >= 69: a fetcher object that refuses every protocol but file:
+    from weasyprint.urls import URLFetcher
+
+    def _fetcher():
+        return URLFetcher(allowed_protocols={"file"}, fail_on_errors=True)
+except ImportError:  # pragma: no cover - WeasyPrint 62-68
+    from weasyprint import default_url_fetcher
+
+    def _fetcher():
+        def fetch(url: str, *args, **kwargs):
+            if not url.startswith("file:"):
+                raise TetherError(f"templates may only load local files, not {url}")
+            return default_url_fetcher(url, *args, **kwargs)
+        return fetch
+
+PX_PER_MM = 96 / 25.4
+TOLERANCE_PX = 0.5
+FOOTER_GAP_PX = 2 * PX_PER_MM
+
+# WeasyPrint logs unsupported CSS at WARNING; the templates are ours, so keep the CLI quiet
+# and let tests catch real problems (missing files raise below).
+logging.getLogger("weasyprint").setLevel(logging.ERROR)
+logging.getLogger("fontTools").setLevel(logging.ERROR)
+
+
+@dataclass
+class Fit:
+    """What one laid-out page reports: which face, and whether name or text overflow."""
+
+    key: str            # data-face or data-back value
+    card: str | None
+    name_over: float    # mm the name is too wide (0 when it fits)
+    text_over: float    # mm the text is too tall (0 when it fits)
+    footer_over: float  # mm the footer's two sides overlap (0 when they fit)
+
+
+class Layout:
+    """Lays out HTML documents with one font configuration and one image cache."""
+
+    def __init__(self, base_url: str):
+        # fontTools stamps subset fonts with the current time unless this is set; a fixed
+        # stamp makes the PDFs reproducible, so unchanged outputs are not rewritten.
+        os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
+        self.base_url = base_url
+        self.fonts = FontConfiguration()
+        self.cache: dict = {}
+
+    def render(self, html: str):
+        """A laid-out WeasyPrint document (one page per section)."""
+        # templates, fonts and icons come from disk only: the build never uses the network
+        return HTML(string=html, base_url=self.base_url, url_fetcher=_fetcher()).render(
+            font_config=self.fonts, cache=self.cache)
+
+    @staticmethod
+    def measure(document) -> list[Fit]:
+        """Per page: how far the name and the rules text overflow their boxes."""
+        return [_measure_page(page._page_box) for page in document.pages]
+
+    @staticmethod
+    def write(pages: list, first_document) -> bytes:
+        """One PDF of the given laid-out pages (they may come from several documents)."""
+        return first_document.copy(pages).write_pdf()
+
+
+def _classes(box) -> set[str]:
+    element = getattr(box, "element", None)
+    if element is None:
+        return set()
+    return set((element.get("class") or "").split())
+
+
+def _walk(box):
+    """Every box under `box` (itself included), absolute placeholders unwrapped."""
+    box = getattr(box, "_box", box)   # AbsolutePlaceholder wraps positioned boxes
+    yield box
+    for child in getattr(box, "children", ()):
+        yield from _walk(child)
+
+
+def _first(root, cls: str, kind: str | None):
+    """The first box of class `cls` (and box type `kind`)."""
+    for box in _walk(root):
+        if (kind is None or type(box).__name__ == kind) and cls in _classes(box):
+            return box
+    return None
+
+
+def _measure_page(page_box) -> Fit:
+    section = next((b for b in _walk(page_box)
+                    if getattr(b, "element", None) is not None
+                    and (b.element.get("data-face") or b.element.get("data-back"))), None)
+    if section is None:
+        raise TetherError("a rendered page has no data-face or data-back section")
+    key = section.element.get("data-face") or section.element.get("data-back")
+    card = section.element.get("data-card")
+    name_over = text_over = 0.0
+    name_box, name = _first(section, "name-box", "BlockBox"), _first(section, "name",
+                                                                     "InlineBlockBox")
+    if name_box is not None and name is not None:
+        name_over = max(0.0, name.margin_width() - name_box.width)
+    typeline = _first(section, "typeline", "BlockBox")
+    kind, init = _first(section, "type", None), _first(section, "initiative", None)
+    if typeline is not None and kind is not None and init is not None:
+        # the type line shrinks with the name (same header level)
+        name_over = max(name_over, kind.margin_width() + init.margin_width() + FOOTER_GAP_PX
+                        - typeline.width)
+    text_box, flow = _first(section, "text-box", None), _first(section, "text-flow", None)
+    if text_box is not None and flow is not None:
+        top = flow.content_box_y()
+        lines = [b for b in _walk(flow) if type(b).__name__ == "LineBox"]
+        bottom = max([top + flow.height] + [b.position_y + b.height for b in lines])
+        text_over = max(0.0, (bottom - top) - text_box.height)
+    footer_over = 0.0
+    footer = _first(section, "footer", "BlockBox")
+    left, right = _first(section, "foot-left", None), _first(section, "foot-right", None)
+    if footer is not None and left is not None and right is not None:
+        footer_over = max(0.0, left.margin_width() + right.margin_width() + FOOTER_GAP_PX
+                          - footer.width)
+    return Fit(key, card, _mm(name_over), _mm(text_over), _mm(footer_over))
+
+
+def _mm(px: float) -> float:
+    return 0.0 if px <= TOLERANCE_PX else px / PX_PER_MM

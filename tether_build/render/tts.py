@@ -1,0 +1,84 @@
+"""Tabletop Simulator decks: face sheets (at most 10 x 7), a back image, the custom-deck JSON.
+
+TTS keeps the last cell of a 10 x 7 sheet for the hidden face, so a sheet holds 69 faces;
+a bigger deck gets more sheets (<deck>.png, <deck>-2.png, ...), each its own CustomDeck.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+
+from PIL import Image
+
+CELL = (400, 560)          # trimmed face in px (2.5 x 3.5 in at 160 DPI): 10 wide = 4000 px
+BACK = (500, 700)
+MAX_COLS, MAX_ROWS = 10, 7
+PER_SHEET = MAX_COLS * MAX_ROWS - 1
+EMPTY = (40, 40, 40)
+
+
+def grid(count: int) -> tuple[int, int]:
+    """Columns and rows of a sheet for `count` faces (TTS needs at least 2 x 2)."""
+    cols = min(MAX_COLS, max(2, count))
+    return cols, max(2, math.ceil(count / cols))
+
+
+def _png(image: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, "PNG", compress_level=3)
+    return buf.getvalue()
+
+
+def sheet_images(raster, keys: list[str]) -> list[tuple[bytes, int, int]]:
+    """PNG sheets of the faces `keys`, each with its (cols, rows)."""
+    out = []
+    for start in range(0, len(keys), PER_SHEET):
+        chunk = keys[start:start + PER_SHEET]
+        cols, rows = grid(len(chunk))
+        sheet = Image.new("RGB", (cols * CELL[0], rows * CELL[1]), EMPTY)
+        for i, key in enumerate(chunk):
+            row, col = divmod(i, cols)
+            sheet.paste(raster.trimmed(key, *CELL), (col * CELL[0], row * CELL[1]))
+        out.append((_png(sheet), cols, rows))
+    return out
+
+
+def back_image(raster, deck: str) -> bytes:
+    """PNG of a deck's back, trimmed."""
+    return _png(raster.trimmed(f"back:{deck}", *BACK))
+
+
+def sheet_name(deck: str, index: int) -> str:
+    """File name of sheet `index` (0-based) of a deck."""
+    return f"{deck}.png" if index == 0 else f"{deck}-{index + 1}.png"
+
+
+def _transform(y: float = 1.0) -> dict:
+    return {"posX": 0.0, "posY": y, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def deck_json(deck: str, nickname: str, faces: list[dict], sheets: list[tuple[int, int]],
+              url: str) -> bytes:
+    """The TTS saved-object JSON of a deck. faces: {name, description} in sheet order."""
+    custom, ids, contained = {}, [], []
+    for s, (cols, rows) in enumerate(sheets, start=1):
+        custom[str(s)] = {"FaceURL": f"{url}/{sheet_name(deck, s - 1)}",
+                          "BackURL": f"{url}/{deck}-back.png", "NumWidth": cols,
+                          "NumHeight": rows, "BackIsHidden": True, "UniqueBack": False,
+                          "Type": 0}
+    for i, face in enumerate(faces):
+        s = i // PER_SHEET + 1
+        card_id = s * 100 + i % PER_SHEET
+        ids.append(card_id)
+        contained.append({"Name": "Card", "Nickname": face["name"],
+                          "Description": face["description"], "CardID": card_id,
+                          "CustomDeck": {str(s): custom[str(s)]}, "Transform": _transform()})
+    state = {"Name": "DeckCustom", "Nickname": nickname, "Transform": _transform(),
+             "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained}
+    if len(faces) == 1:   # TTS: a single card is a Card, not a deck
+        state = {**contained[0], "CustomDeck": custom}
+    return (json.dumps({"SaveName": nickname, "ObjectStates": [state]}, indent=2,
+                       ensure_ascii=False) + "\n").encode("utf-8")
