@@ -10,6 +10,11 @@ need=()
 ldconfig -p 2>/dev/null | grep -q libpango-1.0 || need+=(libpango-1.0-0 libpangoft2-1.0-0)
 command -v pdftoppm >/dev/null || need+=(poppler-utils)
 fc-list 2>/dev/null | grep -q . || need+=(fontconfig)
+# The preview's browser test drives Debian's Chromium through its chromedriver.
+if [ "${1:-}" = "--test" ]; then
+  command -v chromium >/dev/null || need+=(chromium)
+  command -v chromedriver >/dev/null || need+=(chromium-driver)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null

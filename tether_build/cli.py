@@ -141,6 +141,25 @@ def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed:
             click.echo(f"  ... and {len(result.written) - 20} more")
 
 
+@main.command()
+@CONTENT
+@click.option("--port", type=int, default=8000, show_default=True,
+              help="Port on 127.0.0.1 (0 picks a free one).")
+def serve(content_dir: Path, port: int) -> None:
+    """Preview cards and rules in a browser; pages reload when content changes."""
+    from .serve import Site, default_pages, make_server
+
+    server = make_server(Site(content_dir, default_pages()), port)
+    host, real_port = server.server_address[:2]
+    click.echo(f"previewing {content_dir}/ at http://{host}:{real_port}/ (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
 def _register_optional() -> None:
     """Attach command groups of stages that live in their own modules."""
     import importlib

@@ -1,0 +1,43 @@
+"""Pages of the live preview: the card gallery and the rulebook, as browser HTML."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from markupsafe import Markup
+
+GALLERY_CSS = """<style>
+  html, body { background: #d9d4c7; }
+  .deck-title { font: bold 20px sans-serif; margin: 24px 12px 8px; color: #222; }
+  .gallery { display: flex; flex-wrap: wrap; gap: 12px; padding: 0 12px 24px; }
+  .gallery > section.face { position: relative; flex: none; box-shadow: 0 2px 6px #0004; }
+</style>"""
+
+
+def _browser(document: str, extra_head: str = "") -> str:
+    """Make a print document load its CSS, fonts and icons from the preview server."""
+    return document.replace("<head>", "<head>\n<base href='/templates/'>" + extra_head, 1)
+
+
+def gallery_page(content_dir: Path) -> str:
+    """Every card face (first copy), grouped by deck, drawn by the print templates."""
+    from .cards import normalized_cards
+    from .render.context import Renderer
+    from .render.html import TEMPLATES, Pages
+    from .validate import validate
+
+    content = validate(content_dir)
+    pages = Pages(Renderer(content, TEMPLATES))
+    order = {deck_id: i for i, deck_id in enumerate(content.ages["decks"])}
+    sections, deck = [], None
+    for card in sorted(normalized_cards(content), key=lambda c: order[c["deck"]]):
+        if card["deck"] != deck:
+            if deck is not None:
+                sections.append("</div>")
+            deck = card["deck"]
+            sections.append(f"<h2 class='deck-title'>{html.escape(card['deck_name'])}</h2>"
+                            "<div class='gallery'>")
+        sections.append(pages.face(card, 1))
+    sections.append("</div>")
+    return _browser(pages.document([Markup(s) for s in sections]), GALLERY_CSS)

@@ -1,0 +1,164 @@
+"""`tether serve`: a local preview (localhost only) that reloads when content changes.
+
+Pages are rendered in memory from the content on disk, cached per content version. A page
+polls `/_version` and reloads itself when any file under content/ or templates/ changes.
+Content that does not validate shows its errors in the page instead of crashing the server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import mimetypes
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from .errors import ContentError, TetherError
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+RELOAD = """<script>
+(function () {
+  var seen = %s;
+  function poll() {
+    fetch('/_version', {cache: 'no-store'}).then(function (r) { return r.json(); })
+      .then(function (d) { if (d.version !== seen) { location.reload(); } })
+      .catch(function () {}).finally(function () { setTimeout(poll, 400); });
+  }
+  setTimeout(poll, 400);
+})();
+</script>"""
+NAV = ("<nav class='tether-nav' style='font:14px sans-serif;padding:6px 10px;background:#222;"
+       "color:#eee'>{links}</nav>")
+
+
+def tree_version(*folders: Path) -> str:
+    """A cheap fingerprint of every file under the folders (path, size, mtime)."""
+    h = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                st = path.stat()
+                h.update(f"{path}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def error_page(title: str, lines: list[str]) -> str:
+    """An HTML page listing content problems, escaped."""
+    items = "".join(f"<li><code>{html.escape(line)}</code></li>" for line in lines)
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
+            f"</title></head><body style='font:15px sans-serif;margin:2rem'>"
+            f"<h1 class='tether-error'>{html.escape(title)}</h1><ul id='problems'>{items}</ul>"
+            "<p>Fix the content and save: this page reloads by itself.</p></body></html>")
+
+
+class Site:
+    """The preview's pages, re-rendered whenever content or templates change."""
+
+    def __init__(self, content_dir: Path, pages: dict[str, tuple[str, Callable]]):
+        self.content_dir = Path(content_dir)
+        self.pages = pages  # route -> (label, render(content_dir) -> html str)
+        self._cache: dict[str, tuple[str, str]] = {}
+        self._lock = threading.Lock()
+
+    def version(self) -> str:
+        return tree_version(self.content_dir, TEMPLATES)
+
+    def render(self, route: str) -> tuple[int, str]:
+        """(status, html) of a page; content errors become an error page."""
+        version = self.version()
+        with self._lock:
+            cached = self._cache.get(route)
+            if cached and cached[0] == version:
+                return 200, cached[1]
+            _label, render = self.pages[route]
+            try:
+                body = render(self.content_dir)
+            except ContentError as exc:
+                body = error_page(f"{len(exc.problems)} problem(s) in content",
+                                  [str(p) for p in exc.problems])
+            except TetherError as exc:
+                body = error_page("The preview could not be built", [exc.format_message()])
+            body = self._decorate(body, version)
+            self._cache[route] = (version, body)
+            return 200, body
+
+    def _decorate(self, body: str, version: str) -> str:
+        links = " · ".join(f"<a style='color:#9cf' href='{route}'>{html.escape(label)}</a>"
+                           for route, (label, _) in self.pages.items())
+        nav = NAV.format(links=links)
+        script = RELOAD % json.dumps(version)
+        if "<body" in body:
+            head, _, rest = body.partition("<body")
+            tag_end = rest.index(">") + 1
+            body = head + "<body" + rest[:tag_end] + nav + rest[tag_end:]
+        else:
+            body = nav + body
+        return body.replace("</body>", script + "</body>") if "</body>" in body \
+            else body + script
+
+
+def _handler(site: Site):
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # http.server calls it by this name
+            path = urlparse(self.path).path
+            if path == "/":
+                self._send(302, b"", "text/plain", {"Location": next(iter(site.pages))})
+            elif path == "/_version":
+                self._send(200, json.dumps({"version": site.version()}).encode(),
+                           "application/json")
+            elif path in site.pages:
+                status, body = site.render(path)
+                self._send(status, body.encode(), "text/html; charset=utf-8")
+            elif path.startswith("/templates/"):
+                self._static(unquote(path[len("/templates/"):]))
+            else:
+                self._send(404, b"not found", "text/plain")
+
+        def _static(self, rel: str) -> None:
+            target = (TEMPLATES / rel).resolve()
+            if TEMPLATES.resolve() not in target.parents or not target.is_file():
+                self._send(404, b"not found", "text/plain")
+                return
+            kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+            self._send(200, target.read_bytes(), kind)
+
+        def _send(self, status: int, body: bytes, kind: str, headers: dict | None = None):
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Length", str(len(body)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:  # quiet by default
+            pass
+
+    return Handler
+
+
+def make_server(site: Site, port: int = 8000) -> ThreadingHTTPServer:
+    """An HTTP server on 127.0.0.1 only (port 0 picks a free port)."""
+    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(site))
+    server.daemon_threads = True
+    return server
+
+
+def notes_page(content_dir: Path) -> str:
+    """The designer report."""
+    from .report import render_html
+    from .validate import validate
+    return render_html(validate(content_dir), content_dir / "rules").decode()
+
+
+def default_pages() -> dict[str, tuple[str, Callable]]:
+    """The preview's pages: card gallery, rulebook, designer report."""
+    from . import preview
+    return {"/cards": ("Cards", preview.gallery_page),
+            "/notes": ("Designer notes", notes_page)}
