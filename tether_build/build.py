@@ -191,7 +191,8 @@ def cards_stage(ctx: Context) -> dict[str, bytes]:
 
 def tiles_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: hex tiles, tokens and the components manifest."""
-    from .printing import build as printing, common
+    from .printing import build as printing
+    from .printing import common
     files, _ = printing.print_files(ctx.content, ctx.cards, list(ctx.papers),
                                     common.DEFAULT_TILE_MM, lambda message: None)
     return files
@@ -199,7 +200,8 @@ def tiles_stage(ctx: Context) -> dict[str, bytes]:
 
 def board_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: a board layout (JSON), its real-size map and overview."""
-    from .printing import build as printing, common
+    from .printing import build as printing
+    from .printing import common
     return printing.board_files(ctx.content, ctx.board_players, ctx.seed, list(ctx.papers),
                                 common.DEFAULT_TILE_MM)
 
@@ -215,6 +217,10 @@ STAGES: list[Stage] = [
     Stage("cards", "card sheets, PNGs, TTS", "tether_build.build:cards_stage",
           ("content/**/*", "templates/cards/**/*", "templates/backs/**/*",
            "templates/icons/**/*", "templates/fonts/**/*"), ("render/*.py",), uses_paper=True),
+    Stage("rulebook", "rulebook", "tether_build.rulebook.book:stage",
+          ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
+           "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
+          ("rulebook/*.py", "render/*.py", "printing/*.py", "board.py"), uses_paper=True),
     Stage("tiles", "hex tiles, tokens, components", "tether_build.build:tiles_stage",
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py"),

@@ -41,3 +41,10 @@ def gallery_page(content_dir: Path) -> str:
         sections.append(pages.face(card, 1))
     sections.append("</div>")
     return _browser(pages.document([Markup(s) for s in sections]), GALLERY_CSS)
+
+
+def rules_page(content_dir: Path) -> str:
+    """The rulebook as HTML, drawn by the rulebook templates."""
+    from .rulebook.book import preview_html
+    from .validate import validate
+    return preview_html(validate(content_dir), content_dir)

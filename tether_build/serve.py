@@ -161,4 +161,5 @@ def default_pages() -> dict[str, tuple[str, Callable]]:
     """The preview's pages: card gallery, rulebook, designer report."""
     from . import preview
     return {"/cards": ("Cards", preview.gallery_page),
+            "/rules": ("Rulebook", preview.rules_page),
             "/notes": ("Designer notes", notes_page)}

@@ -1,0 +1,74 @@
+"""`tether rename`: in-place edit of terms.yaml that keeps comments; refusals change nothing."""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+from click.testing import CliRunner
+
+from tether_build.cli import main
+
+
+def rename(content_dir, *args):
+    result = CliRunner().invoke(main, ["rename", "--content", str(content_dir), *args])
+    assert "Traceback" not in result.output
+    return result
+
+
+def _changed_lines(before: str, after: str) -> list[str]:
+    return [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(),
+                                                  lineterm="", n=0)
+            if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+
+def test_rename_edits_only_the_name_lines_and_keeps_comments(content_copy):
+    terms = content_copy / "terms.yaml"
+    before = terms.read_text()
+    result = rename(content_copy, "force", "Legionary", "--plural", "Legionaries")
+    assert result.exit_code == 0, result.output
+    after = terms.read_text()
+    assert _changed_lines(before, after) == [
+        '-    singular: "Cohort"', '-    plural: "Cohorts"',
+        '+    singular: "Legionary"', '+    plural: "Legionaries"']
+    comments = [line for line in before.splitlines() if line.lstrip().startswith("#")]
+    assert comments and all(c in after.splitlines() for c in comments)
+    assert 'design_names: ["Force", "Forces"]' in after  # the design document's words stay
+
+
+def test_plural_follows_the_old_rule_and_tied_keywords_follow(content_copy):
+    assert rename(content_copy, "bridge", "Span").exit_code == 0
+    text = (content_copy / "terms.yaml").read_text()
+    assert 'singular: "Span"' in text and 'plural: "Spans"' in text
+    assert rename(content_copy, "burn", "Decay").exit_code == 0  # mass noun: plural = singular
+    text = (content_copy / "terms.yaml").read_text()
+    assert 'singular: "Decay"' in text and 'plural: "Decay"' in text
+    assert 'name: "Decay"' in (content_copy / "keywords.yaml").read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (("force", "Gold"), "already the singular of term 'gold'"),
+    (("force", "axis mundi", "--plural", "Axis Mundis"), "already the singular of term"),
+    (("force", "Champions", "--plural", "Champions2"), "already the plural of term 'champion'"),
+    (("mana", "Victory Points"), "a design name of term 'vp'"),
+    (("manna", "Aether"), "unknown term id 'manna' (did you mean 'mana'?"),
+    (("market", "The Vault"), "pass --adjective"),
+    (("force", "  "), "empty"),
+    (("stack", "Move"), "makes the content invalid"),  # 'Move' is typed in card text
+])
+def test_refusals_explain_and_change_nothing(content_copy, args, message):
+    files = {p: p.read_bytes() for p in content_copy.rglob("*.yaml")}
+    result = rename(content_copy, *args)
+    assert result.exit_code == 1
+    assert message in result.output, result.output
+    assert result.output.startswith("Error: ")
+    assert {p: p.read_bytes() for p in content_copy.rglob("*.yaml")} == files
+
+
+def test_rename_checks_rules_chapters_too(content_copy):
+    (content_copy / "rules" / "99-extra.md").write_text(
+        "---\ntitle: Extra\nid: extra\n---\n\nPlay a Warband of [force:pl].\n")
+    result = rename(content_copy, "stack", "Warband")
+    assert result.exit_code == 1 and "99-extra.md:6" in result.output
+    assert 'singular: "Stack"' in (content_copy / "terms.yaml").read_text()
+

@@ -1,0 +1,163 @@
+"""Rules chapters (front matter, constants, tokens, directives), exact odds, templates."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tether_build import text as textmod
+from tether_build.cli import main
+from tether_build.rulebook import odds
+from tether_build.rulebook.chapters import check_chapters, render_chapters
+from tether_build.rulebook.directives import DIRECTIVES, Ctx
+from tether_build.rulebook.words import Words
+from tether_build.validate import validate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _ctx(content):
+    return Ctx(content, Words(content), lambda: {"decks": [], "tiles": [], "tokens": [],
+                                                  "totals": {"cards": 0, "tiles": 0,
+                                                             "tokens": 0}})
+
+
+def _chapter(content_dir: Path, body: str, name: str = "99-test.md") -> Path:
+    path = content_dir / "rules" / name
+    path.write_text(f"---\ntitle: \"Test [force:pl]\"\nid: test\n---\n\n{body}\n")
+    return path
+
+
+def test_shipped_chapters_render_without_problems(content):
+    chapters, problems = render_chapters(_ctx(content), ROOT / "content" / "rules", ROOT)
+    assert problems == []
+    ids = [c.id for c in chapters]
+    assert len(ids) == len(set(ids)) == len(list((ROOT / "content" / "rules").glob("*.md")))
+    used = {d for c in chapters for d in c.directives}
+    assert used == set(DIRECTIVES), "every directive is used by a chapter, and only those"
+
+
+def test_rules_text_has_no_literal_digits_left_for_constants():
+    """Numbers the rules name come from game.yaml; only list numbering stays literal."""
+    for path in sorted((ROOT / "content" / "rules").glob("*.md")):
+        body = path.read_text().split("---", 2)[2]
+        for n, line in enumerate(body.splitlines(), 1):
+            line = re.sub(r"\{\{.*?\}\}", "", re.sub(r"^\s*\d+\.\s", "", line))
+            assert not re.search(r"(?<![\w\[])\d+(?![\w\]])", line), f"{path.name}: {line}"
+
+
+def test_constants_are_interpolated(content):
+    chapters, _ = render_chapters(_ctx(content), ROOT / "content" / "rules", ROOT)
+    reset = next(c for c in chapters if c.id == "reset")
+    assert f"<strong>{content.game['resources']['max_mana']}</strong>" in reset.html
+    scoring = next(c for c in chapters if c.id == "scoring")
+    assert "{{" not in scoring.html and "[vp]" not in scoring.html
+
+
+def test_unknown_constant_token_directive_and_literal_name_are_located(content_copy):
+    _chapter(content_copy, "Line one.\n\nYou get {{ resources.max_mama }} {mana}.\n\n"
+                           "Move a [stak].\n\n::: combat-exampel\n\nEach Cohort rolls.")
+    content = validate(content_copy)
+    problems = check_chapters(content, content_copy / "rules", content_copy.parent)
+    assert [p.path for p in problems] == ["content/rules/99-test.md"] * 4
+    by_line = {p.line: p for p in problems}
+    assert "max_mama" in by_line[8].message and "resources.max_mana" in by_line[8].hint
+    assert "[stak]" in by_line[10].message and "stack" in by_line[10].hint
+    assert "combat-exampel" in by_line[12].message and "combat-example" in by_line[12].hint
+    assert "'Cohort' typed literally" in by_line[14].message and "[force]" in by_line[14].hint
+
+
+def test_designer_html_is_escaped_and_tokens_become_terms(content_copy):
+    _chapter(content_copy, "A <b>bold</b> claim about [force:pl] & {gold}.")
+    content = validate(content_copy)
+    chapters, problems = render_chapters(_ctx(content), content_copy / "rules",
+                                         content_copy.parent)
+    assert problems == []
+    html = next(c for c in chapters if c.id == "test").html
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html and "<b>bold</b>" not in html
+    assert '<span class="term">Cohorts</span>' in html and "&amp;" in html
+    assert 'alt="Gold"' in html
+
+
+def test_missing_front_matter_is_an_error(content_copy):
+    (content_copy / "rules" / "98-bad.md").write_text("# no front matter\n")
+    content = validate(content_copy)
+    problems = check_chapters(content, content_copy / "rules", content_copy.parent)
+    assert any(p.path.endswith("98-bad.md") and "front matter" in p.message
+               for p in problems)
+
+
+@pytest.mark.parametrize("name", sorted(DIRECTIVES))
+def test_every_directive_renders_from_content(content, name):
+    html = str(DIRECTIVES[name](_ctx(content)))
+    assert html.strip().startswith("<") and "[" not in re.sub(r"<[^>]+>", "", html)
+
+
+def test_exact_odds():
+    p = odds.p_hit(2, 6)
+    assert p == Fraction(1, 3)
+    battle = odds.Battle(dice=1, hit=2, sides=6)
+    win, lose, both, rounds = battle.outcome(1, 1)
+    # 1 v 1: per round P(only A hits) = 2/9, P(only D) = 2/9, P(both) = 1/9, P(none) = 4/9
+    assert (win, lose, both) == (Fraction(2, 5), Fraction(2, 5), Fraction(1, 5))
+    assert rounds == Fraction(9, 5)
+    for a in range(1, 5):
+        for d in range(1, 5):
+            assert sum(battle.outcome(a, d)[:3]) == 1
+    assert odds.distinct_hit(2, 2) == (0, Fraction(1, 2), Fraction(1, 2))
+    assert odds.percent(Fraction(1, 3)) == "33%"
+    assert odds.percent(Fraction(1, 1000)) == "<1%" and odds.percent(1 - Fraction(1, 1000)) \
+        == ">99%"
+
+
+def test_seeded_example_is_consistent():
+    rounds = odds.seeded_battle(3, 2, 1, 2, 6, seed=11)
+    a, d = 3, 2
+    for r in rounds:
+        assert r["hits_a"] == sum(x <= 2 for x in r["rolls_a"])
+        assert r["lost_d"] + r["wasted_a"] == r["hits_a"] or r["left_d"] == 0
+        a, d = r["left_a"], r["left_d"]
+    assert a == 0 or d == 0
+
+
+def test_rulebook_templates_name_no_game_word_literally(content):
+    """Headings in templates/rulebook use glossary tokens, so a rename reaches them."""
+    literal = textmod.literal_names(content.terms)
+    for path in sorted((ROOT / "templates" / "rulebook").glob("*.html")):
+        source = re.sub(r"\{#.*?#\}", "", path.read_text(), flags=re.DOTALL)
+        source = re.sub(r"\{[{%].*?[}%]\}", lambda m: " ".join(
+            re.findall(r'"([^"]*)"', m.group(0))), source, flags=re.DOTALL)
+        text = textmod.strip_tokens(re.sub(r"<[^>]+>", " ", source))
+        for pattern, tid in literal:
+            m = pattern.search(text)
+            assert m is None, f"{path.name}: {m.group(0)!r} should be [{tid}]"
+
+
+def test_figures_come_from_the_board_generator(content):
+    from tether_build.board import generate_board
+    from tether_build.rulebook import svg
+
+    _, facts = svg.distance_figure(content)
+    assert facts["distance"] == 2 and facts["steps"] == 3  # bridges make the way longer
+    for players in range(2, 7):
+        figure, facts = svg.board_diagram(content, players)
+        board = generate_board(players, svg.BOARD_SEED, content.game)
+        labels = re.findall(r"<text[^>]*>([^<]*)</text>", str(figure))
+        mines = [str(h["mine_value"]) for h in board.hexes if h["tile"] == "mine"]
+        assert sorted(labels) == sorted(mines + list(board.capitals()))
+        assert facts["slots"] == sorted(board.capitals())
+
+
+def test_rulebook_reports_chapter_problems_without_a_traceback(content_copy, tmp_path):
+    (content_copy / "rules" / "99-bad.md").write_text(
+        "---\ntitle: Bad\nid: bad\n---\n\nYou get {{ resources.max_mama }} [forcee].\n")
+    result = CliRunner().invoke(main, ["rulebook", "--content", str(content_copy),
+                                       "--out", str(tmp_path / "out"), "--quiet"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "content/rules/99-bad.md:6:" in result.output and "max_mana" in result.output
+    assert "did you mean 'force'?" in result.output
+    assert not (tmp_path / "out").exists()  # nothing written

@@ -1,0 +1,73 @@
+"""`tether rulebook` and `tether rename`: the rulebook PDFs, and renaming a glossary term."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+CONTENT = click.option("--content", "content_dir", type=click.Path(path_type=Path),
+                       default=Path("content"), show_default=True,
+                       help="Folder of the game's content files.")
+PAPER_CHOICES = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
+
+
+@click.command()
+@CONTENT
+@click.option("--out", type=click.Path(path_type=Path), default=Path("build"),
+              show_default=True, help="Folder to write the rulebook into.")
+@click.option("--paper", type=click.Choice(list(PAPER_CHOICES)), default="both",
+              show_default=True, help="Paper size(s); rulebook.pdf is the first of them.")
+@click.option("--quiet", is_flag=True, help="Print nothing on success.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
+def rulebook(content_dir: Path, out: Path, paper: str, quiet: bool, as_json: bool) -> None:
+    """Write the rulebook: rulebook-a4.pdf, rulebook-letter.pdf, rulebook.pdf, rulebook.html."""
+    from .fsutil import write_atomic
+    from .rulebook.book import render_rulebook
+    from .validate import validate
+
+    content = validate(content_dir)
+    if not quiet and not as_json:
+        click.echo("laying out the rulebook...", err=True)
+    book = render_rulebook(content, content_dir, PAPER_CHOICES[paper])
+    written = []
+    for name, data in book.files.items():
+        write_atomic(out / name, data)
+        written.append(str(out / name))
+    if as_json:
+        click.echo(json.dumps({"files": written, "pages": book.pages,
+                               "seconds": book.seconds}, indent=1))
+    elif not quiet:
+        pages = ", ".join(f"{p}: {n} pages" for p, n in book.pages.items())
+        for path in written:
+            click.echo(f"wrote {path}")
+        click.echo(f"rulebook: {pages} in {book.seconds:.1f} s")
+
+
+@click.command()
+@CONTENT
+@click.argument("term")
+@click.argument("new_name")
+@click.option("--plural", help="The new plural (default: same rule as the old name's plural).")
+@click.option("--adjective", help="The new form before a noun, for terms that have one.")
+def rename(content_dir: Path, term: str, new_name: str, plural: str | None,
+           adjective: str | None) -> None:
+    """Rename glossary TERM (its id in terms.yaml) to NEW_NAME everywhere.
+
+    Edits content/terms.yaml in place, keeping comments and layout; every output follows
+    on the next build. Example: tether rename force "Legionary" --plural "Legionaries"
+    """
+    from .rulebook.rename import rename_term
+
+    done = rename_term(content_dir, term, new_name, plural, adjective)
+    for field, name in done.new.items():
+        click.echo(f"{term}.{field}: {done.old[field]!r} -> {name!r}")
+    click.echo(f"updated {', '.join(done.files)}; content validates. Rebuild to see the "
+               "new name in every output.")
+
+
+def register(group: click.Group) -> None:
+    """Attach `rulebook` and `rename` to the `tether` command group."""
+    group.add_command(rulebook)
+    group.add_command(rename)

@@ -1,0 +1,217 @@
+"""The rulebook: gather and check everything, render HTML, lay out A4 and Letter PDFs.
+
+`render_rulebook(content, content_dir, papers)` returns {file name: bytes} and writes
+nothing; the CLI (or `tether build`) writes the files atomically. Every word comes from
+content through the glossary, every number from content/game.yaml or arithmetic over it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from ..errors import ContentError, TetherError
+from . import aid
+from .chapters import render_chapters
+from .directives import Ctx
+from .words import Words
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+PAPERS = {"a4": "A4", "letter": "letter"}
+CARD_SCALE = {"reference": 0.62, "faction": 1.0}
+
+
+@dataclass
+class Rulebook:
+    """What a rulebook build made."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    pages: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def _env(words: Words) -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+                             autoescape=True, undefined=jinja2.StrictUndefined,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.filters["tok"] = words.html          # token text -> glossary HTML
+    env.filters["plain"] = words.plain       # token text -> plain text
+    env.globals["term"] = words.term
+    env.globals["icon"] = lambda name: Markup(words.icon_html(name))
+    return env
+
+
+def setting(content, words: Words) -> dict:
+    """Setting and lore: world sections (setting.yaml) and the ages' flavour (ages.yaml)."""
+    data = content.setting
+    sections = [{"title": words.html(s["title"]), "text": [words.html(t) for t in s["text"]]}
+                for s in data["sections"]]
+    ages = [{"numeral": a["numeral"], "name": words.html(a["name"]),
+             "rounds": a["rounds"], "flavor": [words.html(t) for t in a.get("flavor", [])]}
+            for a in content.ages["ages"].values()]
+    return {"world": words.plain(data["world"]), "sections": sections, "ages": ages}
+
+
+def factions(content, words: Words, faces) -> list[dict]:
+    """A page per faction: lore, passives, starter spell and Champion faces."""
+    default = content.data("factions.yaml")["default"]
+    keywords = content.keywords
+    out = []
+    for fid, f in content.factions.items():
+        passives = []
+        for p in f["passives"]:
+            if p.get("idea"):
+                continue  # only an idea in the design document: not a rule yet
+            limit = p.get("limit")
+            passives.append({"name": words.html(p["name"]), "text": words.html(p["text"]),
+                             "limit": words.html(keywords[limit]["name"])
+                             if limit in keywords else None})
+        out.append({
+            "id": fid, "name": words.html(f["name"]), "name_plain": words.plain(f["name"]),
+            "theme": words.html(f.get("theme", "")), "tagline": words.html(f.get("tagline", "")),
+            "lore": words.html(f.get("lore", "")),
+            "champion_lore": words.html(f.get("champion_lore", "")),
+            "colour": f["colour"], "emblem": f.get("emblem"), "default": fid == default,
+            "passives": passives,
+            "spell": {"id": f["spell"], "scale": CARD_SCALE["faction"]},
+            "champion": {"id": f["champion"], "scale": CARD_SCALE["faction"]},
+            "spell_name": faces.by_id[f["spell"]]["name"],
+            "champion_name": faces.by_id[f["champion"]]["name"],
+        })
+    return out
+
+
+def glossary(content, words: Words, cards: list[dict]) -> list[dict]:
+    """Keywords with reminder text, rulings and the cards that carry them."""
+    used: dict[str, list[str]] = {}
+    for card in cards:
+        abilities = (card["champion"] or {}).get("abilities", []) + card["triggers"]
+        kws = {a.get("keyword") for a in abilities} | {a.get("limit") for a in abilities}
+        if card["burn"]:
+            kws |= {k for k, v in content.keywords.items() if v.get("term") == "burn"}
+        for kid in kws - {None}:
+            used.setdefault(kid, []).append(card["name"])
+    out = []
+    for kid, kw in content.keywords.items():
+        name = words.term(kw["term"]) if kw.get("term") else words.plain(kw["name"])
+        out.append({"id": kid, "name": name, "reminder": words.html(kw["reminder"]),
+                    "rulings": [words.html(r) for r in kw.get("rulings", [])],
+                    "cards": sorted(set(used.get(kid, [])))})
+    return sorted(out, key=lambda k: k["name"].lower())
+
+
+def reference(words: Words, faces) -> list[dict]:
+    """Every card face, grouped by deck."""
+    return [{"id": d["id"], "name": words.html(d["name_source"]),
+             "count": len(d["cards"]), "copies": d["copies"],
+             "faces": [{"id": c["id"], "scale": CARD_SCALE["reference"]} for c in d["cards"]]}
+            for d in faces.decks()]
+
+
+def _context(content, content_dir: Path) -> tuple[dict, Words, object]:
+    from ..printing.components import components
+    from .faces import Faces
+
+    words = Words(content)
+    faces = Faces(content)
+    ctx = Ctx(content, words, lambda: components(content, faces.cards))
+    chapters, problems = render_chapters(ctx, Path(content_dir) / "rules",
+                                         Path(content_dir).resolve().parent)
+    if problems:
+        raise ContentError(problems)  # before any layout: fail fast, every problem at once
+    faces.fit()  # every face laid out once, shrunk to fit as on the printed cards
+    game = content.game
+    book = {
+        "title": words.plain(game["title"]), "version": str(game["version"]),
+        "players": game["players"], "chapters": chapters,
+        "setting": setting(content, words), "factions": factions(content, words, faces),
+        "emblems": [f.get("emblem") for f in content.factions.values() if f.get("emblem")],
+        "glossary": glossary(content, words, faces.cards),
+        "decks": reference(words, faces),
+        "card_total": sum(c["copies"] for c in faces.cards),
+        "aid": aid.player_aid(content, words, faces.cards, chapters),
+        "base": faces.base_url,
+    }
+    return book, words, faces
+
+
+_JOB: dict = {}  # HTML per paper and the face pages, set before forking the layout workers
+
+
+def _layout(paper: str) -> tuple[str, bytes, int]:
+    """Lay out one paper and stamp the card faces into it: (paper, pdf, page count)."""
+    from ..render.pdf import Layout
+    from .stamp import slots, stamp
+
+    document = Layout(_JOB["base"]).render(_JOB["html"][paper])
+    pdf = Layout.write(document.pages, document)
+    return paper, stamp(pdf, slots(document), _JOB["faces"]), len(document.pages)
+
+
+def _layout_all(papers: tuple[str, ...]) -> list[tuple[str, bytes, int]]:
+    """Every paper, in parallel processes (fork) when there are several and cores allow."""
+    workers = min(len(papers), os.cpu_count() or 1)
+    if workers < 2:
+        return [_layout(p) for p in papers]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(_layout, papers))
+
+
+def render_rulebook(content, content_dir: Path, papers=("a4", "letter")) -> Rulebook:
+    """The rulebook PDFs (one per paper), rulebook.pdf (the first paper) and the HTML."""
+    start = time.perf_counter()
+    papers = tuple(papers)
+    unknown = [p for p in papers if p not in PAPERS]
+    if unknown or not papers:
+        raise TetherError(f"unknown paper {', '.join(unknown) or '(none)'} "
+                          f"(choose from {', '.join(PAPERS)})")
+    book, words, faces = _context(content, content_dir)
+    template = _env(words).get_template("rulebook/book.html")
+
+    def render(paper: str, inline: bool) -> str:
+        return template.render(paper=paper, page_size=PAPERS[paper], **book,
+                               card_face=lambda c: faces.face(c["id"], c["scale"], inline))
+
+    _JOB.update(html={p: render(p, inline=False) for p in papers}, base=book["base"],
+                faces=faces.pdf_pages)
+    try:
+        results = _layout_all(papers)
+    finally:
+        _JOB.clear()
+    out = Rulebook()
+    out.files["rulebook.html"] = _absolute(render(papers[0], inline=True), book["base"]).encode()
+    for paper, pdf, pages in results:
+        out.files[f"rulebook-{paper}.pdf"] = pdf
+        out.pages[paper] = pages
+    out.files["rulebook.pdf"] = out.files[f"rulebook-{papers[0]}.pdf"]
+    out.seconds = round(time.perf_counter() - start, 2)
+    return out
+
+
+def preview_html(content, content_dir: Path, base: str = "/templates/") -> str:
+    """The rulebook as one browser page (no PDF layout), template files under `base`."""
+    book, words, faces = _context(content, content_dir)
+    template = _env(words).get_template("rulebook/book.html")
+    html = template.render(paper="a4", page_size=PAPERS["a4"], **book,
+                           card_face=lambda c: faces.face(c["id"], c["scale"], True))
+    return _absolute(html, base)
+
+
+def _absolute(html: str, base: str) -> str:
+    """The preview HTML with its template files (CSS, fonts, icons) as absolute URLs, so it
+    opens from build/ while its own #links still work (a <base> element would break them)."""
+    return re.sub(r'(href|src)="(?![a-z]+:|#)', lambda m: f'{m.group(1)}="{base}', html)
+
+
+def stage(ctx) -> dict[str, bytes]:
+    """`tether build` stage: the rulebook for the build's papers."""
+    return render_rulebook(ctx.content, ctx.content_dir, tuple(ctx.papers)).files

@@ -1,0 +1,222 @@
+"""Rules chapters: content/rules/*.md -> checked, rendered HTML.
+
+Pipeline per chapter, in this order:
+1. YAML front matter (title, id) is split off; line numbers stay those of the file.
+2. `{{ constants }}` are rendered by Jinja2 over content/game.yaml (StrictUndefined: an
+   unknown constant is an error naming file:line, with a "did you mean" hint).
+3. `::: directive` lines become placeholders (unknown names are errors).
+4. Tokens and literal glossary names are checked like card text is.
+5. `text.render_html` escapes the designer's text and replaces tokens with glossary names,
+   so HTML typed in a chapter prints as typed; Markdown (markdown-it-py) then builds the HTML.
+6. The placeholders are replaced by the directive's HTML.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+import yaml
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from .. import text as textmod
+from ..errors import Problem
+from .directives import DIRECTIVES, Ctx
+
+DIRECTIVE = re.compile(r"^:::\s*([A-Za-z0-9_-]+)\s*$")
+EXPRESSION = re.compile(r"\{\{.*?\}\}")
+PLACEHOLDER = "RBDIRECTIVE{}X"
+FRONT = "---"
+
+
+@dataclass
+class Chapter:
+    """One rendered rules chapter."""
+
+    id: str
+    file: str
+    title_source: str
+    title: Markup = field(default_factory=Markup)
+    title_plain: str = ""
+    html: Markup = field(default_factory=Markup)
+    directives: list[str] = field(default_factory=list)
+
+
+def _paths(data, prefix="") -> list[str]:
+    """Every dotted constant path of game.yaml (for 'did you mean' hints)."""
+    out = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            out.append(path)
+            out += _paths(value, path)
+    return out
+
+
+def split_front_matter(text: str, shown: str) -> tuple[dict, str, int, list[Problem]]:
+    """(front matter, body, line number of the body's first line, problems)."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != FRONT:
+        return {}, text, 1, [Problem(shown, 1, 1, "front matter", "missing front matter",
+                                     "start the file with '---', 'title: ...', 'id: ...', "
+                                     "'---'")]
+    try:
+        end = next(i for i in range(1, len(lines)) if lines[i].strip() == FRONT)
+    except StopIteration:
+        return {}, text, 1, [Problem(shown, 1, 1, "front matter", "front matter not closed",
+                                     "end it with a line '---'")]
+    try:
+        meta = yaml.safe_load("\n".join(lines[1:end])) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark else 2
+        return {}, text, 1, [Problem(shown, line, 1, "front matter", f"YAML error: {exc}")]
+    problems = [Problem(shown, 2, 1, f"front matter.{key}", f"'{key}' is required",
+                        f"add '{key}: ...'") for key in ("title", "id") if not meta.get(key)]
+    return meta, "\n".join(lines[end + 1:]), end + 2, problems
+
+
+class ChapterRenderer:
+    """Renders rules chapters against one content build."""
+
+    def __init__(self, ctx: Ctx):
+        self.ctx = ctx
+        self.words = ctx.words
+        self.env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False,
+                                      keep_trailing_newline=True)
+        self.constants = _paths(ctx.game)
+        self.literal = textmod.literal_names(ctx.content.terms)
+        self.md = MarkdownIt("commonmark", {"html": True}).enable("table")
+
+    # ---- checks ------------------------------------------------------------------------
+    def _constants(self, body: str, shown: str, first: int) -> tuple[str, list[Problem]]:
+        try:
+            return self.env.from_string(body).render(**self.ctx.game), []
+        except jinja2.TemplateSyntaxError as exc:
+            return body, [Problem(shown, first + exc.lineno - 1, 1, "text",
+                                  f"template syntax error: {exc.message}")]
+        except jinja2.UndefinedError:
+            pass
+        problems = []
+        for i, line in enumerate(body.split("\n")):
+            for m in EXPRESSION.finditer(line):
+                try:
+                    self.env.from_string(m.group(0)).render(**self.ctx.game)
+                except (jinja2.UndefinedError, jinja2.TemplateSyntaxError) as exc:
+                    name = m.group(0)[2:-2].strip().split("|")[0].strip()
+                    close = difflib.get_close_matches(name, self.constants, n=1, cutoff=0.5)
+                    hint = f"did you mean '{close[0]}'?" if close else \
+                        "constants are the keys of content/game.yaml"
+                    problems.append(Problem(shown, first + i, m.start() + 1, "text",
+                                            f"unknown constant {m.group(0)}: {exc}", hint))
+        return body, problems
+
+    def _tokens(self, line: str, shown: str, lineno: int) -> list[Problem]:
+        out = []
+        for kind, tid, _, col in textmod.tokens(line):
+            table = self.ctx.content.terms if kind == "term" else self.ctx.content.icons
+            if tid not in table:
+                close = difflib.get_close_matches(tid, list(table), n=1, cutoff=0.6)
+                shown_tok = f"[{tid}]" if kind == "term" else f"{{{tid}}}"
+                out.append(Problem(shown, lineno, col + 1, "text",
+                                   f"unknown {kind} token {shown_tok}",
+                                   f"did you mean '{close[0]}'?" if close else
+                                   f"see content/terms.yaml {kind}s"))
+        bare = textmod.strip_tokens(EXPRESSION.sub(lambda m: " " * len(m.group(0)), line))
+        for pattern, tid in self.literal:
+            m = pattern.search(bare)
+            if m:
+                out.append(Problem(shown, lineno, m.start() + 1, "text",
+                                   f"glossary name {m.group(0)!r} typed literally",
+                                   f"write [{tid}] (or [{tid}:pl]) so a rename reaches "
+                                   "this text"))
+                break
+        return out
+
+    # ---- rendering ---------------------------------------------------------------------
+    def render(self, path: Path, shown: str, check_only: bool = False
+               ) -> tuple[Chapter | None, list[Problem]]:
+        """One chapter file -> (Chapter, problems); Chapter is None if it cannot render
+        (or if only checking)."""
+        meta, body, first, problems = split_front_matter(path.read_text(encoding="utf-8"),
+                                                         shown)
+        if problems:
+            return None, problems
+        chapter = Chapter(str(meta["id"]), shown, str(meta["title"]))
+        problems += self._tokens(chapter.title_source, shown, 2)
+        directives: list[str] = []
+        lines = []
+        for i, line in enumerate(body.split("\n")):
+            m = DIRECTIVE.match(line.strip())
+            if m:
+                name = m.group(1)
+                if name not in DIRECTIVES:
+                    close = difflib.get_close_matches(name, list(DIRECTIVES), n=1)
+                    problems.append(Problem(shown, first + i, 1, "text",
+                                            f"unknown directive '::: {name}'",
+                                            f"did you mean '{close[0]}'?" if close else
+                                            "directives: " + ", ".join(DIRECTIVES)))
+                    continue
+                lines.append(PLACEHOLDER.format(len(directives)))
+                directives.append(name)
+                continue
+            problems += self._tokens(line, shown, first + i)
+            lines.append(line)
+        rendered, errors = self._constants("\n".join(lines), shown, first)
+        problems += errors
+        if problems or check_only:
+            return None, problems
+        html = self.md.render(self.words.html(rendered))
+        for n, name in enumerate(directives):
+            block = DIRECTIVES[name](self.ctx)
+            html = html.replace(f"<p>{PLACEHOLDER.format(n)}</p>", str(block))
+        chapter.title = self.words.html(chapter.title_source)
+        chapter.title_plain = self.words.plain(chapter.title_source)
+        chapter.html = Markup(html)
+        chapter.directives = directives
+        return chapter, []
+
+
+def check_chapters(content, rules_dir: Path, base: Path) -> list[Problem]:
+    """The problems of every rules chapter (front matter, tokens, names, constants)."""
+    from .words import Words
+
+    renderer = ChapterRenderer(Ctx(content, Words(content), dict))
+    problems = []
+    for path in sorted(Path(rules_dir).glob("*.md")):
+        problems += renderer.render(path, _shown(path, base), check_only=True)[1]
+    return problems
+
+
+def _shown(path: Path, base: Path) -> str:
+    try:
+        return str(path.relative_to(base))
+    except ValueError:
+        return str(path)
+
+
+def render_chapters(ctx: Ctx, rules_dir: Path, base: Path) -> tuple[list[Chapter],
+                                                                     list[Problem]]:
+    """Every content/rules/*.md, in file-name order, with every problem found."""
+    renderer = ChapterRenderer(ctx)
+    chapters, problems, seen = [], [], {}
+    for path in sorted(Path(rules_dir).glob("*.md")):
+        shown = _shown(path, base)
+        chapter, probs = renderer.render(path, shown)
+        problems += probs
+        if chapter is None:
+            continue
+        if chapter.id in seen:
+            problems.append(Problem(shown, 3, 1, "front matter.id",
+                                    f"duplicate chapter id {chapter.id!r} (also "
+                                    f"{seen[chapter.id]})", "chapter ids must be unique"))
+        seen.setdefault(chapter.id, shown)
+        chapters.append(chapter)
+    if not chapters and not problems:
+        problems.append(Problem(str(rules_dir), 1, 1, "", "no rules chapters found",
+                                "add content/rules/NN-name.md files"))
+    return chapters, problems

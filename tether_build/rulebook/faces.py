@@ -1,0 +1,68 @@
+"""Card faces inside the rulebook, drawn by the card helper (templates/cards, render/).
+
+The faces are the print faces themselves: same HTML, same CSS, same shrink-to-fit levels.
+`fit()` runs the card helper's fitting (`render.fit.render_faces`), which lays out every face
+once and keeps the PDF pages; the book leaves an empty slot of the right size for each face
+(`data-card-slot`) and `stamp.py` draws the face page into it. The HTML preview inlines the
+face HTML instead, scaled with a CSS transform and cropped to the trim.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+from ..cards import normalized_cards
+from ..render.geometry import ART_BLEED, CARD_H, CARD_W
+
+WORKERS = 2  # fitting lays out every face once, in two processes (render.fit)
+
+
+class Faces:
+    """Every card of the content, ready to place as a scaled face."""
+
+    def __init__(self, content):
+        from ..render.context import Renderer
+        from ..render.html import TEMPLATES, Pages
+
+        self.content = content
+        self.cards = normalized_cards(content)
+        self.by_id = {c["id"]: c for c in self.cards}
+        self.pages = Pages(Renderer(content, TEMPLATES))
+        self.base_url = self.pages.base_url
+        self.fits: dict[str, dict] = {}
+        self.pdf_pages: dict[str, tuple[bytes, int]] = {}  # card id -> (face pdf, page)
+
+    def fit(self) -> None:
+        """Fit every face as on the printed cards and keep its laid-out PDF page."""
+        from ..render.fit import TEXT_SIZES, render_faces
+
+        done = render_faces(self.pages, [dict(c, copies=1) for c in self.cards], [],
+                            workers=WORKERS)
+        self.fits = {cid: {"name": f["name_level"], "text": TEXT_SIZES.index(f["text_pt"]),
+                           "reminders": f["reminders"]} for cid, f in done.fits.items()}
+        for pdf, keys in done.parts:
+            for index, key in enumerate(keys):
+                if not key.startswith("back:"):
+                    self.pdf_pages[key.rsplit("-", 1)[0]] = (pdf, index)
+
+    def face(self, cid: str, scale: float, inline: bool = True) -> Markup:
+        """One face cropped to its trim and scaled: inline HTML, or an empty slot for stamping."""
+        w, h, b = CARD_W * scale, CARD_H * scale, ART_BLEED * scale
+        size = f"width:{w:.2f}mm;height:{h:.2f}mm"
+        if not inline:
+            return Markup(f'<div class="rb-card" data-card-slot="{escape(cid)}" '
+                          f'style="{size}"></div>')
+        inner = self.pages.face(self.by_id[cid], 1, self.fits.get(cid, {}))
+        return Markup(f'<div class="rb-card" style="{size}">'
+                      f'<div class="rb-card-art" style="left:{-b:.3f}mm;top:{-b:.3f}mm;'
+                      f'transform:scale({scale})">{inner}</div></div>')
+
+    def decks(self) -> list[dict]:
+        """Cards grouped by deck, in the order of ages.yaml decks."""
+        out = []
+        for deck_id, deck in self.content.ages["decks"].items():
+            cards = [c for c in self.cards if c["deck"] == deck_id]
+            if cards:
+                out.append({"id": deck_id, "name_source": deck["name"], "cards": cards,
+                            "copies": sum(c["copies"] for c in cards)})
+        return out
