@@ -128,8 +128,11 @@ def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed:
             click.echo(f"  {stage:<{width}}  {status}", err=True)
 
     result = run_build(ctx, stages, progress, force=force)
+    for warning in ctx.warnings:
+        click.secho(f"WARNING: {warning}", fg="red", bold=True, err=True)
     if as_json:
         click.echo(json.dumps({"stages": result.stages, "written": result.written,
+                               "warnings": ctx.warnings,
                                "unchanged": result.unchanged, "removed": result.removed,
                                "seconds": result.seconds, "out": str(out)}, indent=2))
     elif not quiet:
@@ -164,7 +167,7 @@ def _register_optional() -> None:
     """Attach command groups of stages that live in their own modules."""
     import importlib
 
-    for module in ("cli_engine", "cli_print", "cli_board", "cli_rules"):
+    for module in ("cli_engine", "cli_print", "cli_board", "cli_rules", "cli_check"):
         try:
             mod = importlib.import_module(f"tether_build.{module}")
         except ModuleNotFoundError as exc:

@@ -1,0 +1,55 @@
+"""The sweep: per-card counts over seeded games, errors named by card, dead cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from tether_build.cards import normalized_cards
+from tether_build.check.sweep import FIELDS, sweep
+from tether_build.compile import compile_engine
+from tether_build.engine.game import Game
+
+
+@pytest.fixture(scope="module")
+def built(content):
+    """(compiled engine files, normalized cards) of the shipped content."""
+    cards = normalized_cards(content)
+    return compile_engine(cards, content), cards
+
+
+def test_counts_every_card(built):
+    compiled, cards = built
+    summary, failures, dead = sweep(compiled, 10, 3, cards)
+    assert failures == []
+    assert summary["games"] == 10 and summary["played"] > 0
+    assert set(summary["cards"]) == {c["id"] for c in cards}
+    for counts in summary["cards"].values():
+        assert set(counts) == set(FIELDS)
+        assert counts["resolved"] + counts["fizzled"] <= counts["played"]
+        assert counts["played"] == 0 or counts["playable"] > 0
+    offered = sum(c["offered"] for c in summary["cards"].values())
+    bought = sum(c["bought"] for c in summary["cards"].values())
+    assert offered > bought > 0
+    assert dead == sorted(c for c, v in summary["cards"].items() if not v["playable"])
+
+
+def test_the_sweep_is_seeded(built):
+    compiled, cards = built
+    assert sweep(compiled, 4, 11, cards)[0] == sweep(compiled, 4, 11, cards)[0]
+
+
+def test_an_engine_error_names_the_card(built, monkeypatch):
+    compiled, cards = built
+
+    def broken(self, ch, n):
+        raise RuntimeError("heal is broken")
+    monkeypatch.setattr(Game, "heal", broken)
+    summary, failures, _ = sweep(compiled, 12, 1, cards)
+    heals = {c["id"] for c in cards if "'heal'" in repr(c["effect"])}
+    named = [f for f in failures if f.subject in heals]
+    assert named, [str(f) for f in failures]
+    f = named[0]
+    assert f.kind == "sweep" and f.file.endswith(".yaml") and f.line > 0
+    assert "RuntimeError: heal is broken" in f.why and "sweep game seed" in f.step
+    assert summary["errors"] == len(failures)
+    assert sum(v["errored"] for v in summary["cards"].values()) == len(failures)

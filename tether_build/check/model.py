@@ -1,0 +1,87 @@
+"""The check report: failures with their place, per-subject results, sweep counts, drift."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Failure:
+    """One thing that does not resolve: which subject, where it is written, which step
+    failed and why."""
+
+    subject: str
+    kind: str        # card | ability | passive | sweep
+    file: str
+    line: int
+    step: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.subject}: {self.step}: {self.why}"
+
+
+@dataclass
+class Report:
+    """Everything `tether check` found."""
+
+    total: int = 0                  # cards
+    resolved: int = 0               # cards whose effect, triggers and abilities all resolve
+    abilities: tuple[int, int] = (0, 0)   # (resolved, total) Champion abilities
+    passives: tuple[int, int] = (0, 0)    # (resolved, total) faction passives in play
+    failures: list[Failure] = field(default_factory=list)
+    drift: list = field(default_factory=list)          # textcheck.Drift
+    dead: list[str] = field(default_factory=list)      # never playable in the sweep
+    subjects: dict = field(default_factory=dict)       # id -> per-subject summary
+    sweep: dict = field(default_factory=dict)
+    scenarios: int = 0
+    replays: int = 0                # scenario replays made to probe modifiers and triggers
+    seconds: dict = field(default_factory=dict)
+    ideas: list[str] = field(default_factory=list)     # passives marked idea (not in play)
+
+    @property
+    def ok(self) -> bool:
+        """No failure and no text/effect drift."""
+        return not self.failures and not self.drift
+
+    def summary(self) -> list[str]:
+        """The lines `tether check` prints."""
+        lines = [f"{self.resolved}/{self.total} cards resolve",
+                 f"{self.abilities[0]}/{self.abilities[1]} Champion abilities resolve",
+                 f"{self.passives[0]}/{self.passives[1]} faction passives resolve"]
+        sw = self.sweep
+        if sw:
+            lines.append(f"sweep: {sw['games']} games ({sw['players']} players, "
+                         f"{sw['agents']} agents), {sw['played']} cards played, "
+                         f"{sw['errors']} errors")
+        lines.append(f"{self.scenarios} scenarios (+{self.replays} probe replays), "
+                     f"{self.seconds.get('total', 0):.1f} s")
+        for f in sorted(self.failures):
+            lines.append(f"FAIL {f}")
+        for d in self.drift:
+            lines.append(f"DRIFT {d}")
+        if self.dead:
+            lines.append(f"warning: {len(self.dead)} card(s) never playable in the sweep "
+                         f"(dead): {', '.join(self.dead)}")
+        if self.ideas:
+            lines.append(f"note: not in play (idea): {', '.join(self.ideas)}")
+        return lines
+
+    def to_json(self) -> dict:
+        """The full report as plain JSON data."""
+        return {
+            "ok": self.ok,
+            "cards": {"resolved": self.resolved, "total": self.total},
+            "abilities": {"resolved": self.abilities[0], "total": self.abilities[1]},
+            "passives": {"resolved": self.passives[0], "total": self.passives[1]},
+            "failures": [asdict(f) for f in sorted(self.failures)],
+            "drift": [{"card": d.card, "file": d.file, "line": d.line,
+                       "message": d.message} for d in self.drift],
+            "dead": list(self.dead),
+            "ideas": list(self.ideas),
+            "scenarios": self.scenarios,
+            "replays": self.replays,
+            "subjects": self.subjects,
+            "sweep": self.sweep,
+            "seconds": self.seconds,
+        }

@@ -1,0 +1,128 @@
+"""The sweep: seeded whole games, 2-6 players, every faction, random and heuristic agents.
+
+Per card it counts how often it was offered (Market row or a draft), bought (won with a
+buy bid), picked (taken from a draft), playable (among a player's legal actions), played, resolved, fizzled and
+errored. An engine error in a game is a failure naming the card being resolved; a card
+never playable in any game is reported as dead (a warning: chance may be the reason).
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections import Counter
+
+from ..engine.agents import HeuristicAgent, RandomAgent
+from ..engine.invariants import Checker
+from ..engine.play import play_game
+from ..engine.ruleset import Ruleset
+from .model import Failure
+
+INVARIANT_EVERY = 10  # every 10th game also checks the rules invariants after each step
+DRAFTS = ("free_card", "forge_draft", "mine_draft", "power_pick")
+FIELDS = ("offered", "bought", "picked", "playable", "played", "resolved", "fizzled",
+          "errored")
+
+
+class Book:
+    """Counts of one sweep."""
+
+    def __init__(self):
+        self.n = {f: Counter() for f in FIELDS}
+        self.seen: set = set()
+        self.game = 0
+
+    def see(self, g, kind: str, options: list, ctx, pick) -> None:
+        """Note what a decision shows about the cards."""
+        cards = g.s.cards
+        if kind == "action":
+            for opt in {cards[o[1]].defn.id for o in options if o[0] == "card"}:
+                self.n["playable"][opt] += 1
+        elif kind == "bid":
+            cid = cards[ctx["card"]].defn.id
+            self._once("offered", cid, ctx["card"])
+            if pick[0] == "buy":
+                self._once("bought", cid, ctx["card"])
+        elif kind in DRAFTS:
+            for iid in options:
+                if iid is not None:
+                    self._once("offered", cards[iid].defn.id, iid)
+            if pick is not None:
+                self._once("picked", cards[pick].defn.id, pick)
+
+    def _once(self, field: str, card: str, iid: int) -> None:
+        key = (field, self.game, iid)
+        if key not in self.seen:
+            self.seen.add(key)
+            self.n[field][card] += 1
+
+
+class Watch:
+    """An agent that lets the Book see each decision it makes."""
+
+    def __init__(self, inner, book: Book):
+        self.inner, self.book, self.name = inner, book, inner.name
+
+    def seed(self, value: int) -> None:
+        """Seed the wrapped agent."""
+        self.inner.seed(value)
+
+    def choose(self, g, p, kind, options, ctx=None) -> int:
+        """The wrapped agent's choice."""
+        i = self.inner.choose(g, p, kind, options, ctx)
+        self.book.see(g, kind, options, ctx, options[i])
+        return i
+
+
+def culprit(exc: BaseException) -> str | None:
+    """The card (or ability) being resolved when an error was raised, from the traceback."""
+    found = None
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        loc = frame.f_locals
+        for name in ("inst", "ctx", "act", "plan"):
+            v = loc.get(name)
+            v = v.get("inst") if isinstance(v, dict) else v
+            inst = getattr(v, "inst", v)
+            defn = getattr(inst, "defn", None)
+            if defn is not None and hasattr(defn, "id"):
+                found = defn.id
+            elif getattr(v, "ability", None) is not None and getattr(v, "champ", None):
+                found = v.champ.defn.id
+    return found
+
+
+def sweep(compiled: dict, games: int, seed: int, cards: list[dict]):
+    """Play `games` games; returns (summary, failures, dead card ids)."""
+    rules = Ruleset.from_compiled(compiled)
+    factions = sorted(rules.factions)
+    src = {c["id"]: c["source"] for c in cards}
+    book = Book()
+    failures, played_total = [], 0
+    for k in range(games):
+        players = 2 + k % 5
+        facs = [factions[(k + i) % len(factions)] for i in range(players)]
+        agents = [Watch((HeuristicAgent if (k + i) % 2 else RandomAgent)(), book)
+                  for i in range(players)]
+        book.game = k
+        try:
+            check = Checker() if k % INVARIANT_EVERY == 0 else None
+            g = play_game(rules, players, seed + k, agents, facs, check=check)
+        except Exception as exc:  # noqa: BLE001  (an engine error is a finding)
+            card = culprit(exc) or "engine"
+            where = src.get(card, {"file": "-", "line": 0})
+            book.n["errored"][card] += 1
+            failures.append(Failure(card, "sweep", where["file"], where["line"],
+                                    f"sweep game seed {seed + k} ({players} players, "
+                                    f"{', '.join(facs)})", f"{type(exc).__name__}: {exc}"))
+            continue
+        for field in ("played", "resolved", "fizzled"):
+            book.n[field].update(g.stats[field])
+        played_total += sum(g.stats["played"].values())
+    per = {c.id: {f: book.n[f][c.id] for f in FIELDS} for c in rules.cards}
+    dead = sorted(c for c, v in per.items() if not v["playable"]) if games else []
+    summary = {"games": games, "seed": seed, "players": "2-6",
+               "invariant_games": len(range(0, games, INVARIANT_EVERY)),
+               "agents": "random+heuristic", "factions": factions,
+               "played": played_total, "errors": len(failures),
+               "never_played": sorted(c for c, v in per.items() if not v["played"]),
+               "cards": per}
+    return summary, failures, dead

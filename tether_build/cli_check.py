@@ -1,0 +1,57 @@
+"""`tether check`: every card, Champion ability and faction passive resolves in the engine,
+and every card's text agrees with its effect in the numbers.
+
+`register(group)` attaches the command; heavy imports happen inside it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .errors import TetherError
+
+
+class CheckFailed(TetherError):
+    """Some card does not resolve, or its text drifted from its effect (exit 1)."""
+
+
+def register(group: click.Group) -> None:
+    """Attach `tether check` to the `tether` group."""
+    group.add_command(check)
+
+
+@click.command()
+@click.option("--content", "content_dir", type=click.Path(path_type=Path),
+              default=Path("content"), show_default=True,
+              help="Folder of the game's content files.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
+@click.option("--games", type=click.IntRange(0), default=None,
+              help="Games in the sweep (default: the tuned size; 0 skips the sweep).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the first sweep game.")
+def check(content_dir: Path, as_json: bool, games: int | None, seed: int) -> None:
+    """Prove every card, ability and passive resolves; report text/effect drift."""
+    from .cards import normalized_cards
+    from .check import DEFAULT_GAMES, run_check
+    from .compile import CompileError
+    from .validate import validate
+
+    content = validate(content_dir)
+    try:
+        report = run_check(content, normalized_cards(content),
+                           games=DEFAULT_GAMES if games is None else games, seed=seed)
+    except CompileError as exc:
+        raise CheckFailed(str(exc)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(report.to_json(), indent=2, sort_keys=True) + "\n")
+    else:
+        for line in report.summary():
+            click.echo(line)
+    if not report.ok:
+        n, d = len(report.failures), len(report.drift)
+        raise CheckFailed(f"check failed: {n} failure{'s' * (n != 1)}, "
+                          f"{d} text/effect drift{'s' * (d != 1)}")
