@@ -77,3 +77,32 @@ def test_unknown_stage_is_a_clear_error():
     result = run_cli("build", "--only", "nonsense")
     assert result.exit_code == 1
     assert "unknown stage nonsense" in result.output
+
+
+UNRESOLVABLE = ("{step: deploy, count: 4, where: {own_capital: true}}",
+                "{step: deploy, count: 4, where: {own_capital: true, kind: [mine]}}")
+
+
+def test_build_refuses_content_with_a_card_that_does_not_resolve(content_copy, tmp_path):
+    out = tmp_path / "build"
+    assert _build(content_copy, out).exit_code == 0
+    before = _snapshot(out)
+    path = content_copy / "cards" / "age1_market.yaml"
+    path.write_text(path.read_text().replace(*UNRESOLVABLE))
+    result = run_cli("build", "--content", str(content_copy), "--out", str(out),
+                     "--only", "check", *FAST)
+    assert result.exit_code == 1
+    assert "paid_volunteers" in result.output and "writes nothing" in result.output
+    assert _snapshot(out) == before
+
+
+def test_allow_unresolved_builds_with_a_loud_warning(content_copy, tmp_path):
+    out = tmp_path / "build"
+    path = content_copy / "cards" / "age1_market.yaml"
+    path.write_text(path.read_text().replace(*UNRESOLVABLE))
+    result = run_cli("build", "--content", str(content_copy), "--out", str(out),
+                     "--only", "check", *FAST, "--allow-unresolved")
+    assert result.exit_code == 0
+    assert "WARNING: BUILT WITH UNRESOLVED CARDS" in result.output
+    assert "paid_volunteers" in result.output
+    assert (out / "designer-notes.html").exists()

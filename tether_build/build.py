@@ -36,6 +36,7 @@ class Context:
     allow_unresolved: bool = False
     board_players: int = 4
     seed: int = 1
+    warnings: list[str] = field(default_factory=list)
     _content: object = None
     _cards: list | None = None
 
@@ -172,6 +173,24 @@ def validate_stage(ctx: Context) -> dict[str, bytes]:
     return {"cards.jsonl": ("\n".join(lines) + "\n").encode()}
 
 
+def check_stage(ctx: Context) -> dict[str, bytes]:
+    """Stage: every card resolves in the engine and its text agrees with its effect.
+
+    A failure stops the build (nothing is written) unless --allow-unresolved, which builds
+    anyway and records a loud warning."""
+    from .check import run_check
+    report = run_check(ctx.content, ctx.cards)
+    if not report.ok:
+        lines = report.summary()
+        if not ctx.allow_unresolved:
+            raise TetherError("\n".join(lines) + "\nthe build writes nothing while a card "
+                              "does not resolve (see 'tether check'; --allow-unresolved "
+                              "builds anyway)")
+        ctx.warnings.append("BUILT WITH UNRESOLVED CARDS:\n" + "\n".join(lines))
+    return {"check.json": (json.dumps(report.to_json(), indent=1, sort_keys=True)
+                           + "\n").encode()}
+
+
 def engine_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: the engine's compiled definitions (build/engine/*.json)."""
     from .compile import compile_engine
@@ -210,6 +229,9 @@ STAGES: list[Stage] = [
     Stage("validate", "validate content", "tether_build.build:validate_stage",
           ("content/**/*", "schemas/*.json"), ("schemas.py", "schemacheck.py", "yamlio.py",
                                                "effects/*.py")),
+    Stage("check", "every card resolves", "tether_build.build:check_stage",
+          ("content/**/*",), ("check/*.py", "engine/*.py", "compile.py", "textcheck.py",
+                              "effects/*.py", "board.py")),
     Stage("engine", "engine definitions", "tether_build.build:engine_stage",
           ("content/**/*",), ("compile.py", "effects/*.py")),
     Stage("notes", "designer report", "tether_build.build:designer_notes",

@@ -16,16 +16,6 @@ BASE = "https://the-last-tether.example/schemas/"
 ID = "^[a-z][a-z0-9_]*$"
 
 
-def _default(kind: str, text: str):
-    if kind in ("int", "posint"):
-        return int(text)
-    if kind == "number":
-        return float(text)
-    if kind == "bool":
-        return text == "true"
-    return text
-
-
 def param_schema(t: str) -> dict:
     """JSON Schema fragment for one parameter type string of spec.py."""
     ref = lambda name: {"$ref": f"effects.schema.json#/$defs/{name}"}
@@ -56,7 +46,7 @@ def _object(params: dict[str, str], extra: dict | None = None) -> dict:
         kind, req, default = spec.parse_type(t)
         props[name] = dict(param_schema(kind))
         if default is not None:
-            props[name]["default"] = _default(kind, default)
+            props[name]["default"] = spec.default_value(kind, default)
         if req:
             required.append(name)
     out = {"type": "object", "properties": props, "additionalProperties": False}

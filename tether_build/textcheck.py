@@ -41,7 +41,7 @@ def _defaults(table: dict, kind: str) -> dict[str, int]:
     for name, t in table.get(kind, ("", {}))[1].items():
         base, _, default = spec.parse_type(t)
         if default is not None and base in ("int", "posint"):
-            out[name] = int(default)
+            out[name] = spec.default_value(base, default)
     return out
 
 

@@ -205,3 +205,14 @@ def parse_type(t: str) -> tuple[str, bool, str | None]:
         t, default = t.split("=", 1)
     required = t.endswith("!")
     return t.rstrip("!"), required, default
+
+
+def default_value(kind: str, text: str):
+    """The typed value of a default written after '=' in a parameter type."""
+    if kind in ("int", "posint"):
+        return int(text)
+    if kind == "number":
+        return float(text)
+    if kind == "bool":
+        return text == "true"
+    return text
