@@ -48,6 +48,12 @@ class Context:
         return self._content
 
     @property
+    def cache_dir(self) -> Path:
+        """The render cache (faces, PNGs, book layouts): content-addressed, under out/."""
+        from .render.cache import CACHE_DIR
+        return self.out / CACHE_DIR
+
+    @property
     def cards(self) -> list[dict]:
         if self._cards is None:
             from .cards import normalized_cards
@@ -65,10 +71,18 @@ class Stage:
     inputs: tuple[str, ...] = ("content/**/*",)  # globs relative to the repository
     code: tuple[str, ...] = ()  # globs of code files under tether_build/
     uses_paper: bool = False
+    # "module:function" taking a Context: all the stage reads of the cards (JSON-able). With
+    # it, a card edit outside that view leaves the stage up to date: its second key hashes
+    # the view instead of content/cards/. The stage must read cards only through the view.
+    card_view: str | None = None
 
     def render(self, ctx: Context) -> dict[str, bytes]:
-        module, func = self.target.split(":")
-        return getattr(importlib.import_module(module), func)(ctx)
+        return _call(self.target, ctx)
+
+
+def _call(target: str, ctx: Context):
+    module, func = target.split(":")
+    return getattr(importlib.import_module(module), func)(ctx)
 
 
 @dataclass
@@ -89,8 +103,11 @@ def _files(patterns: tuple[str, ...], base: Path) -> list[Path]:
     return sorted(out)
 
 
-def stage_key(stage: Stage, ctx: Context) -> str:
-    """Hash of everything a stage's output depends on."""
+def stage_key(stage: Stage, ctx: Context, card_view: bool = False) -> str:
+    """Hash of everything a stage's output depends on.
+
+    card_view: hash the stage's view of the cards instead of the files under content/cards/.
+    """
     h = hashlib.sha256(f"{__version__}|{stage.name}".encode())
     if stage.uses_paper:
         h.update(("|".join(ctx.papers)).encode())
@@ -100,10 +117,16 @@ def stage_key(stage: Stage, ctx: Context) -> str:
               (ROOT, tuple(p for p in stage.inputs if not p.startswith("content/"))),
               (ROOT / "tether_build", stage.code + ("build.py", "fsutil.py", "text.py",
                                                       "cards.py", "content.py", "validate.py"))]
+    cards_dir = ctx.content_dir / "cards"
     for base, patterns in groups:
         for path in _files(patterns, base):
+            if card_view and path.is_relative_to(cards_dir):
+                continue
             h.update(str(path.relative_to(base)).encode())
             h.update(hashlib.sha256(path.read_bytes()).digest())
+    if card_view:
+        view = json.dumps(_call(stage.card_view, ctx), sort_keys=True, ensure_ascii=False)
+        h.update(b"|cards|" + view.encode())
     return h.hexdigest()
 
 
@@ -126,9 +149,14 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
         key = stage_key(stage, ctx)
         old = manifest.get(stage.name, {})
         outputs_present = all((ctx.out / rel).exists() for rel in old.get("outputs", {}))
-        if not force and old.get("key") == key and outputs_present:
+        fresh, view_key = old.get("key") == key, None
+        if stage.card_view and not (fresh or force) and outputs_present and old.get("view"):
+            view_key = stage_key(stage, ctx, card_view=True)  # card fields it does not read?
+            fresh = old["view"] == view_key
+        if not force and fresh and outputs_present:
             progress(stage.name, "up to date")
             result.stages[stage.name] = {"status": "up to date", "outputs": len(old["outputs"])}
+            new_manifest[stage.name] = dict(old, key=key)
             continue
         t0 = time.perf_counter()
         progress(stage.name, "running")
@@ -141,6 +169,8 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
         new_manifest[stage.name] = {
             "key": key, "outputs": {rel: hashlib.sha256(d).hexdigest()
                                     for rel, d in sorted(outputs.items())}}
+        if stage.card_view:
+            new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, card_view=True)
         stale = set(old.get("outputs", {})) - set(outputs)
         result.removed += sorted(stale)
         result.stages[stage.name] = {"status": "built", "outputs": len(outputs),
@@ -157,6 +187,9 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
     if new_manifest != manifest:
         write_atomic(ctx.out / MANIFEST,
                      (json.dumps(new_manifest, indent=1, sort_keys=True) + "\n").encode())
+    if any(s["status"] == "built" for s in result.stages.values()) and ctx.cache_dir.is_dir():
+        from .render.cache import prune
+        prune(ctx.cache_dir)  # the render cache: least recently used entries beyond its bound
     result.seconds = round(time.perf_counter() - start, 2)
     return result
 
@@ -201,18 +234,48 @@ def engine_stage(ctx: Context) -> dict[str, bytes]:
 def cards_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: card sheets (A4, Letter), per-card PNGs and Tabletop Simulator decks."""
     from .render.build import PrintOptions, PrintResult, render_all, select_cards
-    opts = PrintOptions(papers=ctx.papers, tts_url=(ctx.out / "tts").resolve().as_uri())
+    opts = PrintOptions(papers=ctx.papers, tts_url=(ctx.out / "tts").resolve().as_uri(),
+                        cache=ctx.cache_dir)
     chosen = select_cards(ctx.content, ctx.cards, opts)
     result = PrintResult(faces=sum(c["copies"] for c in chosen), cards=len(chosen))
     files = render_all(ctx.content, chosen, opts, Path(""), lambda message: None, result)
     return {path.as_posix(): data for path, data in files.items()}
 
 
+# What the tiles stage reads of a card: the components manifest lists decks and cards by
+# name, type and faction; the HP tracks need the highest Champion HP. Nothing else, so an
+# edit to a card's text (or cost, or effect) leaves tiles, tokens and manifest up to date.
+TILE_CARD_FIELDS = ("id", "name", "type", "type_name", "faction", "copies", "deck",
+                    "deck_kind", "deck_name")
+
+
+class _Only(dict):
+    """A card cut down to the fields a stage declared: reading any other one is an error,
+    so a stage can never depend on a field its key leaves out."""
+
+    def get(self, key, default=None):
+        if key not in self:
+            raise KeyError(f"{key!r}: not in this stage's view of the cards (add it)")
+        return self[key]
+
+
+def tiles_cards(ctx: Context) -> list[dict]:
+    """The tiles stage's view of the cards (Stage.card_view)."""
+    return [_Only({**{f: c[f] for f in TILE_CARD_FIELDS},
+                   "champion": _Only(hp=c["champion"]["hp"]) if c.get("champion") else None})
+            for c in ctx.cards]
+
+
 def tiles_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: hex tiles, tokens and the components manifest."""
+    from dataclasses import replace
+
     from .printing import build as printing
     from .printing import common
-    files, _ = printing.print_files(ctx.content, ctx.cards, list(ctx.papers),
+    content = ctx.content   # without the card files: the stage sees cards only through its view
+    content = replace(content, cards=[], card_docs=[], bad_cards={}, docs={
+        k: v for k, v in content.docs.items() if k not in content.card_docs})
+    files, _ = printing.print_files(content, tiles_cards(ctx), list(ctx.papers),
                                     common.DEFAULT_TILE_MM, lambda message: None)
     return files
 
@@ -246,7 +309,7 @@ STAGES: list[Stage] = [
     Stage("tiles", "hex tiles, tokens, components", "tether_build.build:tiles_stage",
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py"),
-          uses_paper=True),
+          uses_paper=True, card_view="tether_build.build:tiles_cards"),
     Stage("board", "board map", "tether_build.build:board_stage",
           ("content/game.yaml", "content/terms.yaml", "content/tiles.yaml",
            "templates/tiles/**/*", "templates/icons/**/*", "templates/fonts/**/*"),

@@ -32,6 +32,7 @@ class PrintOptions:
     png: str | None = "tgc"        # preset name, or None for no PNGs
     tts: bool = True
     tts_url: str | None = None      # where TTS finds the images; default file:// of out/tts
+    cache: Path | None = None       # folder of the render cache (render/cache.py); None: none
 
 
 @dataclass
@@ -86,6 +87,7 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
                progress: Callable[[str], None], result: PrintResult) -> dict[Path, bytes]:
     """Every output file of the build, in memory."""
     from . import tts
+    from .cache import Cache
     from .context import Renderer
     from .fit import render_faces
     from .geometry import sheet_for
@@ -96,14 +98,15 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
     files: dict[Path, bytes] = {}
     decks = list(dict.fromkeys(c["deck"] for c in chosen))
     pages = Pages(Renderer(content, TEMPLATES))
+    cache = Cache(opts.cache)
     t = time.perf_counter()
     progress(f"laying out {sum(c['copies'] for c in chosen)} faces and {len(decks)} backs")
-    faces = render_faces(pages, chosen, decks, workers=_workers(result.faces))
+    faces = render_faces(pages, chosen, decks, workers=_workers(result.faces), cache=cache)
     result.fits, result.face_pdfs = faces.fits, faces.parts
     result.seconds["faces"] = time.perf_counter() - t
     deck_of = {f"{c['id']}-{n}": c["deck"] for c in chosen for n in range(1, c["copies"] + 1)}
     title = str(content.game.get("title", ""))
-    pages_read = read_faces(faces.parts) if opts.papers else []
+    pages_read = read_faces(faces.parts, cache) if opts.papers else {}
     for paper in opts.papers:
         t = time.perf_counter()
         progress(f"composing {paper} sheets")
@@ -111,7 +114,7 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
             sheet_for(paper), pages_read, faces.keys, deck_of, backs=not opts.fronts_only,
             title=f"{title} cards ({paper})")
         result.seconds[f"sheets_{paper}"] = time.perf_counter() - t
-    raster = Raster(faces.parts)
+    raster = Raster(faces.parts, cache)
     try:
         if opts.png:
             t = time.perf_counter()

@@ -13,6 +13,7 @@ from ..errors import ContentError, Problem
 
 NAME_LEVELS = 5                         # .name-l0 .. .name-l4
 TEXT_SIZES = [9.2, 8.6, 8.0, 7.5, 7.0]  # .text-l0 .. .text-l4, in pt
+MIN_FACES_PER_WORKER = 24              # fewer faces than this are not worth a fork
 SPILL_MM = 99.0                         # reported when text pushes a face onto a second page
 WITH_REMINDERS = [(level, True) for level in range(4)]
 WITHOUT_REMINDERS = [(level, False) for level in range(len(TEXT_SIZES))]
@@ -20,7 +21,7 @@ WITHOUT_REMINDERS = [(level, False) for level in range(len(TEXT_SIZES))]
 
 @dataclass
 class Faces:
-    """Laid-out faces and backs, as one or more PDFs (one per worker process)."""
+    """Laid-out faces and backs: one PDF per card (a page per copy) and one per back."""
 
     parts: list[tuple[bytes, list[str]]]      # (pdf, page keys: "card-copy" or "back:<deck>")
     keys: list[str]                           # every face key in print order, then backs
@@ -78,11 +79,16 @@ def _step(card: dict, st: dict, over: tuple, problems: list) -> bool:
 def fit_part(pages, layout, cards: list[dict], backs: list[str]):
     """Lay out every copy of `cards` and the `backs`, shrinking to fit.
 
-    Returns (pdf, keys, fits, problems); problems name the cards that cannot fit.
+    Returns (card pdfs, back pdfs, fits, problems): one PDF per card (its copies, in order)
+    and one per back, so each can be cached and reused on its own; problems name the cards
+    that cannot fit. A face's PDF does not depend on what else shared its layout pass: each
+    face is its own page, and the PDF is written from that card's pages alone (fonts
+    subset to them), the same bytes as laying out the card by itself.
     """
     state = {c["id"]: {"attempt": 0, "name": 0} for c in cards}
     by_id = {c["id"]: c for c in cards}
     accepted: dict[str, object] = {}
+    doc_of: dict[str, object] = {}
     first_doc, problems, back_pages = None, [], []
     todo = [c["id"] for c in cards]
     while todo or first_doc is None:
@@ -97,18 +103,20 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
         doc = layout.render(pages.document(sections))
         first_doc = first_doc or doc
         worst = _measure(layout, doc, accepted, back_pages)
+        doc_of.update((cid, doc) for cid in todo)
         todo = [cid for cid in todo if _step(by_id[cid], state[cid], worst[cid], problems)]
     if problems:
-        return b"", [], {}, problems
-    keys = [f"{c['id']}-{n}" for c in cards for n in range(1, c["copies"] + 1)]
-    ordered = [accepted[k] for k in keys] + back_pages
-    keys += [f"back:{deck}" for deck in backs]
-    fits = {}
-    for cid, st in state.items():
+        return {}, {}, {}, problems
+    card_pdfs, fits = {}, {}
+    for card in cards:
+        keys = [f"{card['id']}-{n}" for n in range(1, card["copies"] + 1)]
+        card_pdfs[card["id"]] = layout.write([accepted[k] for k in keys], doc_of[card["id"]])
+        st = state[card["id"]]
         level, reminders = ATTEMPTS[st["attempt"]]
-        fits[cid] = {"name_level": st["name"], "text_pt": TEXT_SIZES[level],
-                     "reminders": reminders}
-    return layout.write(ordered, first_doc), keys, fits, []
+        fits[card["id"]] = {"name_level": st["name"], "text_pt": TEXT_SIZES[level],
+                            "reminders": reminders}
+    back_pdfs = {deck: layout.write([page], first_doc) for deck, page in zip(backs, back_pages)}
+    return card_pdfs, back_pdfs, fits, []
 
 
 _JOB: dict = {}   # set before forking workers; read by _work in the child
@@ -131,12 +139,14 @@ def _split(cards: list[dict], workers: int) -> list[list[dict]]:
     return [c for c in chunks if c] or [[]]
 
 
-def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1) -> Faces:
-    """Every face and back, fitted, laid out by `workers` processes (fork) in parallel."""
+def _lay_out(pages, cards: list[dict], backs: list[str], workers: int):
+    """fit_part over `workers` processes (fork): (card pdfs, back pdfs, fits, problems)."""
     import multiprocessing
 
     if "fork" not in multiprocessing.get_all_start_methods():
         workers = 1   # the workers inherit the templates by fork; elsewhere lay out in-process
+    faces = sum(c["copies"] for c in cards) + len(backs)
+    workers = max(1, min(workers, faces // MIN_FACES_PER_WORKER))  # a fork costs a few faces
     chunks = _split(cards, workers)
     _JOB.update(pages=pages, chunks=chunks, backs=backs)
     try:
@@ -150,10 +160,52 @@ def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1) -
                 results = list(pool.map(_work, range(len(chunks))))
     finally:
         _JOB.clear()
-    problems = [p for r in results for p in r[3]]
-    if problems:
-        raise ContentError(problems)
-    parts = [(pdf, keys) for pdf, keys, _, _ in results]
-    fronts = [f"{c['id']}-{n}" for c in cards for n in range(1, c["copies"] + 1)]
-    fits = {cid: fit for r in results for cid, fit in r[2].items()}
-    return Faces(parts, fronts + [f"back:{deck}" for deck in backs], fits)
+    card_pdfs, back_pdfs, fits, problems = {}, {}, {}, []
+    for cards_r, backs_r, fits_r, problems_r in results:
+        card_pdfs.update(cards_r)
+        back_pdfs.update(backs_r)
+        fits.update(fits_r)
+        problems += problems_r
+    return card_pdfs, back_pdfs, fits, problems
+
+
+def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1,
+                 cache=None) -> Faces:
+    """Every face and back, fitted, one PDF per card and per back.
+
+    Faces found in `cache` (render.cache.Cache, keyed by Pages.face_key / back_key) are
+    reused; the rest are laid out by `workers` processes (fork) and stored.
+    """
+    from .cache import Cache, pack, unpack
+
+    cache = cache if cache is not None else Cache(None)
+    card_keys = {c["id"]: pages.face_key(c) for c in cards}
+    back_keys = {deck: pages.back_key(deck) for deck in backs}
+    card_pdfs, back_pdfs, fits = {}, {}, {}
+    for card in cards:
+        entry = unpack(cache.get("faces", card_keys[card["id"]]))
+        if entry is not None:
+            fits[card["id"]], card_pdfs[card["id"]] = entry[0]["fit"], entry[1]
+    for deck in backs:
+        entry = unpack(cache.get("faces", back_keys[deck]))
+        if entry is not None:
+            back_pdfs[deck] = entry[1]
+    todo = [c for c in cards if c["id"] not in card_pdfs]
+    todo_backs = [deck for deck in backs if deck not in back_pdfs]
+    if todo or todo_backs:
+        new_cards, new_backs, new_fits, problems = _lay_out(pages, todo, todo_backs, workers)
+        if problems:
+            raise ContentError(problems)
+        for cid, pdf in new_cards.items():
+            cache.put("faces", card_keys[cid], pack({"fit": new_fits[cid]}, pdf))
+        for deck, pdf in new_backs.items():
+            cache.put("faces", back_keys[deck], pack({"back": deck}, pdf))
+        card_pdfs.update(new_cards)
+        back_pdfs.update(new_backs)
+        fits.update(new_fits)
+    parts = [(card_pdfs[c["id"]], [f"{c['id']}-{n}" for n in range(1, c["copies"] + 1)])
+             for c in cards]
+    parts += [(back_pdfs[deck], [f"back:{deck}"]) for deck in backs]
+    fronts = [key for _, keys in parts[:len(cards)] for key in keys]
+    return Faces(parts, fronts + [f"back:{deck}" for deck in backs],
+                 {c["id"]: fits[c["id"]] for c in cards})

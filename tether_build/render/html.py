@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import jinja2
@@ -10,6 +11,7 @@ from markupsafe import Markup
 from ..errors import TetherError
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+FACE_TEMPLATES = ("cards", "backs", "fonts", "icons")   # what a face or back may load
 DECK_ICONS = {"starter": "capital", "market": "market", "power": "power"}
 
 
@@ -25,6 +27,7 @@ class Pages:
             trim_blocks=False, lstrip_blocks=False)
         self.env.globals["icon"] = lambda name, cls="icon": Markup(
             renderer.icon_html(name, cls))
+        self._salt: str | None = None
 
     def _template(self, *names: str) -> jinja2.Template:
         try:
@@ -33,18 +36,52 @@ class Pages:
             raise TetherError(f"missing template: {exc.message} under {self.templates}") \
                 from None
 
-    def face(self, card: dict, copy: int, fit: dict | None = None) -> str:
-        """HTML of one face: templates/cards/<type>.html."""
+    def face_context(self, card: dict, copy: int, fit: dict | None = None) -> dict:
+        """The template context of one face (what face() shows)."""
         ctx = self.renderer.card(card, copy, fit)
         ctx["deck_icon"] = (ctx["faction"] or {}).get("emblem") if card["deck_kind"] == \
             "faction" else DECK_ICONS.get(card["deck_kind"], "market")
         ctx["deck_icon"] = ctx["deck_icon"] or "champion"
+        return ctx
+
+    def face(self, card: dict, copy: int, fit: dict | None = None) -> str:
+        """HTML of one face: templates/cards/<type>.html."""
+        ctx = self.face_context(card, copy, fit)
         return self._template(f"cards/{card['type']}.html").render(c=ctx)
 
     def back(self, deck: str) -> str:
         """HTML of a deck's back: templates/backs/<back id>.html or backs/back.html."""
         ctx = self.renderer.back(deck)
         return self._template(f"backs/{ctx['back']}.html", "backs/back.html").render(b=ctx)
+
+    # ---- cache keys (render/cache.py): everything that affects a face's PDF bytes ----------
+    def salt(self) -> str:
+        """What every face shares: templates, CSS, fonts, icons, layout code and libraries,
+        the document wrapper (title) and the glossary the icon helper reads."""
+        if self._salt is None:
+            from . import cache
+
+            self._salt = cache.digest(
+                "faces/1", cache.files_digest(self.templates, FACE_TEMPLATES),
+                cache.code_digest("*.py"), cache.versions(*cache.LAYOUT_PACKAGES),
+                self.base_url, os.environ.get("SOURCE_DATE_EPOCH", "0"),
+                self.document([]), self.renderer.terms, self.renderer.icons)
+        return self._salt
+
+    def face_key(self, card: dict) -> str:
+        """Cache key of every copy of a card, fitted: the contexts and unshrunk HTML."""
+        from .cache import digest
+
+        template = self._template(f"cards/{card['type']}.html")
+        contexts = [self.face_context(card, n) for n in range(1, card["copies"] + 1)]
+        return digest(self.salt(), card["type"], contexts,
+                      [template.render(c=ctx) for ctx in contexts])
+
+    def back_key(self, deck: str) -> str:
+        """Cache key of a deck's back."""
+        from .cache import digest
+
+        return digest(self.salt(), "back", self.renderer.back(deck), self.back(deck))
 
     def document(self, sections: list[str]) -> str:
         """A complete HTML document: one section per page."""

@@ -5,6 +5,7 @@ Cards are never redrawn: every pixel comes from the same PDF pages WeasyPrint la
 
 from __future__ import annotations
 
+import hashlib
 import io
 from concurrent.futures import ThreadPoolExecutor
 
@@ -42,31 +43,71 @@ def _png(image, dpi: int) -> bytes:
     return buf.getvalue()
 
 
-class Raster:
-    """The opened faces PDFs; finds a face's page by its key."""
+def salt() -> str:
+    """What every raster image shares: the drawing code and the libraries that draw and encode."""
+    from pypdfium2.version import PDFIUM_INFO
 
-    def __init__(self, parts: list[tuple[bytes, list[str]]]):
-        self.docs = [pdfium.PdfDocument(pdf) for pdf, _ in parts]
+    from .cache import code_digest, digest, versions
+
+    return digest("raster/1", code_digest("raster.py", "geometry.py"),
+                  versions("pypdfium2", "pillow"), str(PDFIUM_INFO))
+
+
+class Raster:
+    """The faces PDFs, opened when first drawn; finds a face's page by its key.
+
+    With a cache (render.cache.Cache), a PNG is reused when its face PDF page is the same.
+    """
+
+    def __init__(self, parts: list[tuple[bytes, list[str]]], cache=None):
+        from .cache import Cache
+
+        self.parts = parts
+        self.docs: dict[int, object] = {}
         self.where = {k: (d, i) for d, (_, keys) in enumerate(parts) for i, k in enumerate(keys)}
+        self.cache = cache if cache is not None else Cache(None)
+        self._digests: dict[int, str] = {}
+        self._salt: str | None = None
 
     def close(self) -> None:
-        for doc in self.docs:
+        for doc in self.docs.values():
             doc.close()
+        self.docs.clear()
 
     def page(self, key: str):
         """The pdfium page of a face or back key."""
         doc, index = self.where[key]
+        if doc not in self.docs:
+            self.docs[doc] = pdfium.PdfDocument(self.parts[doc][0])
         return self.docs[doc][index]
+
+    def face_id(self, key: str) -> str:
+        """What a face's pixels come from: the drawing salt, its PDF's SHA-256 and page."""
+        doc, index = self.where[key]
+        if doc not in self._digests:
+            self._digests[doc] = hashlib.sha256(self.parts[doc][0]).hexdigest()
+        if self._salt is None:
+            self._salt = salt()
+        return f"{self._salt}:{self._digests[doc]}:{index}"
 
     def pngs(self, keys: list[str], preset: str = "tgc") -> dict[str, bytes]:
         """PNG bytes per key at 300 DPI with bleed, sized by the preset (tgc, mpc)."""
-        images = {}
+        from .cache import digest
+
+        data, images, cache_keys = {}, {}, {}
         for key in keys:
+            cache_keys[key] = digest("png", self.face_id(key), preset, DPI)
+            hit = self.cache.get("png", cache_keys[key])
+            if hit is not None:
+                data[key] = hit
+                continue
             page = self.page(key)
             images[key] = _render(page, DPI / 72, _preset_box(page, preset))
         with ThreadPoolExecutor(max_workers=2) as pool:   # Pillow encodes without the GIL
-            data = dict(zip(images, pool.map(lambda im: _png(im, DPI), images.values())))
-        return data
+            for key, png in zip(images, pool.map(lambda im: _png(im, DPI), images.values())):
+                data[key] = png
+                self.cache.put("png", cache_keys[key], png)
+        return {key: data[key] for key in keys}
 
     def trimmed(self, key: str, width_px: int, height_px: int):
         """A PIL image of the face cut at the trim (no bleed), e.g. for a TTS sheet cell."""

@@ -8,19 +8,10 @@ duplex. Card placement reads back from the PDF as `q <clip> re W n <a b c d e f>
 
 from __future__ import annotations
 
-import io
-
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import (
-    ArrayObject,
-    DecodedStreamObject,
-    DictionaryObject,
-    FloatObject,
-    NameObject,
-    TextStringObject,
-)
+import zlib
 
 from .geometry import ART_BLEED, FACE_H, FACE_W, PER_PAGE, Sheet, pt
+from .pdfasm import Fragment, Writer, fragments, stream, text
 
 MARK_WIDTH_PT = 0.3     # black hairline
 HALO_WIDTH_PT = 1.2     # white underlay, so marks show where they cross the bleed
@@ -33,31 +24,10 @@ def _form_name(key: str) -> str:
     return f"/Face.{card}.{copy}"
 
 
-def read_faces(parts: list[tuple[bytes, list[str]]]) -> list[tuple[str, object]]:
-    """(key, pypdf page) for every page of the faces PDFs; parse once, place many times."""
-    pairs = []
-    for pdf, keys in parts:
-        pairs += zip(keys, PdfReader(io.BytesIO(pdf)).pages)
-    return pairs
-
-
-def _forms(writer: PdfWriter, pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """One Form XObject per face page, resources cloned once into the writer."""
-    forms = {}
-    for key, page in pairs:
-        form = DecodedStreamObject()
-        form.set_data(page.get_contents().get_data())
-        box = [float(v) for v in page.mediabox]
-        form.update({
-            NameObject("/Type"): NameObject("/XObject"),
-            NameObject("/Subtype"): NameObject("/Form"),
-            NameObject("/BBox"): ArrayObject(FloatObject(v) for v in box),
-            NameObject("/Resources"): page["/Resources"].clone(writer),
-        })
-        if "/Group" in page:
-            form[NameObject("/Group")] = page["/Group"].clone(writer)
-        forms[key] = writer._add_object(form.flate_encode())
-    return forms
+def read_faces(parts: list[tuple[bytes, list[str]]], cache=None) -> dict[str, Fragment]:
+    """A Fragment (a face page ready to place) per key of the faces PDFs; parsed once per
+    face PDF and cached (render/cache.py), then placed on as many sheets as need it."""
+    return fragments(parts, cache)
 
 
 def _num(v: float) -> str:
@@ -83,41 +53,46 @@ def _marks(sheet: Sheet) -> str:
             f"q 0 0 0 RG {MARK_WIDTH_PT} w 0 J\n{path}\nQ")
 
 
-def _page(writer: PdfWriter, sheet: Sheet, placed: list[tuple[str, object]], back: bool):
-    page = writer.add_blank_page(width=pt(sheet.width), height=pt(sheet.height))
-    xobjects = DictionaryObject()
-    ops = []
-    for slot, (name, ref) in enumerate(placed):
-        xobjects[NameObject(name)] = ref
-        ops.append(_place(sheet, slot, len(placed), back, name))
+def _page(writer: Writer, sheet: Sheet, placed: list[tuple[str, int]], back: bool,
+          parent: int) -> int:
+    ops = [_place(sheet, slot, len(placed), back, name) for slot, (name, _) in enumerate(placed)]
     ops.append(_marks(sheet))
-    page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
-    stream = DecodedStreamObject()
-    stream.set_data("\n".join(ops).encode("ascii"))
-    page[NameObject("/Contents")] = writer._add_object(stream.flate_encode())
-    return page
+    contents = writer.add(stream(b"/Filter /FlateDecode\n",
+                                 zlib.compress("\n".join(ops).encode("ascii"))))
+    xobjects = b"".join(b"%s %d 0 R\n" % (name.encode(), num)
+                        for name, num in dict(placed).items())   # a back repeats on its page
+    return writer.add(
+        b"<</Type /Page\n/Parent %d 0 R\n/MediaBox [0 0 %s %s]\n"
+        % (parent, _num(pt(sheet.width)).encode(), _num(pt(sheet.height)).encode())
+        + b"/Resources <</XObject <<" + xobjects + b">>>>\n/Contents %d 0 R>>" % contents)
 
 
-def build_sheets(sheet: Sheet, faces: list[tuple[str, object]], keys: list[str],
+def build_sheets(sheet: Sheet, faces: dict[str, Fragment], keys: list[str],
                  decks: dict[str, str], backs: bool = True, title: str = "") -> bytes:
     """A print PDF: fronts 3 x 3 in `keys` order, each page followed by its mirrored backs.
 
     faces: read_faces() of the faces PDFs (keys "card-copy", "back:<deck>");
     decks: face key -> deck id.
     """
-    writer = PdfWriter()
-    forms = _forms(writer, faces)
+    writer = Writer()
+    catalog, tree = writer.reserve(), writer.reserve()
     fronts = [k for k in keys if not k.startswith("back:")]
+    used = list(dict.fromkeys(fronts + ([f"back:{decks[k]}" for k in fronts] if backs else [])))
+    forms = {k: writer.add_form(faces[k], faces[k].mediabox) for k in used}
+    kids = []
     for start in range(0, len(fronts), PER_PAGE):
         chunk = fronts[start:start + PER_PAGE]
-        _page(writer, sheet, [(_form_name(k), forms[k]) for k in chunk], back=False)
+        kids.append(_page(writer, sheet, [(_form_name(k), forms[k]) for k in chunk], False,
+                          tree))
         if backs:
             back_keys = [f"back:{decks[k]}" for k in chunk]
-            _page(writer, sheet, [(_form_name(b), forms[b]) for b in back_keys], back=True)
-    writer.add_metadata({"/Title": TextStringObject(title), "/Producer": "tether print-cards"})
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+            kids.append(_page(writer, sheet, [(_form_name(b), forms[b]) for b in back_keys],
+                              True, tree))
+    writer.put(tree, b"<</Type /Pages\n/Kids [" + b" ".join(b"%d 0 R" % k for k in kids)
+               + b"]\n/Count %d>>" % len(kids))
+    writer.put(catalog, b"<</Type /Catalog\n/Pages %d 0 R>>" % tree)
+    info = writer.add(b"<</Title " + text(title) + b"\n/Producer (tether print-cards)>>")
+    return writer.write(b"/Root %d 0 R\n/Info %d 0 R\n" % (catalog, info))
 
 
 FACE_SIZE_PT = (pt(FACE_W), pt(FACE_H))

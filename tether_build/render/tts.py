@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import math
+from functools import partial
 
 from PIL import Image
 
@@ -31,23 +32,42 @@ def _png(image: Image.Image) -> bytes:
     return buf.getvalue()
 
 
+def _cached(raster, what: str, keys: list[str], draw) -> bytes:
+    """An image from raster.cache, keyed by its faces' pages and this module, else drawn."""
+    from .cache import code_digest, digest
+
+    key = digest("tts", what, code_digest("tts.py"), [raster.face_id(k) for k in keys])
+    data = raster.cache.get("tts", key)
+    if data is None:
+        data = draw()
+        raster.cache.put("tts", key, data)
+    return data
+
+
+def _sheet(raster, chunk: list[str], cols: int, rows: int) -> bytes:
+    sheet = Image.new("RGB", (cols * CELL[0], rows * CELL[1]), EMPTY)
+    for i, key in enumerate(chunk):
+        row, col = divmod(i, cols)
+        sheet.paste(raster.trimmed(key, *CELL), (col * CELL[0], row * CELL[1]))
+    return _png(sheet)
+
+
 def sheet_images(raster, keys: list[str]) -> list[tuple[bytes, int, int]]:
     """PNG sheets of the faces `keys`, each with its (cols, rows)."""
     out = []
     for start in range(0, len(keys), PER_SHEET):
         chunk = keys[start:start + PER_SHEET]
         cols, rows = grid(len(chunk))
-        sheet = Image.new("RGB", (cols * CELL[0], rows * CELL[1]), EMPTY)
-        for i, key in enumerate(chunk):
-            row, col = divmod(i, cols)
-            sheet.paste(raster.trimmed(key, *CELL), (col * CELL[0], row * CELL[1]))
-        out.append((_png(sheet), cols, rows))
+        data = _cached(raster, f"sheet {cols}x{rows}", chunk,
+                       partial(_sheet, raster, chunk, cols, rows))
+        out.append((data, cols, rows))
     return out
 
 
 def back_image(raster, deck: str) -> bytes:
     """PNG of a deck's back, trimmed."""
-    return _png(raster.trimmed(f"back:{deck}", *BACK))
+    key = f"back:{deck}"
+    return _cached(raster, "back", [key], lambda: _png(raster.trimmed(key, *BACK)))
 
 
 def sheet_name(deck: str, index: int) -> str:

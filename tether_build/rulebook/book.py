@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from pathlib import Path
 
 import jinja2
@@ -24,6 +24,7 @@ from .words import Words
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 PAPERS = {"a4": "A4", "letter": "letter"}
+BOOK_TEMPLATES = ("rulebook", "cards", "backs", "fonts", "icons")  # what the book may load
 CARD_SCALE = {"reference": 0.62, "faction": 1.0}
 
 
@@ -114,12 +115,12 @@ def reference(words: Words, faces) -> list[dict]:
             for d in faces.decks()]
 
 
-def _context(content, content_dir: Path) -> tuple[dict, Words, object]:
+def _context(content, content_dir: Path, cache=None) -> tuple[dict, Words, object]:
     from ..printing.components import components
     from .faces import Faces
 
     words = Words(content)
-    faces = Faces(content)
+    faces = Faces(content, cache)
     ctx = Ctx(content, words, lambda: components(content, faces.cards))
     chapters, problems = render_chapters(ctx, Path(content_dir) / "rules",
                                          Path(content_dir).resolve().parent)
@@ -141,20 +142,21 @@ def _context(content, content_dir: Path) -> tuple[dict, Words, object]:
     return book, words, faces
 
 
-_JOB: dict = {}  # HTML per paper and the face pages, set before forking the layout workers
+_JOB: dict = {}  # HTML per paper, set before forking the layout workers
 
 
-def _layout(paper: str) -> tuple[str, bytes, int]:
-    """Lay out one paper and stamp the card faces into it: (paper, pdf, page count)."""
+def _layout(paper: str) -> tuple[str, bytes, list, int]:
+    """Lay out one paper: (paper, skeleton bytes, slots, page count); see stamp.Skeleton."""
     from ..render.pdf import Layout
-    from .stamp import slots, stamp
+    from .stamp import skeleton, slots
 
     document = Layout(_JOB["base"]).render(_JOB["html"][paper])
-    pdf = Layout.write(document.pages, document)
-    return paper, stamp(pdf, slots(document), _JOB["faces"]), len(document.pages)
+    placed = slots(document)
+    skel = skeleton(Layout.write(document.pages, document), placed)
+    return paper, skel.to_bytes(), placed, len(document.pages)
 
 
-def _layout_all(papers: tuple[str, ...]) -> list[tuple[str, bytes, int]]:
+def _layout_all(papers: tuple[str, ...]) -> list[tuple[str, bytes, list, int]]:
     """Every paper, in parallel processes (fork) when there are several and cores allow."""
     workers = min(len(papers), os.cpu_count() or 1)
     if workers < 2:
@@ -166,31 +168,81 @@ def _layout_all(papers: tuple[str, ...]) -> list[tuple[str, bytes, int]]:
         return list(pool.map(_layout, papers))
 
 
-def render_rulebook(content, content_dir: Path, papers=("a4", "letter")) -> Rulebook:
-    """The rulebook PDFs (one per paper), rulebook.pdf (the first paper) and the HTML."""
+def _layout_key(html: str, base: str) -> str:
+    """Cache key of a book layout: its HTML and all that shapes its PDF (files, code, libs).
+
+    Card faces are not in the HTML (only empty slots), so a card edit keeps the layout and
+    only the stamping runs again."""
+    from ..render import cache
+
+    code = Path(__file__).resolve().parent
+    return cache.digest("book/1", html, base, cache.files_digest(TEMPLATES, BOOK_TEMPLATES),
+                        cache.code_digest("pdf.py", "pdfasm.py"),
+                        (code / "stamp.py").read_bytes(), cache.versions(*cache.LAYOUT_PACKAGES),
+                        cache.versions("pypdf"), os.environ.get("SOURCE_DATE_EPOCH", "0"))
+
+
+def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) -> dict:
+    """paper -> (skeleton, slots, page count): from the cache, or laid out (in parallel)."""
+    from ..render.cache import pack, unpack
+    from .stamp import Skeleton, Slot
+
+    keys = {p: _layout_key(html[p], base) for p in papers}
+    found = {}
+    for paper in papers:
+        entry = unpack(cache.get("book", keys[paper]))
+        if entry is not None:
+            meta, data = entry
+            try:
+                found[paper] = (Skeleton.from_bytes(data), [Slot(*s) for s in meta["slots"]],
+                                meta["pages"])
+            except (ValueError, KeyError, TypeError):
+                pass  # a damaged entry: lay the paper out again
+    todo = tuple(p for p in papers if p not in found)
+    if todo:
+        _JOB.update(html=html, base=base)
+        try:
+            results = _layout_all(todo)
+        finally:
+            _JOB.clear()
+        for paper, skel, placed, pages in results:
+            cache.put("book", keys[paper], pack(
+                {"slots": [astuple(s) for s in placed], "pages": pages}, skel))
+            found[paper] = (Skeleton.from_bytes(skel), placed, pages)
+    return found
+
+
+def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
+                    cache_dir: Path | None = None) -> Rulebook:
+    """The rulebook PDFs (one per paper), rulebook.pdf (the first paper) and the HTML.
+
+    cache_dir: the render cache (render/cache.py) for faces and book layouts, or None.
+    """
+    from ..render.cache import Cache
+    from .stamp import stamp
+
     start = time.perf_counter()
     papers = tuple(papers)
     unknown = [p for p in papers if p not in PAPERS]
     if unknown or not papers:
         raise TetherError(f"unknown paper {', '.join(unknown) or '(none)'} "
                           f"(choose from {', '.join(PAPERS)})")
-    book, words, faces = _context(content, content_dir)
+    cache = Cache(cache_dir)
+    book, words, faces = _context(content, content_dir, cache)
     template = _env(words).get_template("rulebook/book.html")
 
     def render(paper: str, inline: bool) -> str:
         return template.render(paper=paper, page_size=PAPERS[paper], **book,
                                card_face=lambda c: faces.face(c["id"], c["scale"], inline))
 
-    _JOB.update(html={p: render(p, inline=False) for p in papers}, base=book["base"],
-                faces=faces.pdf_pages)
-    try:
-        results = _layout_all(papers)
-    finally:
-        _JOB.clear()
+    html = {p: render(p, inline=False) for p in papers}
+    layouts = _layouts(papers, html, book["base"], cache)
+    fragments = faces.fragments()
     out = Rulebook()
     out.files["rulebook.html"] = _absolute(render(papers[0], inline=True), book["base"]).encode()
-    for paper, pdf, pages in results:
-        out.files[f"rulebook-{paper}.pdf"] = pdf
+    for paper in papers:
+        skel, placed, pages = layouts[paper]
+        out.files[f"rulebook-{paper}.pdf"] = stamp(skel, placed, fragments)
         out.pages[paper] = pages
     out.files["rulebook.pdf"] = out.files[f"rulebook-{papers[0]}.pdf"]
     out.seconds = round(time.perf_counter() - start, 2)
@@ -214,4 +266,4 @@ def _absolute(html: str, base: str) -> str:
 
 def stage(ctx) -> dict[str, bytes]:
     """`tether build` stage: the rulebook for the build's papers."""
-    return render_rulebook(ctx.content, ctx.content_dir, tuple(ctx.papers)).files
+    return render_rulebook(ctx.content, ctx.content_dir, tuple(ctx.papers), ctx.cache_dir).files

@@ -20,7 +20,7 @@ WORKERS = 2  # fitting lays out every face once, in two processes (render.fit)
 class Faces:
     """Every card of the content, ready to place as a scaled face."""
 
-    def __init__(self, content):
+    def __init__(self, content, cache=None):
         from ..render.context import Renderer
         from ..render.html import TEMPLATES, Pages
 
@@ -30,20 +30,25 @@ class Faces:
         self.pages = Pages(Renderer(content, TEMPLATES))
         self.base_url = self.pages.base_url
         self.fits: dict[str, dict] = {}
-        self.pdf_pages: dict[str, tuple[bytes, int]] = {}  # card id -> (face pdf, page)
+        self.parts: list[tuple[bytes, list[str]]] = []  # face PDFs, page keys "<card>-1"
+        self.cache = cache  # render.cache.Cache of laid-out faces, or None
 
     def fit(self) -> None:
         """Fit every face as on the printed cards and keep its laid-out PDF page."""
         from ..render.fit import TEXT_SIZES, render_faces
 
         done = render_faces(self.pages, [dict(c, copies=1) for c in self.cards], [],
-                            workers=WORKERS)
+                            workers=WORKERS, cache=self.cache)
         self.fits = {cid: {"name": f["name_level"], "text": TEXT_SIZES.index(f["text_pt"]),
                            "reminders": f["reminders"]} for cid, f in done.fits.items()}
-        for pdf, keys in done.parts:
-            for index, key in enumerate(keys):
-                if not key.startswith("back:"):
-                    self.pdf_pages[key.rsplit("-", 1)[0]] = (pdf, index)
+        self.parts = done.parts
+
+    def fragments(self) -> dict:
+        """card id -> its face page as a pdfasm.Fragment, ready to stamp (cached)."""
+        from ..render.pdfasm import fragments
+
+        return {key.rsplit("-", 1)[0]: frag
+                for key, frag in fragments(self.parts, self.cache).items()}
 
     def face(self, cid: str, scale: float, inline: bool = True) -> Markup:
         """One face cropped to its trim and scaled: inline HTML, or an empty slot for stamping."""

@@ -5,11 +5,17 @@ Why: a face costs as much layout as a page of rules. The fitting pass (render.fi
 lays out every face on its own page, so the book reserves an empty box of the right size
 (`data-card-slot`), and this module places the vector face there: the text stays text, and
 each face is laid out once per build instead of once per paper.
+
+The book is parsed once per layout into a `Skeleton` (cached with the layout, see
+book._layouts) and faces come as cached `render.pdfasm.Fragment`s, so stamping after a card
+edit only concatenates bytes: no layout, no PDF parsing.
 """
 
 from __future__ import annotations
 
 import io
+import json
+import zlib
 from dataclasses import dataclass
 
 from ..errors import TetherError
@@ -50,69 +56,142 @@ def slots(document) -> list[Slot]:
     return out
 
 
-def _form(writer, page) -> tuple:
-    """A face page as a Form XObject clipped to the trim: (reference, trim width, x0, y0)."""
-    from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject
+@dataclass
+class Skeleton:
+    """The laid-out book, serialized, with its slots wired to placeholders: each page that
+    holds faces draws its own content in a saved graphics state ("before" ... "Q"), then
+    its faces ("after:<page>"); its resources name each face /RbFace_<card> ("face:<card>").
+    Depends on the book's HTML only, so it is cached with the layout and a card edit only
+    re-runs `stamp` (which concatenates; nothing is parsed again)."""
 
-    bleed = ART_BLEED * PT_PER_MM
-    box = page.mediabox
-    left, bottom = float(box.left) + bleed, float(box.bottom) + bleed
-    right, top = float(box.right) - bleed, float(box.top) - bleed
-    xo = DecodedStreamObject()
-    xo.set_data(page.get_contents().get_data())
-    xo.update({
-        NameObject("/Type"): NameObject("/XObject"),
-        NameObject("/Subtype"): NameObject("/Form"),
-        NameObject("/BBox"): ArrayObject([FloatObject(v) for v in (left, bottom, right, top)]),
-        NameObject("/Resources"): page["/Resources"].clone(writer),  # shared objects once
-    })
-    return writer._add_object(xo.flate_encode()), right - left, left, bottom
+    header: bytes
+    objects: list            # pdfasm objects, placeholders as None
+    placeholders: dict[str, int]
+    trailer: bytes           # trailer entries (/Root, /Info, /ID), local references
+    heights: dict[int, float]  # page index -> height in pt, for the pages that hold faces
+
+    def to_bytes(self) -> bytes:
+        """The skeleton as one blob (for the render cache)."""
+        blobs = [self.header, self.trailer]
+        for obj in self.objects:
+            blobs += [b"", b""] if obj is None else [obj[0], obj[1] or b""]
+        meta = {"sizes": [len(b) for b in blobs], "placeholders": self.placeholders,
+                "kinds": [0 if o is None else 1 if o[1] is None else 2 for o in self.objects],
+                "heights": {str(k): v for k, v in self.heights.items()}}
+        return json.dumps(meta, sort_keys=True).encode() + b"\n" + b"".join(blobs)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Skeleton:
+        from ..render.pdfasm import split
+
+        head, _, rest = data.partition(b"\n")
+        meta = json.loads(head)
+        blobs = split(rest, meta["sizes"])
+        objects = [None if kind == 0 else (blobs[2 + 2 * i], None if kind == 1
+                                           else blobs[3 + 2 * i])
+                   for i, kind in enumerate(meta["kinds"])]
+        return cls(blobs[0], objects, meta["placeholders"], blobs[1],
+                   {int(k): v for k, v in meta["heights"].items()})
 
 
-def _draw(writer, page, placements: list[tuple[Slot, tuple]]) -> None:
-    """Append `q s 0 0 s tx ty cm /Face Do Q` for each slot, after the page's own content."""
-    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject
+def _copy(value):
+    """A shallow copy of a pypdf dictionary, references kept as references."""
+    from pypdf.generic import DictionaryObject
 
-    height = float(page.mediabox.height)
-    resources = page.setdefault(NameObject("/Resources"), DictionaryObject()).get_object()
-    xobjects = resources.setdefault(NameObject("/XObject"), DictionaryObject()).get_object()
+    return DictionaryObject({k: value.raw_get(k) for k in value})
+
+
+def _own(holder, key: str, overrides: dict):
+    """holder[key] as a dictionary this build may change: a copy that replaces the shared
+    object (overrides, by object number) or, when direct, the holder's own entry."""
+    from pypdf.generic import DictionaryObject, IndirectObject, NameObject
+
+    raw = holder.raw_get(key) if key in holder else None
+    if isinstance(raw, IndirectObject):
+        if raw.idnum not in overrides:
+            overrides[raw.idnum] = _copy(raw.get_object())
+        return overrides[raw.idnum]
+    value = _copy(raw) if raw is not None else DictionaryObject()
+    holder[NameObject(key)] = value
+    return value
+
+
+def skeleton(book_pdf: bytes, placed: list[Slot]) -> Skeleton:
+    """The book PDF with every page that holds faces wired to placeholders (see Skeleton)."""
+    from pypdf import PdfReader
+    from pypdf.generic import ArrayObject, IndirectObject, NameObject
+
+    from ..render.pdfasm import Placeholder, Serializer
+
+    reader = PdfReader(io.BytesIO(book_pdf))
+    overrides: dict[int, object] = {}
+    heights = {}
+    by_page: dict[int, list[Slot]] = {}
+    for slot in placed:
+        by_page.setdefault(slot.page, []).append(slot)
+    for index, slots_here in sorted(by_page.items()):
+        page = reader.pages[index]
+        new = _copy(page)
+        xobjects = _own(_own(new, "/Resources", overrides), "/XObject", overrides)
+        for slot in slots_here:  # card ids are [a-z0-9_]: a valid PDF name
+            xobjects[NameObject(f"/RbFace_{slot.card}")] = Placeholder(f"face:{slot.card}")
+        old = new.raw_get("/Contents")
+        old = list(old.get_object()) if isinstance(old.get_object(), ArrayObject) else [old]
+        new[NameObject("/Contents")] = ArrayObject(
+            [Placeholder("before"), *old, Placeholder(f"after:{index}")])
+        overrides[page.indirect_reference.idnum] = new
+        heights[index] = float(page.mediabox.height)
+
+    def resolve(ref: IndirectObject):
+        return overrides[ref.idnum] if ref.idnum in overrides else ref.get_object()
+
+    ser = Serializer(resolve)
+    trailer = b"".join(b"%s %s\n" % (key.encode(), ser.value(reader.trailer.raw_get(key)))
+                       for key in ("/Root", "/Info", "/ID") if key in reader.trailer)
+    header = book_pdf.split(b"\n", 1)[0].strip()
+    return Skeleton(header, ser.objects(), ser.placeholders, trailer, heights)
+
+
+def _draw(slots_here: list[Slot], height: float, forms: dict[str, tuple]) -> bytes:
+    """`q s 0 0 s tx ty cm /Face Do Q` for each slot of one page."""
     ops = []
-    for slot, (ref, trim_w, x0, y0) in placements:
-        name = NameObject(f"/RbFace_{slot.card}")  # card ids are [a-z0-9_]: a valid PDF name
-        xobjects[name] = ref
+    for slot in slots_here:
+        trim_w, x0, y0 = forms[slot.card]
         s = slot.w * PT_PER_PX / trim_w
         tx = slot.x * PT_PER_PX - x0 * s
         ty = height - (slot.y + slot.h) * PT_PER_PX - y0 * s
-        ops.append(f"q {s:.6f} 0 0 {s:.6f} {tx:.4f} {ty:.4f} cm {name} Do Q")
-    before, after = DecodedStreamObject(), DecodedStreamObject()
-    before.set_data(b"q\n")  # the page's own content runs in a saved graphics state
-    after.set_data(("\nQ\n" + "\n".join(ops) + "\n").encode())
-    contents = page["/Contents"].get_object()
-    old = list(contents) if isinstance(contents, ArrayObject) else [page["/Contents"]]
-    page[NameObject("/Contents")] = ArrayObject(
-        [writer._add_object(before)] + old + [writer._add_object(after.flate_encode())])
+        ops.append(f"q {s:.6f} 0 0 {s:.6f} {tx:.4f} {ty:.4f} cm /RbFace_{slot.card} Do Q")
+    return ("\nQ\n" + "\n".join(ops) + "\n").encode()
 
 
-def stamp(book_pdf: bytes, placed: list[Slot], faces: dict[str, tuple[bytes, int]]) -> bytes:
-    """The book with every slot filled by its face (faces: card id -> (pdf, page index))."""
-    try:
-        from pypdf import PdfReader, PdfWriter
-    except ImportError:
-        raise TetherError("the rulebook needs pypdf to place the card faces "
-                          "(pip install 'pypdf>=4,<7')") from None
+def stamp(skel: Skeleton, placed: list[Slot], faces: dict) -> bytes:
+    """The book with every slot filled by its face (faces: card id -> pdfasm.Fragment)."""
+    from ..render.pdfasm import Writer, stream
 
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(book_pdf)))
-    readers: dict[int, PdfReader] = {}
-    forms: dict[str, tuple] = {}
-    by_page: dict[int, list[tuple[Slot, tuple]]] = {}
+    missing = sorted({s.card for s in placed} - set(faces))
+    if missing:
+        raise TetherError(f"the rulebook shows card(s) {', '.join(missing)} with no face")
+    writer = Writer(skel.header)
+    numbers = {name: writer.reserve() for name, _ in
+               sorted(skel.placeholders.items(), key=lambda item: item[1])}
+    renumber = writer.add_objects(skel.objects, {skel.placeholders[name]: num
+                                                 for name, num in numbers.items()})
+    bleed = ART_BLEED * PT_PER_MM
+    forms = {}
+    for name, num in numbers.items():
+        kind, _, what = name.partition(":")
+        if kind == "face":
+            box = faces[what].mediabox
+            trim = [box[0] + bleed, box[1] + bleed, box[2] - bleed, box[3] - bleed]
+            writer.add_form(faces[what], trim, group=False, num=num)
+            forms[what] = (trim[2] - trim[0], trim[0], trim[1])
+    by_page: dict[int, list[Slot]] = {}
     for slot in placed:
-        if slot.card not in forms:
-            data, index = faces[slot.card]
-            reader = readers.setdefault(id(data), PdfReader(io.BytesIO(data)))
-            forms[slot.card] = _form(writer, reader.pages[index])
-        by_page.setdefault(slot.page, []).append((slot, forms[slot.card]))
-    for index, placements in sorted(by_page.items()):
-        _draw(writer, writer.pages[index], placements)
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+        by_page.setdefault(slot.page, []).append(slot)
+    if "before" in numbers:  # the page's own content runs in a saved graphics state
+        writer.put(numbers["before"], stream(b"", b"q\n"))
+    for index, slots_here in by_page.items():
+        writer.put(numbers[f"after:{index}"], stream(
+            b"/Filter /FlateDecode\n", zlib.compress(_draw(slots_here, skel.heights[index],
+                                                           forms))))
+    return writer.write(renumber(skel.trailer))

@@ -1,0 +1,124 @@
+"""Benchmark `tether build` (issue 8): clean full build, no-change rebuild, one-card edit.
+
+    python benchmarks/bench_build.py                # every stage, both papers, 3 rounds
+    python benchmarks/bench_build.py --repeat 1 --only cards --only rulebook
+
+Each round copies the project (content/, schemas/, templates/ and the tether_build code, so
+edits made elsewhere while it runs cannot disturb it) into a fresh temporary folder and runs
+the real CLI (`tether build --json`) there in a new process, so the figures include
+interpreter start-up and imports, as a designer sees them:
+
+1. clean full build into an empty output folder (no cache);
+2. rebuild with nothing changed;
+3. rebuild after editing one card's text (until every affected output is updated).
+
+Targets (2-core machine): clean < 60 s, nothing changed < 1 s, one card edited < 5 s.
+Reports the median over rounds, each run's figures, per-stage seconds and the load average
+(other work on the machine slows every figure; compare medians taken at similar load).
+Runs on demand, not in pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# One card's rules text, in the biggest deck (its TTS sheet is the largest to redo).
+EDIT = ("cards/age2_market.yaml", "Gain +2 {gold}.", "Gain +2 {gold} now.")
+TARGETS = {"clean": 60.0, "nothing": 1.0, "one_card": 5.0}
+
+
+def _build(content: Path, out: Path, only: list[str]) -> tuple[float, dict]:
+    """One `tether build --json` in a new process: (wall seconds, its JSON summary)."""
+    repo = content.parent
+    cmd = [sys.executable, "-c", "from tether_build.cli import main; main()", "build",
+           "--content", str(content), "--out", str(out), "--json"]
+    for stage in only:
+        cmd += ["--only", stage]
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, check=False, capture_output=True, text=True, cwd=repo,
+                          env=env)
+    wall = time.perf_counter() - start
+    if proc.returncode:
+        sys.exit(f"build failed:\n{proc.stdout}\n{proc.stderr}")
+    return wall, json.loads(proc.stdout)
+
+
+def _stages(summary: dict) -> dict[str, float]:
+    return {name: s.get("seconds", 0.0) for name, s in summary["stages"].items()}
+
+
+def run_round(only: list[str], root: Path = ROOT) -> dict:
+    """Clean build, no-change rebuild and one-card rebuild in a fresh temp folder."""
+    with tempfile.TemporaryDirectory(prefix="tether-bench-") as tmp:
+        tmp = Path(tmp)
+        content = tmp / "content"
+        for name in ("content", "schemas", "templates", "tether_build"):
+            shutil.copytree(root / name, tmp / name,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        out = tmp / "build"
+        which = "import tether_build; print(tether_build.__file__)"
+        used = subprocess.run([sys.executable, "-c", which], check=True, capture_output=True,
+                              text=True, cwd=tmp, env=dict(os.environ, PYTHONPATH=str(tmp)))
+        used = used.stdout.strip()
+        if not Path(used).is_relative_to(tmp):
+            sys.exit(f"the benchmark would run {used}, not its copy under {tmp}")
+        runs = {}
+        runs["clean"] = _build(content, out, only)
+        runs["nothing"] = _build(content, out, only)
+        path, old, new = content / EDIT[0], EDIT[1], EDIT[2]
+        text = path.read_text()
+        if old not in text:
+            sys.exit(f"benchmark edit not found in {path}: {old!r}")
+        path.write_text(text.replace(old, new, 1))
+        runs["one_card"] = _build(content, out, only)
+        if runs["nothing"][1]["written"]:   # e.g. code edited while the benchmark ran
+            print(f"warning: no-change rebuild wrote {runs['nothing'][1]['written']}",
+                  file=sys.stderr)
+        return {name: {"wall": wall, "stages": _stages(summary),
+                       "written": len(summary["written"])}
+                for name, (wall, summary) in runs.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="rounds (median reported)")
+    parser.add_argument("--only", action="append", default=[], metavar="STAGE",
+                        help="build only this stage (repeatable)")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="project to measure (e.g. a checkout of an older version)")
+    args = parser.parse_args()
+    rounds, loads = [], [os.getloadavg()[0]]
+    for _ in range(args.repeat):
+        rounds.append(run_round(args.only, args.root))
+        loads.append(os.getloadavg()[0])
+    print(f"tether build benchmark of {args.root}: {args.repeat} round(s), "
+          f"{os.cpu_count()} cores, 1-min load average at start and after each round: "
+          f"{', '.join(f'{x:.2f}' for x in loads)}")
+    for name, label in (("clean", "clean full build"), ("nothing", "nothing changed"),
+                        ("one_card", "one card's text edited")):
+        walls = [r[name]["wall"] for r in rounds]
+        med = statistics.median(walls)
+        verdict = "met" if med < TARGETS[name] else "MISSED"
+        print(f"{label:<24} median {med:6.2f} s  (runs: "
+              f"{', '.join(f'{w:.2f}' for w in walls)})  target < {TARGETS[name]:g} s: "
+              f"{verdict}; {rounds[0][name]['written']} file(s) written")
+        stages = rounds[0][name]["stages"]
+        per_stage = {s: statistics.median(r[name]["stages"].get(s, 0.0) for r in rounds)
+                     for s in stages}
+        print("    stages (median s): " + ", ".join(
+            f"{s} {v:.2f}" if v else f"{s} -" for s, v in per_stage.items()))
+
+
+if __name__ == "__main__":
+    main()

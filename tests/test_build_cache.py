@@ -1,0 +1,235 @@
+"""The render cache behind `tether build` (issue 8) never serves stale bytes.
+
+After a card edit, the incremental build's outputs equal a clean build's into a fresh folder,
+byte for byte; a template change misses the cache; a failed build leaves the outputs as they
+were (cache entries may stay: they are content-addressed); the tiles stage ignores card text.
+The builds use a cut-down copy of the content (one card per age deck) and A4 only.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from tether_cli import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+EDIT = ("Gain +2 {gold}.", "Gain +2 {gold} now.")   # supply_cache, in the starter deck
+
+
+@pytest.fixture
+def small_content(tmp_path) -> Path:
+    """content/ with every age deck cut to its first card (26 cards), schemas beside it."""
+    dst = tmp_path / "content"
+    shutil.copytree(ROOT / "content", dst)
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    for path in sorted((dst / "cards").glob("age*.yaml")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        starts = [i for i, line in enumerate(lines) if line.startswith("  - id:")]
+        path.write_text("".join(lines[:starts[1]]), encoding="utf-8")
+    return dst
+
+
+def _build(content: Path, out: Path, *stages: str) -> dict:
+    only = [arg for stage in stages for arg in ("--only", stage)]
+    result = run_cli("build", "--content", str(content), "--out", str(out), "--paper", "a4",
+                     "--json", *only)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def _edit_card(content: Path) -> None:
+    path = content / "cards" / "starter.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(*EDIT), encoding="utf-8")
+
+
+def _outputs(out: Path) -> dict[str, bytes]:
+    """The user-facing files (no cache, no manifest); TTS decks name their folder: neutral."""
+    files = {}
+    for path in sorted(out.rglob("*")):
+        rel = path.relative_to(out).as_posix()
+        if path.is_file() and not rel.startswith(".cache/") and rel != ".tether-build.json":
+            data = path.read_bytes()
+            if rel.startswith("tts/") and rel.endswith(".json"):
+                data = data.replace((out / "tts").resolve().as_uri().encode(), b"<out>/tts")
+            files[rel] = data
+    return files
+
+
+def _snapshot(out: Path) -> dict:
+    return {p.relative_to(out).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(out.rglob("*"))
+            if p.is_file() and not p.relative_to(out).as_posix().startswith(".cache/")}
+
+
+def test_card_edit_rebuilds_like_a_clean_build_cards(small_content, tmp_path):
+    out = tmp_path / "build"
+    _build(small_content, out, "cards")
+    _edit_card(small_content)
+    written = set(_build(small_content, out, "cards")["written"])
+    assert {"print/cards-a4.pdf", "png/starter/supply_cache-1.png", "tts/starter.png",
+            "tts/starter.json"} <= written
+    assert not any(w.startswith("png/") and "supply_cache" not in w for w in written)
+    fresh = tmp_path / "fresh"
+    _build(small_content, fresh, "cards")
+    assert _outputs(out) == _outputs(fresh)
+
+
+def test_card_edit_rebuilds_like_a_clean_build_rulebook(small_content, tmp_path):
+    out = tmp_path / "build"
+    _build(small_content, out, "rulebook")
+    layouts = sorted((out / ".cache" / "book").iterdir())
+    _edit_card(small_content)
+    assert "rulebook-a4.pdf" in _build(small_content, out, "rulebook")["written"]
+    # card text reaches the book only through the stamped faces: no new layout
+    assert sorted((out / ".cache" / "book").iterdir()) == layouts
+    fresh = tmp_path / "fresh"
+    _build(small_content, fresh, "rulebook")
+    assert _outputs(out) == _outputs(fresh)
+
+
+def test_failed_build_keeps_outputs_cache_entries_may_stay(small_content, tmp_path,
+                                                           monkeypatch):
+    from tether_build.rulebook import book
+
+    out = tmp_path / "build"
+    _build(small_content, out, "cards")
+    before, faces = _snapshot(out), set((out / ".cache" / "faces").iterdir())
+    _edit_card(small_content)
+
+    def crash(ctx):
+        raise KeyboardInterrupt  # Ctrl-C in the stage after the cards were rendered
+
+    monkeypatch.setattr(book, "stage", crash)
+    result = run_cli("build", "--content", str(small_content), "--out", str(out), "--paper",
+                     "a4", "--only", "cards", "--only", "rulebook")
+    assert result.exit_code == 1
+    assert _snapshot(out) == before
+    assert set((out / ".cache" / "faces").iterdir()) > faces   # the edited face, cached
+
+
+def _pages(content, templates: Path):
+    from tether_build.render.context import Renderer
+    from tether_build.render.html import Pages
+
+    return Pages(Renderer(content, templates), templates)
+
+
+def test_template_change_misses_the_face_cache(content, tmp_path):
+    from tether_build.cards import normalized_cards
+    from tether_build.render.cache import Cache
+    from tether_build.render.fit import render_faces
+
+    templates = tmp_path / "templates"
+    for folder in ("cards", "backs", "fonts", "icons"):
+        shutil.copytree(ROOT / "templates" / folder, templates / folder)
+    card = [c for c in normalized_cards(content) if c["id"] == "supply_cache"]
+    cache = Cache(tmp_path / "cache")
+    first = render_faces(_pages(content, templates), card, ["starter"], cache=cache)
+    assert (cache.hits, cache.misses) == (0, 2)
+    again = render_faces(_pages(content, templates), card, ["starter"], cache=cache)
+    assert cache.hits == 2 and again.parts == first.parts
+    css = templates / "cards" / "cards.css"
+    css.write_text(css.read_text(encoding="utf-8") + "\n.rules { color: #123456; }\n",
+                   encoding="utf-8")
+    changed = render_faces(_pages(content, templates), card, ["starter"], cache=cache)
+    assert cache.misses == 4
+    assert changed.parts[0][0] != first.parts[0][0]
+    uncached = render_faces(_pages(content, templates), card, ["starter"])
+    assert changed.parts == uncached.parts
+
+
+def test_a_damaged_cache_entry_is_a_miss(content, tmp_path):
+    from tether_build.cards import normalized_cards
+    from tether_build.render.cache import Cache
+    from tether_build.render.fit import render_faces
+    from tether_build.render.html import TEMPLATES
+
+    card = [c for c in normalized_cards(content) if c["id"] == "supply_cache"]
+    first = render_faces(_pages(content, TEMPLATES), card, [], cache=Cache(tmp_path))
+    entry = next((tmp_path / "faces").iterdir())
+    whole = entry.read_bytes()
+    entry.write_bytes(whole[:-10])   # e.g. a disk that filled up under another tool
+    again = render_faces(_pages(content, TEMPLATES), card, [], cache=Cache(tmp_path))
+    assert again.parts == first.parts and entry.read_bytes() == whole
+
+
+def test_template_and_code_change_miss_the_book_layout(monkeypatch, tmp_path):
+    from tether_build.render import cache
+    from tether_build.rulebook import book
+
+    templates = tmp_path / "templates"
+    for folder in book.BOOK_TEMPLATES:
+        shutil.copytree(ROOT / "templates" / folder, templates / folder)
+    monkeypatch.setattr(book, "TEMPLATES", templates)
+    key = book._layout_key("<p>book</p>", "file:///t/")
+    assert key == book._layout_key("<p>book</p>", "file:///t/")
+    assert key != book._layout_key("<p>book!</p>", "file:///t/")
+    css = templates / "rulebook" / "book.css"
+    css.write_text(css.read_text(encoding="utf-8") + "\nh1 { color: red; }\n",
+                   encoding="utf-8")
+    changed = book._layout_key("<p>book</p>", "file:///t/")
+    assert changed != key
+    monkeypatch.setattr(cache, "code_digest", lambda *names: "other code")
+    assert book._layout_key("<p>book</p>", "file:///t/") != changed
+
+
+def test_a_face_pdf_does_not_depend_on_what_shared_its_layout(content):
+    """The premise of the per-card cache: a card laid out with others (in a worker's batch,
+    shrunk or not) gives the same PDF bytes as that card laid out alone."""
+    from tether_build.cards import normalized_cards
+    from tether_build.render.fit import TEXT_SIZES, render_faces
+    from tether_build.render.html import TEMPLATES
+
+    cards = {c["id"]: c for c in normalized_cards(content)}
+    sentence = "Look at the top 3 cards of your [draw_pile]. Put 1 into your [hand]."
+    long_text = " ".join([sentence] * 8)
+    long = dict(cards["scout_report"], text_source=long_text, text=long_text)
+    picked = [cards["recruit"], long, cards["zap"]]
+    pages = _pages(content, TEMPLATES)
+    batch = render_faces(pages, picked, ["starter"])
+    assert batch.fits["scout_report"]["text_pt"] < TEXT_SIZES[0]   # it had to shrink
+    for card, part in zip(picked, batch.parts):
+        assert render_faces(pages, [card], []).parts == [part], card["id"]
+    assert render_faces(pages, [], ["starter"]).parts == batch.parts[-1:]
+
+
+def test_tiles_stage_ignores_card_text_not_champion_hp(content_copy, tmp_path):
+    out = tmp_path / "build"
+    assert _build(content_copy, out, "tiles")["stages"]["tiles"]["status"] == "built"
+    _edit_card(content_copy)
+    again = _build(content_copy, out, "tiles")
+    assert again["stages"]["tiles"]["status"] == "up to date" and again["written"] == []
+    path = content_copy / "cards" / "age1_market.yaml"
+    source = path.read_text(encoding="utf-8")
+    path.write_text(source.replace("      hp: 4\n", "      hp: 40\n", 1), encoding="utf-8")
+    third = _build(content_copy, out, "tiles")
+    assert third["stages"]["tiles"]["status"] == "built"
+    assert "print/tokens-a4.pdf" in third["written"]   # the HP tracks grew
+
+
+def test_the_tiles_view_refuses_fields_it_does_not_declare(content):
+    from tether_build.build import Context, tiles_cards
+
+    ctx = Context(ROOT / "content", Path("unused"))
+    ctx._content = content
+    card = tiles_cards(ctx)[0]
+    assert card.get("name")
+    with pytest.raises(KeyError, match="not in this stage's view"):
+        card.get("text")
+
+
+def test_prune_drops_least_recently_used_entries(tmp_path):
+    import os
+
+    from tether_build.render.cache import Cache, prune
+
+    cache = Cache(tmp_path)
+    for n, name in enumerate(("old", "used", "new")):
+        cache.put("faces", name, b"x" * 100)
+        os.utime(tmp_path / "faces" / f"{name}.bin", ns=(n * 10**9, n * 10**9))
+    assert cache.get("faces", "used") is not None   # a hit counts as a recent use
+    assert prune(tmp_path, max_bytes=250) == 1
+    assert sorted(p.stem for p in (tmp_path / "faces").iterdir()) == ["new", "used"]

@@ -1,0 +1,146 @@
+"""A content-addressed cache of rendered pieces: card faces, PNGs, TTS sheets, book layouts.
+
+An entry lives at <out>/.cache/<kind>/<key>.bin, where the key is a SHA-256 over everything
+that affects its bytes: the HTML (or the PDF bytes a PNG comes from), the template, CSS,
+font and icon files, the code that lays out or draws, and the library versions. A change
+anywhere gives another key, so an entry is never stale, only unused. Entries are written
+atomically (fsutil.write_atomic); one may outlive a failed build, which is harmless because
+it is content-addressed. `prune` keeps the folder under a size bound, least recently used
+first. A Cache without a folder stores nothing (the CLI commands that are not `tether build`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zlib
+from importlib import metadata
+from pathlib import Path
+
+from ..fsutil import write_atomic
+
+CACHE_DIR = ".cache"
+MAX_BYTES = 256 * 1024 * 1024   # a full build of the shipped content caches ~30 MB
+_RENDER = Path(__file__).resolve().parent
+
+
+def digest(*parts) -> str:
+    """SHA-256 of the parts (str, bytes, or anything JSON can write), each length-prefixed."""
+    h = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, str):
+            part = part.encode()
+        elif not isinstance(part, bytes):
+            part = json.dumps(part, sort_keys=True, ensure_ascii=False, default=str).encode()
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.hexdigest()
+
+
+def files_digest(base: Path, folders: tuple[str, ...]) -> str:
+    """SHA-256 over the names and bytes of every file under base/<folder> (recursively)."""
+    h = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(p for p in (Path(base) / folder).rglob("*")
+                           if p.is_file() and "__pycache__" not in p.parts):
+            h.update(path.relative_to(base).as_posix().encode() + b"\0")
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def versions(*packages: str) -> str:
+    """Installed versions of the packages that lay out, draw or encode the bytes (and of
+    zlib, which compresses every PDF stream and PNG)."""
+    out = [f"zlib={zlib.ZLIB_RUNTIME_VERSION}"]
+    for name in packages:
+        try:
+            out.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            out.append(f"{name}=-")
+    return ";".join(out)
+
+
+LAYOUT_PACKAGES = ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "pyphen",
+                   "tinyhtml5", "pillow")
+
+
+def code_digest(*names: str) -> str:
+    """SHA-256 of render/ modules by name (e.g. "pdf.py") or of every one ("*.py")."""
+    h = hashlib.sha256()
+    for name in names:
+        for path in sorted(_RENDER.glob(name)):
+            h.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def pack(meta: dict, data: bytes) -> bytes:
+    """One entry: a JSON line (with the payload's size), then the payload."""
+    return json.dumps({**meta, "bytes": len(data)}, sort_keys=True).encode() + b"\n" + data
+
+
+def unpack(entry: bytes | None) -> tuple[dict, bytes] | None:
+    """(meta, payload) of a packed entry, or None if missing, unreadable or cut short."""
+    if entry is None:
+        return None
+    head, sep, data = entry.partition(b"\n")
+    if not sep:
+        return None
+    try:
+        meta = json.loads(head)
+    except ValueError:
+        return None
+    return (meta, data) if isinstance(meta, dict) and meta.get("bytes") == len(data) else None
+
+
+class Cache:
+    """Entries under `root` by kind and key; `Cache(None)` stores nothing."""
+
+    def __init__(self, root: Path | None = None):
+        self.root = Path(root) if root is not None else None
+        self.hits = 0
+        self.misses = 0
+
+    def _path(self, kind: str, key: str) -> Path:
+        return self.root / kind / f"{key}.bin"
+
+    def get(self, kind: str, key: str) -> bytes | None:
+        """The entry's bytes, or None."""
+        if self.root is None:
+            return None
+        path = self._path(kind, key)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            self.misses += 1
+            return None
+        self.hits += 1
+        try:
+            os.utime(path)   # recently used: kept longest by prune()
+        except OSError:
+            pass
+        return data
+
+    def put(self, kind: str, key: str, data: bytes) -> None:
+        """Store an entry (atomically; a concurrent writer writes the same bytes)."""
+        if self.root is not None:
+            write_atomic(self._path(kind, key), data)
+
+
+def prune(root: Path, max_bytes: int = MAX_BYTES) -> int:
+    """Delete the least recently used entries until the folder holds max_bytes or less."""
+    entries = []
+    for path in Path(root).glob("*/*.bin"):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        entries.append((st.st_mtime_ns, st.st_size, path))
+    total, removed = sum(e[1] for e in entries), 0
+    for _, size, path in sorted(entries):
+        if total <= max_bytes:
+            break
+        path.unlink(missing_ok=True)
+        total -= size
+        removed += 1
+    return removed

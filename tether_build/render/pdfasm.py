@@ -1,0 +1,302 @@
+"""Assemble PDFs from laid-out pages without parsing them again: the card sheets and the
+rulebook draw each face page as a Form XObject, and this module writes those files directly.
+
+Why: pypdf parses, clones and re-serializes every face on every build, seconds for 190 faces.
+Here a face page becomes a `Fragment` once (its content stream and every object its resources
+reach, serialized, references kept as local indices) and is cached by the face PDF's hash;
+an output is then the concatenation of fragments, references renumbered, small objects packed
+into compressed object streams, with a cross-reference stream. Same parts in, same bytes
+out, whichever build made the parts.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zlib
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pypdf.generic import (
+    ArrayObject,
+    DictionaryObject,
+    IndirectObject,
+    NameObject,
+    NullObject,
+    PdfObject,
+    StreamObject,
+    TextStringObject,
+)
+
+OBJECTS_PER_STREAM = 200
+REF = re.compile(rb"\x00(\d+)\x00")   # a reference to local object n, inside a serialized part
+
+
+class Placeholder(PdfObject):
+    """A reference to an object the writer supplies later (a face form, a content stream)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def clone(self, pdf_dest, force_duplicate: bool = False, ignore_fields=()):
+        return self
+
+
+def _write(obj) -> bytes:
+    buf = io.BytesIO()
+    obj.write_to_stream(buf)
+    return buf.getvalue()
+
+
+class Serializer:
+    """Writes pypdf objects as PDF syntax, each reference as its local index (\\0n\\0), and
+    collects the objects the references reach, numbered in the order first met."""
+
+    def __init__(self, resolve: Callable | None = None):
+        self.index: dict[tuple, int] = {}      # reference (or placeholder name) -> local n
+        self.todo: deque = deque()             # (local n, referenced object) to serialize
+        self.placeholders: dict[str, int] = {}
+        self._resolve = resolve or (lambda ref: ref.get_object())
+
+    def ref(self, ref) -> bytes:
+        placeholder = isinstance(ref, Placeholder)
+        assert placeholder or isinstance(ref, IndirectObject)
+        key = ("placeholder", ref.name) if placeholder else ("ref", ref.idnum, ref.generation)
+        if key not in self.index:
+            self.index[key] = len(self.index)
+            if placeholder:
+                self.placeholders[ref.name] = self.index[key]
+            else:
+                self.todo.append((self.index[key], self._resolve(ref)))
+        return b"\x00%d\x00" % self.index[key]
+
+    def value(self, obj) -> bytes:
+        """A direct value (dictionaries and arrays recursively)."""
+        if isinstance(obj, (IndirectObject, Placeholder)):
+            return self.ref(obj)
+        if isinstance(obj, DictionaryObject):
+            return b"<<" + self.entries(obj) + b">>"
+        if isinstance(obj, ArrayObject):
+            return b"[" + b" ".join(self.value(v) for v in obj) + b"]"
+        if obj is None:
+            return _write(NullObject())
+        out = _write(obj)
+        if b"\x00" in out:  # pypdf escapes strings and names: a raw NUL would be ours alone
+            raise ValueError(f"unexpected NUL byte in a PDF value: {out[:40]!r}")
+        return out
+
+    def entries(self, obj, skip=("/Length",)) -> bytes:
+        """The entries of a dictionary without its << >>."""
+        return b"".join(_write(NameObject(k)) + b" " + self.value(v) + b"\n"
+                        for k, v in obj.items() if k not in skip)
+
+    def objects(self) -> list[tuple[bytes, bytes | None] | None]:
+        """Every collected object by local index: (head, stream data) or None (placeholder).
+
+        A stream's head is its dictionary's entries (no /Length, no << >>)."""
+        out: dict[int, tuple[bytes, bytes | None]] = {}
+        while self.todo:
+            n, obj = self.todo.popleft()
+            if isinstance(obj, StreamObject):
+                out[n] = (self.entries(obj), obj._data)
+            else:
+                out[n] = (self.value(obj), None)
+        return [out.get(n) for n in range(len(self.index))]
+
+
+def split(data: bytes, sizes: list[int]) -> list[bytes]:
+    """Blobs of the given sizes, back to back; ValueError if they do not add up."""
+    if sum(sizes) != len(data):
+        raise ValueError("a cached PDF part is damaged (sizes do not add up)")
+    blobs, at = [], 0
+    for size in sizes:
+        blobs.append(data[at:at + size])
+        at += size
+    return blobs
+
+
+@dataclass
+class Fragment:
+    """A page ready to draw as a Form XObject: its objects serialized with local references."""
+
+    mediabox: list[float]
+    content: bytes          # the page's content stream, flate-compressed
+    resources: bytes        # the /Resources value (references as \0n\0)
+    group: bytes            # the /Group value, or b"" when the page has none
+    objects: list[tuple[bytes, bytes | None]]
+
+    def to_bytes(self) -> bytes:
+        """The fragment as one blob (for the render cache)."""
+        blobs = [self.content, self.resources, self.group]
+        for head, data in self.objects:
+            blobs += [head, data if data is not None else b""]
+        meta = {"mediabox": self.mediabox, "sizes": [len(b) for b in blobs],
+                "streams": [data is not None for _, data in self.objects]}
+        return json.dumps(meta).encode() + b"\n" + b"".join(blobs)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Fragment:
+        head, _, rest = data.partition(b"\n")
+        meta = json.loads(head)
+        blobs = split(rest, meta["sizes"])
+        objects = [(blobs[3 + 2 * i], blobs[4 + 2 * i] if stream else None)
+                   for i, stream in enumerate(meta["streams"])]
+        return cls(meta["mediabox"], blobs[0], blobs[1], blobs[2], objects)
+
+
+def fragment(page) -> Fragment:
+    """A pypdf page as a Fragment: content, resources and everything they reach."""
+    ser = Serializer()
+    resources = ser.value(page["/Resources"]) if "/Resources" in page else b"<<>>"
+    group = ser.value(page["/Group"]) if "/Group" in page else b""
+    objects = ser.objects()
+    content = zlib.compress(page.get_contents().get_data()) if "/Contents" in page else b""
+    return Fragment([float(v) for v in page.mediabox], content, resources, group, objects)
+
+
+def _num(v: float) -> bytes:
+    return (f"{v:.6f}".rstrip("0").rstrip(".") or "0").encode()
+
+
+def stream(head: bytes, data: bytes) -> bytes:
+    """A stream object's body from its dictionary entries and (encoded) data."""
+    return b"<<" + head + b"/Length %d>>\nstream\n" % len(data) + data + b"\nendstream"
+
+
+class Writer:
+    """Objects numbered 1, 2, ... in the order added; writes the file with a classic xref."""
+
+    def __init__(self, header: bytes = b"%PDF-1.7"):
+        self.header = header
+        self.bodies: list[bytes | None] = []
+
+    def reserve(self) -> int:
+        self.bodies.append(None)
+        return len(self.bodies)
+
+    def put(self, num: int, body: bytes) -> None:
+        self.bodies[num - 1] = body
+
+    def add(self, body: bytes) -> int:
+        self.bodies.append(body)
+        return len(self.bodies)
+
+    def add_objects(self, objects: list, known: dict[int, int] | None = None) -> Callable:
+        """Add serialized objects (local references); returns the renumbering function.
+
+        known: local index -> object number for placeholders the caller has numbered."""
+        known = known or {}
+        numbers = {}
+        for n, obj in enumerate(objects):
+            numbers[n] = known[n] if obj is None else self.reserve()
+
+        def renumber(part: bytes) -> bytes:
+            return REF.sub(lambda m: b"%d 0 R" % numbers[int(m[1])], part)
+
+        for n, obj in enumerate(objects):
+            if obj is not None:
+                head, data = obj
+                self.put(numbers[n], renumber(head) if data is None
+                         else stream(renumber(head), data))
+        return renumber
+
+    def add_form(self, frag: Fragment, bbox: list[float], group: bool = True,
+                 num: int | None = None) -> int:
+        """A fragment as a Form XObject clipped to bbox (at object `num` if reserved);
+        returns its object number."""
+        renumber = self.add_objects(frag.objects)
+        head = (b"/Type /XObject\n/Subtype /Form\n/BBox [" + b" ".join(_num(v) for v in bbox)
+                + b"]\n/Resources " + renumber(frag.resources) + b"\n")
+        if group and frag.group:
+            head += b"/Group " + renumber(frag.group) + b"\n"
+        body = stream(head + b"/Filter /FlateDecode\n", frag.content)
+        if num is None:
+            return self.add(body)
+        self.put(num, body)
+        return num
+
+    def write(self, trailer: bytes) -> bytes:
+        """The file; trailer: the trailer's entries other than /Size.
+
+        Streams are written as they are; every other object goes into compressed object
+        streams (PDF 1.5), and a cross-reference stream closes the file: the many small
+        dictionaries of per-face fonts shrink twenty-fold."""
+        plain = [n for n, body in enumerate(self.bodies, start=1)
+                 if body is None or not body.endswith(b"endstream")]
+        if any(self.bodies[n - 1] is None for n in plain):
+            missing = [n for n in plain if self.bodies[n - 1] is None]
+            raise ValueError(f"PDF objects {missing[:5]} reserved but never written")
+        where: dict[int, tuple[int, int]] = {}       # object -> (object stream, index)
+        packs = [plain[i:i + OBJECTS_PER_STREAM]
+                 for i in range(0, len(plain), OBJECTS_PER_STREAM)]
+        first_pack = len(self.bodies) + 1
+        out = io.BytesIO()
+        out.write(self.header + b"\n%\xe2\xe3\xcf\xd3\n")
+        offsets: dict[int, int] = {}
+        for num, body in enumerate(self.bodies, start=1):
+            if body.endswith(b"endstream"):
+                offsets[num] = out.tell()
+                out.write(b"%d 0 obj\n" % num + body + b"\nendobj\n")
+        for p, pack in enumerate(packs):
+            index, data = [], []
+            at = 0
+            for i, num in enumerate(pack):
+                where[num] = (first_pack + p, i)
+                index.append(b"%d %d" % (num, at))
+                data.append(self.bodies[num - 1])
+                at += len(self.bodies[num - 1]) + 1
+            head = b" ".join(index) + b"\n"
+            offsets[first_pack + p] = out.tell()
+            body = stream(b"/Type /ObjStm\n/N %d\n/First %d\n/Filter /FlateDecode\n"
+                          % (len(pack), len(head)),
+                          zlib.compress(head + b"\n".join(data) + b"\n"))
+            out.write(b"%d 0 obj\n" % (first_pack + p) + body + b"\nendobj\n")
+        xref_num = first_pack + len(packs)
+        offsets[xref_num] = out.tell()
+        rows = [b"\x00" + (0).to_bytes(4, "big") + (65535).to_bytes(2, "big")]
+        for num in range(1, xref_num + 1):
+            if num in where:
+                pack, i = where[num]
+                rows.append(b"\x02" + pack.to_bytes(4, "big") + i.to_bytes(2, "big"))
+            else:
+                rows.append(b"\x01" + offsets[num].to_bytes(4, "big") + b"\x00\x00")
+        body = stream(b"/Type /XRef\n/Size %d\n/W [1 4 2]\n" % (xref_num + 1) + trailer
+                      + b"/Filter /FlateDecode\n", zlib.compress(b"".join(rows)))
+        out.write(b"%d 0 obj\n" % xref_num + body + b"\nendobj\n")
+        out.write(b"startxref\n%d\n%%%%EOF\n" % offsets[xref_num])
+        return out.getvalue()
+
+
+def text(value: str) -> bytes:
+    """A PDF text string (for /Title and the like)."""
+    return _write(TextStringObject(value))
+
+
+def fragments(parts: list[tuple[bytes, list[str]]], cache=None) -> dict[str, Fragment]:
+    """A Fragment per page key of the faces PDFs; cached by the PDF's hash and the page."""
+    import hashlib
+
+    from pypdf import PdfReader
+
+    from .cache import Cache, code_digest, digest, versions
+
+    cache = cache if cache is not None else Cache(None)
+    salt = digest("fragment/1", code_digest("pdfasm.py"), versions("pypdf"))
+    out = {}
+    for pdf, keys in parts:
+        sha, reader = hashlib.sha256(pdf).hexdigest(), None
+        for index, key in enumerate(keys):
+            ckey = digest(salt, sha, index)
+            entry = cache.get("forms", ckey)
+            if entry is not None:
+                try:
+                    out[key] = Fragment.from_bytes(entry)
+                    continue
+                except (ValueError, KeyError, IndexError):
+                    pass
+            reader = reader or PdfReader(io.BytesIO(pdf))
+            out[key] = fragment(reader.pages[index])
+            cache.put("forms", ckey, out[key].to_bytes())
+    return out
