@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
+from itertools import accumulate
 
 Hex = tuple[int, int]
 DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -91,14 +92,22 @@ def _radius(players: int, game: dict) -> int:
 
 @dataclass
 class Board:
-    """A generated board: every hex with its tile, plus how the generator got there."""
+    """A generated board: the placement (Capital slots, Forges, Mines with their values),
+    every hex with its tile (`hexes`, built on first use), and how the generator got there."""
 
     players: int
     radius: int
     seed: int
-    hexes: list[dict]
+    slots: dict[str, Hex]
+    forges: list[Hex]
+    mines: dict[Hex, int]
     rerolls: int = 0
     widened: list[int] = field(default_factory=list)
+
+    @cached_property
+    def hexes(self) -> list[dict]:
+        """Every hex as {q, r, tile[, slot | mine_value]}, sorted by (r, q)."""
+        return _layout(self.radius, self.slots, self.forges, self.mines)
 
     def tile_at(self) -> dict[Hex, dict]:
         """Map (q, r) -> hex dict."""
@@ -126,7 +135,6 @@ def generate_board(players: int, seed: int, game: dict) -> Board:
         if distance(hx, (0, 0)) > radius:
             raise ValueError(f"capital slot {hx} is off a radius-{radius} board")
     rng = random.Random(seed)
-    _dist_table(radius)
     board_cfg = game["board"]
     counts = _by_players(board_cfg["tile_counts"], players)
     spread_max = int(board_cfg["placement"]["fairness_max_spread"])
@@ -137,55 +145,64 @@ def generate_board(players: int, seed: int, game: dict) -> Board:
         forges, mines, widened = placed
         if access_spread(caps.values(), mines) <= spread_max:
             values = assign_mine_values(len(mines), board_cfg["mine_values"], rng)
-            hexes = _layout(radius, caps, forges, dict(zip(mines, values)))
-            return Board(players, radius, seed, hexes, rerolls, widened)
+            return Board(players, radius, seed, dict(caps), forges, dict(zip(mines, values)),
+                         rerolls, widened)
     raise ValueError(f"no fair board after {MAX_REROLLS} rerolls ({players} players)")
 
 
 def access_spread(capitals, mines) -> int:
     """max - min over Capitals of the distance to the nearest Mine (§7.3 sanity check)."""
-    d = _DIST
-    nearest = [min(d[c][m] if c in d and m in d[c] else distance(c, m) for m in mines)
-               for c in capitals]
+    nearest = [min(distance(c, m) for m in mines) for c in capitals]
     return max(nearest) - min(nearest)
-
-
-_DIST: dict[Hex, dict[Hex, int]] = {}
-
-
-def _dist_table(radius: int) -> None:
-    """Fill the shared distance table for every pair of hexes of a board (once)."""
-    hexes = all_hexes(radius)
-    for a in hexes:
-        if a not in _DIST or len(_DIST[a]) < len(hexes):
-            _DIST[a] = {b: distance(a, b) for b in hexes}
 
 
 def assign_mine_values(n: int, weights: dict, rng: random.Random) -> list[int]:
     """Draw n Mine Values with the §7.1 probabilities (percent weights)."""
     values = sorted(int(v) for v in weights)
-    w = [int(weights[v] if v in weights else weights[str(v)]) for v in values]
-    return [rng.choices(values, weights=w)[0] for _ in range(n)]
+    cum = list(accumulate(int(weights[v] if v in weights else weights[str(v)]) for v in values))
+    return rng.choices(values, cum_weights=cum, k=n)  # one draw per Mine, as n choices()
 
 
-@lru_cache(maxsize=64)
-def _far_from(radius: int, capitals: tuple[Hex, ...], min_cap: int) -> tuple[Hex, ...]:
-    return tuple(h for h in all_hexes(radius) if h != (0, 0)
-                 and all(distance(h, c) >= min_cap for c in capitals))
+# ---- placement on hex indices ----------------------------------------------------------
+# The generator works on the indices of all_hexes(radius) (the same order), with a distance
+# matrix, and hands coordinates back; every random draw is the one the rules describe.
+
+@cache
+def _grid(radius: int) -> tuple[tuple[Hex, ...], dict[Hex, int], list[list[int]]]:
+    """(hexes, index of each hex, distance matrix) of a board radius."""
+    hexes = all_hexes(radius)
+    return hexes, {h: i for i, h in enumerate(hexes)}, [
+        [distance(a, b) for b in hexes] for a in hexes]
 
 
-def _eligible(radius: int, caps: dict[str, Hex], taken: set[Hex], min_cap: int) -> list[Hex]:
-    """§7.2: not a Capital, not the Center, >= min_cap from every Capital, not special."""
-    base = _far_from(radius, tuple(sorted(caps.values())), min_cap)
-    return [h for h in base if h not in taken]
+@lru_cache(maxsize=256)
+def _far_from(radius: int, capitals: tuple[int, ...], min_cap: int) -> tuple[int, ...]:
+    """§7.2: not a Capital, not the Center, >= min_cap from every Capital (indices)."""
+    hexes, index, dist = _grid(radius)
+    center = index[(0, 0)]
+    return tuple(h for h in range(len(hexes)) if h != center
+                 and all(dist[h][c] >= min_cap for c in capitals))
 
 
-def _spread(h: Hex, others: list[Hex]) -> int:
-    row = _DIST[h]
-    return min((row[o] for o in others), default=99)
+@lru_cache(maxsize=256)
+def _ring(radius: int, capitals: tuple[int, ...], min_cap: int,
+          dists: tuple[int, ...]) -> tuple[int, ...]:
+    """The eligible hexes (before any tile is placed) at these Center distances."""
+    _, index, dist = _grid(radius)
+    row = dist[index[(0, 0)]]
+    return tuple(h for h in _far_from(radius, capitals, min_cap) if row[h] in dists)
 
 
-def _best(cands: list[Hex], key, rng: random.Random) -> Hex:
+@lru_cache(maxsize=256)
+def _home_ring(radius: int, capitals: tuple[int, ...], min_cap: int, cap: int,
+               home_d: int) -> tuple[int, ...]:
+    """Eligible hexes at home_d from `cap` and >= min_cap from every other Capital."""
+    dist = _grid(radius)[2]
+    return tuple(h for h in _far_from(radius, capitals, min_cap) if dist[h][cap] == home_d
+                 and all(dist[h][o] >= min_cap for o in capitals if o != cap))
+
+
+def _best(cands: list[int], key, rng: random.Random) -> int:
     """Pick uniformly at random among the candidates with the highest key."""
     scored = [(key(c), c) for c in cands]
     top = max(s for s, _ in scored)
@@ -193,81 +210,99 @@ def _best(cands: list[Hex], key, rng: random.Random) -> Hex:
 
 
 def _place(radius, caps, counts, cfg, rng):
-    """One placement attempt: (forges, mines, widened) or None if impossible."""
+    """One placement attempt: (forges, mines, widened) as coordinates, or None."""
+    hexes, index, dist = _grid(radius)
     place = cfg["placement"]
     min_cap = int(place["min_capital_distance"])
-    capitals = list(caps.values())
-    taken: set[Hex] = set(capitals)
-    forges = _place_forges(radius, caps, taken, int(counts["forge"]), place, rng)
+    capitals = [index[c] for c in caps.values()]  # slot order
+    key = tuple(sorted(capitals))
+    forges = _place_forges(radius, capitals, key, int(counts["forge"]), place, rng)
     if forges is None:
         return None
-    taken.update(forges)
-    mines = _place_home_mines(radius, caps, taken, place, rng)
+    mines = _place_home_mines(radius, {n: index[c] for n, c in caps.items()}, key,
+                              set(capitals) | set(forges), place, rng)
     if mines is None:
         return None
-    taken.update(mines)
-    rest = int(counts["mine"]) - len(mines)
+    taken = set(capitals) | set(forges) | set(mines)
     widened: list[int] = []
     dists = [int(d) for d in place["other_mine_center_distance"]]
-    for _ in range(rest):
+    for _ in range(int(counts["mine"]) - len(mines)):
         cands = []
         while True:
-            cands = [h for h in _eligible(radius, caps, taken, min_cap)
-                     if _DIST[h][(0, 0)] in dists]
+            cands = [h for h in _ring(radius, key, min_cap, tuple(dists)) if h not in taken]
             if cands or max(dists) >= radius:
                 break
             dists.append(max(dists) + 1)
             widened.append(max(dists))
         if not cands:
             return None
+        # each Capital's distance to its nearest Mine so far; a candidate can only lower it
+        near = [(min(dist[c][m] for m in mines), dist[c]) for c in capitals]
 
-        def key(h, mines=mines):
-            return (_spread(h, mines), -access_spread(capitals, mines + [h]))
-        pick = _best(cands, key, rng)
+        def score(h, mines=mines, near=near):
+            reach = [min(row[h], n) for n, row in near]
+            return (_spread(dist[h], mines), min(reach) - max(reach))
+        pick = _best(cands, score, rng)
         mines.append(pick)
         taken.add(pick)
-    return forges, mines, widened
+    return [hexes[f] for f in forges], [hexes[m] for m in mines], widened
 
 
-def _place_forges(radius, caps, taken, n, place, rng):
+def _spread(row: list[int], others) -> int:
+    """The distance from a hex (its distance row) to the nearest of `others`."""
+    return min(map(row.__getitem__, others), default=99)
+
+
+def _place_forges(radius, capitals, key, n, place, rng):
+    dist = _grid(radius)[2]
     min_cap = int(place["min_capital_distance"])
-    ring_d = {int(d) for d in place["forge_center_distance"]}
-    cands = [h for h in _eligible(radius, caps, taken, min_cap)
-             if _DIST[h][(0, 0)] in ring_d]
-    capitals = list(caps.values())
-    forges: list[Hex] = []
-
-    def nearest_cap(h):
-        return min(range(len(capitals)), key=lambda i: (_DIST[h][capitals[i]], i))
-
+    ring_d = tuple(sorted({int(d) for d in place["forge_center_distance"]}))
+    cands = [h for h in _ring(radius, key, min_cap, ring_d) if h not in capitals]
+    forges: list[int] = []
+    nearest_cap = _nearest_capitals(radius, tuple(capitals), tuple(cands))
+    spread = dict.fromkeys(cands, 99)  # distance to the nearest Forge placed so far
     for _ in range(n):
         free = [c for c in cands if c not in forges]
         if not free:
             return None
-        used = {nearest_cap(f) for f in forges}
+        used = {nearest_cap[f] for f in forges}
 
-        def key(h, used=used):
-            return (_spread(h, forges), nearest_cap(h) not in used)
-        forges.append(_best(free, key, rng))
+        def score(h, used=used):
+            return (spread[h], nearest_cap[h] not in used)
+        pick = _best(free, score, rng)
+        forges.append(pick)
+        row = dist[pick]
+        for h, d in spread.items():
+            if row[h] < d:
+                spread[h] = row[h]
     return forges
 
 
-def _place_home_mines(radius, caps, taken, place, rng):
+@lru_cache(maxsize=64)
+def _nearest_capitals(radius: int, capitals: tuple[int, ...],
+                      cands: tuple[int, ...]) -> dict[int, int]:
+    """Index of each candidate's nearest Capital (ties: the first listed); do not mutate."""
+    dist = _grid(radius)[2]
+    return {h: min(range(len(capitals)), key=lambda i, h=h: (dist[h][capitals[i]], i))
+            for h in cands}
+
+
+def _place_home_mines(radius, caps, key, taken, place, rng):
+    """One home Mine per Capital, Capitals in random order (§7.2); `caps` holds indices."""
+    dist = _grid(radius)[2]
     min_cap = int(place["min_capital_distance"])
     home_d = int(place["home_mine_capital_distance"])
     names = sorted(caps)
     rng.shuffle(names)  # "for each Capital (random order)"
-    mines: list[Hex] = []
+    mines: list[int] = []
+    specials = [h for h in taken if h not in caps.values()]  # the Forges
     for name in names:
-        cap = caps[name]
-        others = [c for n, c in caps.items() if n != name]
-        cands = [h for h in _eligible(radius, caps, taken | set(mines), min_cap)
-                 if _DIST[h][cap] == home_d
-                 and all(_DIST[h][o] >= min_cap for o in others)]
+        cands = [h for h in _home_ring(radius, key, min_cap, caps[name], home_d)
+                 if h not in taken and h not in mines]
         if not cands:
             return None
-        mines.append(_best(cands, lambda h: _spread(h, mines + list(taken - set(caps.values()))),
-                           rng))
+        special = mines + specials
+        mines.append(_best(cands, lambda h, special=special: _spread(dist[h], special), rng))
     return mines
 
 

@@ -19,16 +19,6 @@ class CompileError(ValueError):
     """Content that cannot be compiled for the engine (unknown step, dangling id)."""
 
 
-def _default(kind: str, text: str):
-    if kind in ("int", "posint"):
-        return int(text)
-    if kind == "number":
-        return float(text)
-    if kind == "bool":
-        return text == "true"
-    return text
-
-
 def _fill(params: dict[str, str], d: dict, where: str) -> dict:
     out = dict(d)
     for name, t in params.items():
@@ -37,7 +27,7 @@ def _fill(params: dict[str, str], d: dict, where: str) -> dict:
             if required:
                 raise CompileError(f"{where}: missing required parameter {name!r}")
             if default is not None:
-                out[name] = _default(kind, default)
+                out[name] = spec.default_value(kind, default)
     return out
 
 

@@ -50,7 +50,7 @@ def render_html(text: str, terms: dict, icons: dict, icon_html: Callable[[str], 
     return "".join(out)
 
 
-JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
 
 
 def _blank(m: re.Match) -> str:

@@ -110,3 +110,13 @@ def test_compile_is_deterministic(compiled):
     from tether_build.content import load_content
     content = load_content(ROOT / "content")
     assert compile_engine(normalized_cards(content), content) == compiled
+
+
+def test_consumer_and_event_places_exist():
+    """Every 'module.function' named in mods.CONSUMERS and game.EVENTS_FIRED exists."""
+    import importlib
+    for where in list(mods.CONSUMERS.values()) + list(game.EVENTS_FIRED.values()):
+        module, name = where.split(".")
+        m = importlib.import_module(f"tether_build.engine.{module}")
+        assert hasattr(m, name) or any(hasattr(v, name) for v in vars(m).values()
+                                       if isinstance(v, type)), where

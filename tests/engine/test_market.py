@@ -82,4 +82,4 @@ def test_one_market_win_per_round(rules):
 
 def test_bid_options(rules):
     opts = market.bid_options(2, rules.game["market"])
-    assert opts == [("pass", 0), ("pass", 1), ("pass", 2), ("buy", 1), ("buy", 2)]
+    assert list(opts) == [("pass", 0), ("pass", 1), ("pass", 2), ("buy", 1), ("buy", 2)]

@@ -11,6 +11,10 @@ compiler fills in.
 """
 
 # ---- steps -----------------------------------------------------------------------------
+# "You may ..." on a card: a targeted step with `optional: true` offers the player a skip
+# (None) next to its targets, and it never makes the card unplayable for want of a target.
+OPTIONAL = {"optional": "bool=false"}
+
 # name -> (one-line doc, {param: type})
 STEPS: dict[str, tuple[str, dict[str, str]]] = {
     "noop": ("Do nothing (an explicit empty effect, e.g. Stall).", {}),
@@ -33,32 +37,37 @@ STEPS: dict[str, tuple[str, dict[str, str]]] = {
     "look": ("Look at the top cards of your draw pile, take some to hand, the rest go to 'rest'.",
              {"count": "posint!", "take": "int=0",
               "rest": "enum:discard|top|bottom|choose_bottom=top"}),
-    "deploy": ("Deploy Forces (Cohorts) into a hex.", {"count": "amount!", "where": "hex!"}),
+    "deploy": ("Deploy Forces (Cohorts) into a hex.",
+               {"count": "amount!", "where": "hex!", **OPTIONAL}),
     "deploy_champion": ("Deploy this Champion card into a hex (§20.1).", {"where": "hex!"}),
-    "summon_champion": ("Deploy a Champion drawn from a card pool, without paying its costs.",
+    "summon_champion": (("Deploy a Champion, without paying its costs, chosen from every "
+                         "Champion card of the game that matches the pool filter."),
                         {"pool": "card_filter!", "pick": "enum:random|choose=random",
                          "where": "hex!"}),
     "move": ("Move stacks (or single units) along a declared path.",
              {"stacks": "posint=1", "distance": "posint!", "unit": "enum:stack|force|champion=stack",
               "ignore_bridges": "bool=false", "stop_on_occupied": "bool=false",
-              "as": "name"}),
+              "as": "name", **OPTIONAL}),
     "relocate": ("Move a Champion directly to a hex (no path).",
-                 {"champion": "champion!", "to": "hex!"}),
+                 {"champion": "champion!", "to": "hex!", **OPTIONAL}),
     "build_bridge": ("Build Bridges.", {"count": "posint=1", "where": "bridge!",
-                                        "temporary": "bool=false"}),
-    "destroy_bridge": ("Destroy Bridges.", {"count": "posint=1", "where": "bridge!"}),
+                                        "temporary": "bool=false", **OPTIONAL}),
+    "destroy_bridge": ("Destroy Bridges.",
+                       {"count": "posint=1", "where": "bridge!", **OPTIONAL}),
     "heal": ("Heal Champions (not above their max HP).",
-             {"amount": "amount!", "champion": "champion!"}),
-    "damage": ("Deal damage to Champions.", {"amount": "amount!", "champion": "champion!"}),
+             {"amount": "amount!", "champion": "champion!", **OPTIONAL}),
+    "damage": ("Deal damage to Champions.",
+               {"amount": "amount!", "champion": "champion!", **OPTIONAL}),
     "destroy_forces": ("Destroy Forces in a hex ('count: all' for every one).",
                        {"count": "amount!", "hex": "hex!", "side": "enum:enemy|any|friendly=enemy",
-                        "up_to": "bool=true"}),
+                        "up_to": "bool=true", **OPTIONAL}),
     "remove_champion": ("Take Champions off the board to the burn pile or to the hand.",
-                        {"champion": "champion!", "to": "enum:burn_pile|hand=burn_pile"}),
+                        {"champion": "champion!", "to": "enum:burn_pile|hand=burn_pile",
+                         **OPTIONAL}),
     "multiply_hp": ("Multiply a Champion's current HP, raising its max HP if needed.",
-                    {"champion": "champion!", "factor": "posint!"}),
+                    {"champion": "champion!", "factor": "posint!", **OPTIONAL}),
     "mine_value": ("Raise the Mine Value of a Mine, up to a maximum.",
-                   {"amount": "int!", "hex": "hex!", "max": "posint=7"}),
+                   {"amount": "int!", "hex": "hex!", "max": "posint=7", **OPTIONAL}),
     "forge_draft": ("Reveal Archive cards, gain one, the rest to the bottom (§16.2).",
                     {"reveal": "posint=3", "age": "enum:current|I|II|III=current"}),
     "gain_card": ("Gain cards from a deck into your hand or draw pile.",

@@ -6,15 +6,14 @@ import random
 
 
 class Agent:
-    """Base agent: its own RNG stream, seeded from the game RNG at setup."""
+    """Base agent: its own RNG stream, seeded from the game RNG at setup (until then, and
+    for an agent used outside a game, a stream shared by unseeded agents)."""
 
     name = "agent"
-
-    def __init__(self):
-        self.rng = random.Random(0)
+    rng = random.Random(0)
 
     def seed(self, value: int) -> None:
-        """Seed this agent's private RNG (called once by setup)."""
+        """Give this agent its private RNG (called once by setup)."""
         self.rng = random.Random(value)
 
     def choose(self, g, p: int, kind: str, options: list, ctx=None) -> int:
@@ -33,6 +32,7 @@ class RandomAgent(Agent):
 
 
 OBJECTIVE = {"mine": 4.0, "center": 6.0, "forge": 5.0}
+SKIP = 0.5  # the worth of declining an optional ("you may") step
 CATEGORY = {"recruitment": 3.0, "economy": 2.5, "movement": 2.0, "champion": 3.5,
             "victory": 3.0, "combat": 1.5, "bridges": 1.5, "deckcraft": 1.0,
             "synergy": 1.5, "power": 2.0}
@@ -64,8 +64,10 @@ class HeuristicAgent(Agent):
         """The best-scoring option (random tie-break)."""
         score = getattr(self, "_" + kind, None) or self._default
         best, pick = None, 0
+        skip = SKIP if kind in ("hex", "champion", "bridge", "may") else None
         for i, opt in enumerate(options):
-            v = score(g, p, opt, ctx) + self.rng.random() * 0.01
+            v = (skip if opt is None and skip is not None else score(g, p, opt, ctx)
+                 ) + self.rng.random() * 0.01
             if best is None or v > best:
                 best, pick = v, i
         return pick
@@ -203,6 +205,9 @@ class HeuristicAgent(Agent):
         ch = g.s.champions[opt[1]]
         return 5.0 - ch.hp
 
+    def _may(self, g, p, opt, ctx) -> float:
+        return 1.0  # an optional step on all / random targets: do it (skip scores SKIP)
+
     def _mine(self, g, p, opt, ctx) -> float:
         return 2.0 if opt[0] == "gold" else 1.0
 
@@ -218,4 +223,4 @@ class HeuristicAgent(Agent):
         return (2.0 if touches else 0.0) + 0.5 * self._near_objective(g, p, far)
 
     def _summon(self, g, p, opt, ctx) -> float:
-        return g.s.cards[opt[1]].defn.champion["hp"]
+        return g.rules.by_id[opt].champion["hp"]

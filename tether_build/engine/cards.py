@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import rand
 from .core import Ctx
 
 
@@ -15,34 +16,42 @@ class CardsMixin:
     def reshuffle(self, p: int) -> None:
         """Shuffle the discard pile into the (empty) draw pile (§2.5)."""
         pl = self.s.players[p]
-        self.rng.shuffle(pl.discard)
+        rand.shuffle(self.rng, pl.discard)
         pl.draw, pl.discard = pl.discard + pl.draw, []
         self.log("reshuffle", p=p, n=len(pl.draw))
 
     def draw(self, p: int, n: int) -> int:
         """Draw n cards (§2.5: at HAND_LIMIT a drawn card goes to the discard pile)."""
         pl = self.s.players[p]
+        cards, logging = self.s.cards, self.events is not None
         limit = self.rules.game["hand"]["limit"]
-        got = 0
+        stop = self.opt.hand_limit_draw == "stop"
+        hand, got = pl.hand, 0
         for _ in range(n):
             if not pl.draw:
                 if not pl.discard:
                     break
                 self.reshuffle(p)
-            if len(pl.hand) >= limit and self.opt.hand_limit_draw == "stop":
+            full = len(hand) >= limit
+            if full and stop:
                 break
             iid = pl.draw.pop()
-            inst = self.s.cards[iid]
-            pl.last_drawn = inst.defn.type
+            inst = cards[iid]
+            defn = inst.defn
+            pl.last_drawn = defn.type
             got += 1
-            if len(pl.hand) >= limit:
+            if full:
                 pl.discard.append(iid)
-                self.log("draw", p=p, card=inst.defn.id, to="discard")
-                self.card_event(p, inst, "card_discarded")
+                if logging:
+                    self.log("draw", p=p, card=defn.id, to="discard")
+                if defn.triggers:
+                    self.card_event(p, inst, "card_discarded")
             else:
-                pl.hand.append(iid)
-                self.log("draw", p=p, card=inst.defn.id)
-            self.card_event(p, inst, "card_drawn")
+                hand.append(iid)
+                if logging:
+                    self.log("draw", p=p, card=defn.id)
+            if defn.triggers:
+                self.card_event(p, inst, "card_drawn")
         return got
 
     def card_event(self, p: int, inst, event: str) -> None:
@@ -60,8 +69,10 @@ class CardsMixin:
         pl.hand.remove(iid)
         pl.discard.append(iid)
         inst = self.s.cards[iid]
-        self.log("discard", p=p, card=inst.defn.id)
-        self.card_event(p, inst, "card_discarded")
+        if self.events is not None:
+            self.log("discard", p=p, card=inst.defn.id)
+        if inst.defn.triggers:
+            self.card_event(p, inst, "card_discarded")
 
     def scrap_card(self, p: int, iid: int) -> None:
         """Remove a card in hand from the game (Reforge)."""
@@ -97,10 +108,11 @@ class CardsMixin:
         else:
             if not pl.draw and pl.discard:
                 self.reshuffle(p)
-            pl.draw.insert(self.rng.randint(0, len(pl.draw)), iid)
+            pl.draw.insert(rand.randint(self.rng, 0, len(pl.draw)), iid)
         if inst.defn.vp:
             pl.pvp += inst.defn.vp
-        self.log("gain", p=p, card=inst.defn.id, to=to, vp=inst.defn.vp)
+        if self.events is not None:
+            self.log("gain", p=p, card=inst.defn.id, to=to, vp=inst.defn.vp)
 
     def deck_for(self, source: str, age: str) -> str:
         """Deck id of the market or power deck of an age."""
@@ -117,7 +129,7 @@ class CardsMixin:
     def to_bottom(self, deck: str, iids: list[int]) -> None:
         """Return revealed cards to the bottom of their deck in random order."""
         iids = list(iids)
-        self.rng.shuffle(iids)
+        rand.shuffle(self.rng, iids)
         for iid in iids:
             self.s.revealed.remove(iid)
         self.s.decks.setdefault(deck, [])[:0] = iids

@@ -3,6 +3,7 @@ assignment, Champion damage and bounty, and every combat modifier."""
 
 from __future__ import annotations
 
+from . import rand
 from .mods import battle_applies, bind_battle
 
 MAX_COMBAT_ROUNDS = 500
@@ -180,7 +181,7 @@ class CombatMixin:
                 if tgt == -1:
                     tgt = min(set(range(nf)) - forces_hit)
             else:
-                tgt = self.rng.randrange(total)
+                tgt = rand.below(self.rng, total)
             if tgt >= nf:
                 ch = champs[tgt - nf]
                 if self._redirect(b, enemy, ch, nf, forces_hit):

@@ -26,12 +26,16 @@ class NoTarget(Exception):
 class Step:
     """One compiled step: kind, unique id, and its select/apply closures."""
 
-    __slots__ = ("apply", "kind", "options", "params", "select", "uid")
+    __slots__ = ("apply", "exists", "kind", "may_fail", "options", "params", "select", "uid")
 
     def __init__(self, kind: str, params: dict, apply, select=None):
         self.kind, self.params, self.apply, self.select = kind, params, apply, select
         self.uid = 0
         self.options = None  # choose_target: fn(ctx) -> candidates (for look-ahead)
+        # can `select` find no legal choice while a card is declared (NoTarget)? Handlers
+        # that know it never can say so; it spares the target look-ahead of such cards
+        self.may_fail = True
+        self.exists = None  # fn(ctx) -> bool: has `select` a choice (a quick look-ahead)
 
     def run(self, ctx: Ctx) -> None:
         """Choose (or use the locked) target, then apply."""
@@ -72,23 +76,21 @@ class Ctx:
         "last_count",
         "locks",
         "p",
+        "quick",
         "refs",
+        "s",
     )
 
     def __init__(self, g, p: int, inst=None, champ=None, battle=None, event=None,
                  locks: dict | None = None, declaring: bool = False, dry: bool = False):
-        self.g, self.p, self.inst, self.champ = g, p, inst, champ
+        self.g, self.s, self.p, self.inst, self.champ = g, g.s, p, inst, champ
         self.battle, self.event = battle, event
         self.refs: dict = {}
         self.locks = locks
         self.declaring = declaring
         self.dry = dry
         self.last_count = 0
-
-    @property
-    def s(self):
-        """The game state."""
-        return self.g.s
+        self.quick = False  # a look-ahead that only asks whether targets exist (Step.exists)
 
     @property
     def source_type(self) -> str | None:
@@ -102,8 +104,14 @@ class Ctx:
         c.refs = dict(self.refs)
         return c
 
-    def choose(self, key, kind: str, options_fn, valid=None):
-        """Pick a target: the locked one (checked, else Fizzle), else ask the agent."""
+    def choose(self, key, kind: str, options_fn, valid=None, optional: bool = False,
+               required: bool = True):
+        """Pick a target: the locked one (checked, else Fizzle), else ask the agent.
+        `optional` ("you may"): None, the skip, is offered first and is always legal.
+        Not `required` (a further stack or Bridge of one step): no choice is no target."""
+        if optional:
+            targets = options_fn
+            options_fn = lambda: [None, *targets()]
         locks = self.locks
         if locks is not None and not self.declaring and key in locks:
             value = locks[key]
@@ -113,7 +121,7 @@ class Ctx:
             return value
         options = options_fn()
         if not options:
-            if self.declaring:
+            if self.declaring and required:
                 raise NoTarget(kind)
             return NONE
         if self.dry or len(options) == 1:

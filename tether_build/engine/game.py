@@ -10,7 +10,7 @@ import random
 
 from .cards import CardsMixin
 from .combat import CombatMixin
-from .core import Fizzle, NoTarget
+from .core import Ctx, Fizzle, NoTarget
 from .mods import Hooks
 from .movement import MoveMixin
 from .options import Options
@@ -47,6 +47,10 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin):
         self.last_battle_rounds = 0
         self.dirty: dict[int, int] = {}   # hex -> last seat to enter (for §12.7)
         self.stats = {"played": {}, "fizzled": {}, "resolved": {}}
+        self.memo: dict | None = None  # query answers while the state stands still
+        self.seats: tuple | None = None  # (Lead, seat order) of actions.seat_order
+        self.move_gate: tuple = (-1, False, frozenset())  # see movement._plain_steps
+        self._probe = None  # see probe()
 
     # ---- decisions and log -------------------------------------------------------------
     def decide(self, p: int, kind: str, options: list, ctx=None):
@@ -73,6 +77,16 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin):
         if self.check is not None:
             self.check(self, where)
 
+    def probe(self, p: int, inst):
+        """The dry, declaring context of a card's target look-ahead (one per game, reset
+        here: a look-ahead runs to its end before the next one starts)."""
+        ctx = self._probe
+        if ctx is None:
+            ctx = self._probe = Ctx(self, p, inst, locks={}, declaring=True, dry=True)
+            ctx.quick = True
+        ctx.p, ctx.inst = p, inst
+        return ctx
+
     # ---- queries used by selectors -------------------------------------------------------
     def capital_has_enemy(self, p: int) -> bool:
         """Does seat p's Capital contain enemy units."""
@@ -81,7 +95,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin):
     def deploy_anchors(self, p: int) -> list[int]:
         """Hexes seat p may deploy into as if they were its Capital (§20.1, deploy_anchor)."""
         out = [self.s.players[p].capital]
-        for act in self.hooks.of("deploy_anchor"):
+        for act in self.hooks.mods.get("deploy_anchor", ()):
             if act.owner != p:
                 continue
             ctx = act.ctx(self)
@@ -125,6 +139,8 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin):
     # ---- triggers ----------------------------------------------------------------------
     def fire(self, event: str, info: dict, only: set[int] | None = None) -> None:
         """Run every active trigger for `event` whose scope and condition match."""
+        if not self.hooks.trigs.get(event):
+            return
         for act in self.hooks.on(event):
             if only is not None and act.owner not in only:
                 continue

@@ -71,6 +71,11 @@ def _board_problems(g, where: str):
         expect = {h: s.units_of(p, h) for h in range(s.topo.n) if s.units_of(p, h)}
         if s.ucount[p] != expect:
             yield f"occupancy index of seat {p} out of sync"
+    if s.nocc != [len(s.occupants(h)) for h in range(s.topo.n)]:
+        yield "occupant count index out of sync"
+    if s.bridges.at != [tuple(x for x in s.topo.adj[h] if x[1] in s.bridges)
+                        for h in range(s.topo.n)]:
+        yield "bridged-neighbour index out of sync"
     on_board = sum(len(x) for x in s.champs_at)
     if on_board != len(s.champions):
         yield "Champion index out of sync"

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from . import rand
+
 
 def preview_count(rules, round_no: int, players: int) -> int:
     """§11.0: next-Age cards in this round's Market row (table in ages.yaml, capped at P)."""
@@ -24,17 +28,24 @@ def roll_off(g, seats: list[int], why: str) -> int:
     """§11.4: tied players roll a die, lowest wins; repeat among those tied lowest."""
     seats = sorted(seats)
     while len(seats) > 1:
-        rolls = {p: g.rng.randint(1, 6) for p in seats}
+        rolls = {p: rand.randint(g.rng, 1, 6) for p in seats}
         low = min(rolls.values())
-        g.log("rolloff", why=why, rolls={str(k): v for k, v in rolls.items()})
+        if g.events is not None:
+            g.log("rolloff", why=why, rolls={str(k): v for k, v in rolls.items()})
         seats = [p for p in seats if rolls[p] == low]
     return seats[0]
 
 
-def bid_options(gold: int, market: dict) -> list[tuple[str, int]]:
-    """Every legal bid: ('buy', min..gold) and ('pass', min..gold) (§11.2)."""
-    return ([("pass", x) for x in range(market["min_pass_bid"], gold + 1)]
-            + [("buy", x) for x in range(market["min_buy_bid"], gold + 1)])
+def bid_options(gold: int, market: dict) -> tuple[tuple[str, int], ...]:
+    """Every legal bid: ('pass', min..gold) then ('buy', min..gold) (§11.2)."""
+    return _bids(gold, market["min_pass_bid"], market["min_buy_bid"])
+
+
+@lru_cache(maxsize=256)
+def _bids(gold: int, min_pass: int, min_buy: int) -> tuple[tuple[str, int], ...]:
+    """The bid list for one gold amount, built once (a shared, immutable tuple)."""
+    return tuple([("pass", x) for x in range(min_pass, gold + 1)]
+                 + [("buy", x) for x in range(min_buy, gold + 1)])
 
 
 def market_row(g) -> list[int]:
@@ -47,17 +58,20 @@ def market_row(g) -> list[int]:
     if n and nxt is not None:
         row += g.reveal(g.deck_for("market", nxt), n)
     row += g.reveal(g.deck_for("market", s.age), P - len(row))
-    g.rng.shuffle(row)
-    g.log("market", round=s.round, cards=[s.cards[i].defn.id for i in row], preview=n)
+    rand.shuffle(g.rng, row)
+    if g.events is not None:
+        g.log("market", round=s.round, cards=[s.cards[i].defn.id for i in row], preview=n)
     return row
 
 
 def resolve_card(g, iid: int, eligible: list[int]) -> int:
     """§11.2-11.3: bids for one Market card; returns the seat that gains it."""
     s = g.s
-    bids = {p: g.decide(p, "bid", bid_options(s.players[p].gold, g.rules.game["market"]), {"card": iid})
+    market, ctx = g.rules.game["market"], {"card": iid}
+    bids = {p: g.decide(p, "bid", bid_options(s.players[p].gold, market), ctx)
             for p in eligible}
-    g.log("bids", card=s.cards[iid].defn.id, bids={str(p): list(b) for p, b in bids.items()})
+    if g.events is not None:
+        g.log("bids", card=s.cards[iid].defn.id, bids={str(p): list(b) for p, b in bids.items()})
     buys = {p: x for p, (kind, x) in bids.items() if kind == "buy"}
     if buys:
         top = max(buys.values())
@@ -89,7 +103,8 @@ def market_phase(g) -> None:
         if not eligible:
             break
         resolve_card(g, iid, eligible)
-        g.checkpoint("market")
+        if g.check is not None:
+            g.checkpoint("market")
     for iid in [i for i in row if i in s.revealed]:  # only if players ran out (never with P)
         deck = s.cards[iid].defn.deck
         g.to_bottom(deck, [iid])

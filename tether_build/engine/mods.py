@@ -17,14 +17,14 @@ BATTLE_BOUND = ("this_battle", "next_battle", "first_battle")
 CONSUMERS = {
     "hit_on": "combat.unit_stats", "extra_dice": "combat.unit_stats",
     "set_dice": "combat.unit_stats", "assign_hits": "combat._chosen_hits",
-    "redirect_hit": "combat._redirect", "ignore_bridges": "movement.flies",
-    "extra_move": "movement.extra_move", "deploy_anchor": "game.deploy_anchors",
+    "redirect_hit": "combat._redirect", "ignore_bridges": "paths.flies",
+    "extra_move": "paths.extra_move", "deploy_anchor": "game.deploy_anchors",
     "untargetable": "game.untargetable", "prevent_damage_for_gold": "units._prevent_for_gold",
-    "block_bridge": "movement.blocked_edges", "link_hexes": "movement.links",
+    "block_bridge": "paths.blocked_edges", "link_hexes": "paths.links",
     "mine_bonus": "phases._mine_bonus", "control_vp": "phases.control_vp",
     "vp_while": "phases.control_vp", "deploy_bonus": "units.deploy",
     "pick_extra": "cards.pick_extra", "cost_override": "actions.card_cost",
-    "mines_connected": "movement.links", "retreat_from_battle": "combat._retreats",
+    "mines_connected": "paths.links", "retreat_from_battle": "combat._retreats",
 }
 DURATIONS = ("this_battle", "next_battle", "first_battle", "end_of_round", "permanent")
 LIMITS = ("unlimited", "once_per_round", "once_per_battle", "once")
@@ -33,7 +33,8 @@ LIMITS = ("unlimited", "once_per_round", "once_per_battle", "once")
 class ModDef:
     """A compiled modifier: kind, raw params, and compiled parts."""
 
-    __slots__ = ("a", "amount", "b", "bridge", "hexsel", "kind", "params", "units", "when")
+    __slots__ = ("a", "amount", "b", "bridge", "hexsel", "kind", "params", "reads_alone",
+                 "units", "when")
 
     def __init__(self, spec: dict):
         self.kind = spec["modifier"]
@@ -42,6 +43,7 @@ class ModDef:
         self.params = spec
         self.units = spec.get("units")
         self.when = condition(spec.get("when"))
+        self.reads_alone = "moving_alone" in repr(spec.get("when"))  # does it ask who moves
         sel = spec.get("hex") or spec.get("where")
         self.hexsel = HexSel(sel) if isinstance(sel, dict) else None
         self.amount = amount(spec["amount"]) if "amount" in spec else None
@@ -129,22 +131,26 @@ class Active:
 
 
 class Hooks:
-    """Active modifiers by kind and triggers by event."""
+    """Active modifiers by kind and triggers by event; `ver` changes on every change."""
 
     def __init__(self):
         self.mods: dict[str, list[Active]] = {}
         self.trigs: dict[str, list[Active]] = {}
+        self.ver = 0
+        self._owners: dict[tuple, tuple[int, frozenset]] = {}
 
     def add_mod(self, act: Active, mod: ModDef) -> Active:
         """Install an active modifier."""
         act.mod = mod
         self.mods.setdefault(mod.kind, []).append(act)
+        self.ver += 1
         return act
 
     def add_trig(self, act: Active, event: str, cond, steps) -> Active:
         """Install an active trigger."""
         act.event, act.cond, act.steps = event, cond, steps
         self.trigs.setdefault(event, []).append(act)
+        self.ver += 1
         return act
 
     def install_ability(self, ab: Ability, owner: int, champ=None) -> Active:
@@ -159,12 +165,23 @@ class Hooks:
         """Remove every active modifier/trigger for which pred(active) holds."""
         for table in (self.mods, self.trigs):
             for key, lst in table.items():
-                if any(pred(a) for a in lst):
-                    table[key] = [a for a in lst if not pred(a)]
+                keep = [a for a in lst if not pred(a)]
+                if len(keep) != len(lst):
+                    table[key] = keep
+                    self.ver += 1
 
     def of(self, kind: str) -> list[Active]:
         """Active modifiers of a kind."""
         return self.mods.get(kind, ())
+
+    def mod_owners(self, kinds: tuple[str, ...]) -> frozenset:
+        """Seats owning an active modifier of one of these kinds (cached per version)."""
+        got = self._owners.get(kinds)
+        if got is not None and got[0] == self.ver:
+            return got[1]
+        owners = frozenset(a.owner for k in kinds for a in self.mods.get(k, ()))
+        self._owners[kinds] = (self.ver, owners)
+        return owners
 
     def on(self, event: str) -> list[Active]:
         """Active triggers for an event (a copy: handlers may add or remove)."""

@@ -18,7 +18,8 @@ def reset_phase(g) -> None:
         if over > 0:
             for iid in g.choose_cards(p, "discard", pl.hand, over, False):
                 g.discard_card(p, iid)
-        g.fire("round_start", {"player": p}, only={p})
+        if any(a.owner == p for a in g.hooks.trigs.get("round_start", ())):
+            g.fire("round_start", {"player": p}, only={p})
     g.checkpoint("reset")
 
 
@@ -96,7 +97,8 @@ def scoring_phase(g) -> list[int]:
         pl.cvp = control_vp(g, p)
         if pl.pvp + pl.cvp >= goal and not g.capital_has_enemy(p):
             winners.append(p)
-    g.log("score", vp={str(p): [pl.pvp, pl.cvp] for p, pl in enumerate(s.players)})
+    if g.events is not None:
+        g.log("score", vp={str(p): [pl.pvp, pl.cvp] for p, pl in enumerate(s.players)})
     return winners
 
 
@@ -121,10 +123,15 @@ def cleanup_phase(g) -> None:
     """§18: discard hands, end-of-round triggers, end round effects, temporary Bridges."""
     s = g.s
     for p, pl in enumerate(s.players):
+        if g.events is None and not any(s.cards[i].defn.triggers for i in pl.hand):
+            pl.discard.extend(pl.hand)  # discard_card one by one, without the bookkeeping
+            pl.hand.clear()
+            continue
         for iid in list(pl.hand):
             g.discard_card(p, iid)
     for p in range(len(s.players)):
-        g.fire("round_end", {"player": p}, only={p})
+        if any(a.owner == p for a in g.hooks.trigs.get("round_end", ())):
+            g.fire("round_end", {"player": p}, only={p})
     ending = {"end_of_round", "first_battle", "this_battle"}
     if g.opt.next_battle_expires:
         ending.add("next_battle")

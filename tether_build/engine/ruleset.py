@@ -13,6 +13,7 @@ from pathlib import Path
 from . import steps_basic, steps_board, steps_cards, steps_flow  # noqa: F401  (register)
 from .conds import condition
 from .core import REGISTRY, Step
+from .declare import quick_check, target_check
 from .mods import Ability
 
 FILES = ("cards.json", "game.json", "factions.json", "tiles.json")
@@ -27,6 +28,7 @@ class CardDef:
         "burn",
         "category",
         "champion",
+        "check",
         "copies",
         "deck",
         "effect",
@@ -35,10 +37,13 @@ class CardDef:
         "id",
         "idx",
         "initiative",
+        "is_champion",
         "mana",
         "name",
+        "quick",
         "raw",
         "requires",
+        "simple",
         "triggers",
         "type",
         "vp",
@@ -50,8 +55,12 @@ class CardDef:
                     "gold", "copies", "burn", "vp", "champion"):
             setattr(self, key, d[key])
         self.initiative = tuple(d["initiative"])
+        self.is_champion = d["type"] == "champion"
+        self.simple = not self.is_champion and not d["requires"]  # cost is all it asks
         self.requires = condition(d["requires"]) if d["requires"] else None
         self.effect = compiler.steps(d["effect"])
+        self.check = target_check(self.effect)  # the look-ahead its declaration needs
+        self.quick = quick_check(self.effect)
         self.triggers = [compiler.ability(a) for a in d["triggers"]]
         abil = (d["champion"] or {}).get("abilities", [])
         self.abilities = [compiler.ability(a) for a in abil]
@@ -112,10 +121,36 @@ class Ruleset:
         self.age_of_round = {r: a["numeral"] for a in self.ages for r in a["rounds"]}
         self.age_info = {a["numeral"]: a for a in self.ages}
         self.steps_compiled = next(comp.uids) - 1
+        self._decks: dict = {}
+        self._constants()
+
+    def _constants(self) -> None:
+        """Numbers the game loop reads all the time, looked up once (game.yaml)."""
+        g = self.game
+        ba = g["basic_actions"]
+        self.hand_size, self.hand_limit = g["hand"]["size"], g["hand"]["limit"]
+        self.champion_limit = g["champions"]["limit"]
+        self.bridge_mana = ba["build_bridge"]["mana"]
+        self.march_mana, self.march_distance = ba["march"]["mana"], ba["march"]["distance"]
+        rf = ba["capital_reinforce"]
+        self.reinforce_mana, self.reinforce_gold = rf["mana"], rf.get("gold", 0)
+        self.reinforce_forces = rf["forces"]
 
     def deck_cards(self, deck: str) -> list[CardDef]:
-        """Card definitions of one deck id."""
-        return [c for c in self.cards if c.deck == deck]
+        """Card definitions of one deck id, in card order (do not mutate)."""
+        got = self._decks.get(deck)
+        if got is None:
+            got = self._decks[deck] = [c for c in self.cards if c.deck == deck]
+        return got
+
+    def deck_copies(self, deck: str) -> list[CardDef]:
+        """Every physical card of one deck id: each definition `copies` times, in card
+        order (do not mutate)."""
+        key = ("copies", deck)
+        got = self._decks.get(key)
+        if got is None:
+            got = self._decks[key] = [c for c in self.deck_cards(deck) for _ in range(c.copies)]
+        return got
 
     @classmethod
     def from_files(cls, directory: Path) -> Ruleset:

@@ -55,12 +55,21 @@ def ref_hex(ctx, name: str | None):
     return None
 
 
-def _within(spec: dict):
-    d, of, ref = spec["distance"], spec["of"], spec.get("ref")
+class Within:
+    """A compiled 'within' area: called, the set of hexes; `near` tests one hex."""
 
-    def fn(ctx) -> set[int]:
-        return ctx.s.topo.within(_within_sources(ctx, of, ref), d)
-    return fn
+    __slots__ = ("d", "of", "ref")
+
+    def __init__(self, spec: dict):
+        self.d, self.of, self.ref = spec["distance"], spec["of"], spec.get("ref")
+
+    def __call__(self, ctx) -> set[int]:
+        return ctx.s.topo.within(_within_sources(ctx, self.of, self.ref), self.d)
+
+    def near(self, ctx, h: int) -> bool:
+        """Is hex h in the area (without building it)."""
+        row, d = ctx.s.topo.dist[h], self.d
+        return any(row[x] <= d for x in _within_sources(ctx, self.of, self.ref))
 
 
 # ---- hexes ---------------------------------------------------------------------------------
@@ -82,7 +91,7 @@ _CONTAINS = {
 class HexSel:
     """A compiled hex selector. `deploy` widens own_capital with deploy anchors."""
 
-    __slots__ = ("base", "pick", "preds", "raw", "subs")
+    __slots__ = ("base", "never_empty", "pick", "preds", "raw", "subs")
 
     def __init__(self, spec: dict, deploy: bool = False):
         _known(spec, HEX_KEYS, "hex")
@@ -91,8 +100,13 @@ class HexSel:
         self.raw = spec
         self.pick = spec.get("pick", "choose")
         self.subs = [HexSel(x, deploy) for x in spec.get("any_of", [])]
-        self.base = _hex_base(spec, deploy)
-        self.preds = _hex_preds(spec)
+        self.base, used = _hex_base(spec, deploy)
+        if self.subs:  # any_of matches are filtered by every other key: keep them all
+            used = None
+        self.preds = _hex_preds({k: v for k, v in spec.items() if k != used})
+        keys = set(spec) - {"pick"}  # your Capital (or a deploy anchor) always exists
+        self.never_empty = (keys == {"own_capital"} and bool(spec["own_capital"])) or (
+            keys == {"any_of"} and any(sub.never_empty for sub in self.subs))
 
     def candidates(self, ctx) -> list[int]:
         """Every hex matching the selector now, in index order."""
@@ -112,29 +126,54 @@ class HexSel:
             out = sorted(seen)
         return out
 
+    def exists(self, ctx) -> bool:
+        """Does any hex match now (`bool(candidates)`, stopping at the first)."""
+        if self.subs:
+            return bool(self.candidates(ctx))
+        base = range(ctx.s.topo.n) if self.base is None else self.base(ctx)
+        preds = [make(ctx) for make in self.preds]
+        if not preds:
+            return bool(base)
+        if len(preds) == 1:
+            return any(map(preds[0], base))
+        return any(all(f(h) for f in preds) for h in base)
+
 
 def _hex_base(spec: dict, deploy: bool):
+    """(fn(ctx) -> the hexes to filter, the key that base already enforces) or (None, None)
+    for every hex. The enforcing key needs no predicate of its own."""
     if "ref" in spec:
         name = spec["ref"]
-        return lambda ctx: [h for h in [ref_hex(ctx, name)] if h is not None]
+        return (lambda ctx: [h for h in [ref_hex(ctx, name)] if h is not None]), None
     if spec.get("this"):
-        return lambda ctx: _within_sources(ctx, "this", None)
+        return (lambda ctx: _within_sources(ctx, "this", None)), "this"
     if spec.get("event_hex"):
-        return lambda ctx: [ctx.event["hex"]] if ctx.event and "hex" in ctx.event else []
+        return (lambda ctx: [ctx.event["hex"]] if ctx.event and "hex" in ctx.event else []
+                ), "event_hex"
     if spec.get("own_capital"):
         if deploy:
-            return lambda ctx: ctx.g.deploy_anchors(ctx.p)
-        return lambda ctx: [ctx.s.players[ctx.p].capital]
+            return (lambda ctx: ctx.g.deploy_anchors(ctx.p)), None
+        return (lambda ctx: [ctx.s.players[ctx.p].capital]), None
     if spec.get("enemy_capital"):
-        return lambda ctx: sorted(h for h, o in ctx.s.capital_of.items() if o != ctx.p)
+        return (lambda ctx: sorted(h for h, o in ctx.s.capital_of.items() if o != ctx.p)), None
     if spec.get("occupied_by") == "you":
-        return lambda ctx: ctx.s.occupied_by(ctx.p)
+        return (lambda ctx: ctx.s.occupied_by(ctx.p)), "occupied_by"
+    if spec.get("occupied_by") in ("enemy", "anyone"):  # the union of the players' hexes
+        mine = spec["occupied_by"] == "anyone"
+        return (lambda ctx: sorted({h for q, pl in enumerate(ctx.s.players)
+                                    if mine or q != ctx.p for h in ctx.s.occupied_by(q)})
+                ), "occupied_by"
     if spec.get("any_of"):
-        return lambda ctx: []
+        return (lambda ctx: []), None
     if "kind" in spec:
         kinds = frozenset(spec["kind"])
-        return lambda ctx: ctx.s.hexes_of(kinds)
-    return None
+        return (lambda ctx: ctx.s.hexes_of(kinds)), "kind"
+    if "within" in spec:  # the area itself, in index order
+        w = Within(spec["within"])
+        return (lambda ctx: sorted(w(ctx))), "within"
+    if spec.get("contains") in ("friendly_forces", "friendly_champion"):
+        return (lambda ctx: ctx.s.occupied_by(ctx.p)), None  # a superset: filtered below
+    return None, None
 
 
 def _hex_preds(spec: dict) -> list:
@@ -156,7 +195,7 @@ def _hex_preds(spec: dict) -> list:
         f2 = _CONTAINS[spec["contains"]]
         preds.append(lambda ctx: lambda h: f2(ctx.s, ctx.p, h))
     if "within" in spec:
-        w = _within(spec["within"])
+        w = Within(spec["within"])
         preds.append(lambda ctx: w(ctx).__contains__)
     if spec.get("adjacent_to_capital"):
         def adj(ctx):
@@ -177,11 +216,13 @@ class ChampSel:
         self.spec = spec
         self.pick = spec.get("pick", "choose")
         self.hexsel = HexSel(spec["in"]) if "in" in spec else None
-        self.within = _within(spec["within"]) if "within" in spec else None
+        self.within = Within(spec["within"]) if "within" in spec else None
 
     def candidates(self, ctx) -> list:
         """Champions on the board matching now (untargetable ones excluded)."""
         s, p, spec = ctx.s, ctx.p, self.spec
+        if not s.champions:
+            return []
         if "ref" in spec:
             v = ctx.refs.get(spec["ref"])
             pool = [v] if hasattr(v, "cid") and v.cid in s.champions else []
@@ -205,21 +246,45 @@ class ChampSel:
             pool = [c for c in pool if c.hex in hexes]
         return [c for c in pool if not ctx.g.untargetable(c, ctx)]
 
+    def exists(self, ctx) -> bool:
+        """Does any Champion match now (`bool(candidates)`, stopping at the first)."""
+        s, p, spec = ctx.s, ctx.p, self.spec
+        if not s.champions:
+            return False
+        if "ref" in spec or spec.get("this") or self.hexsel is not None:
+            return bool(self.candidates(ctx))
+        side, alone = spec.get("side", "any"), spec.get("exclude_this") and ctx.champ
+        within = self.within
+        for c in s.champions.values():
+            if (side == "friendly" and c.owner != p) or (side == "enemy" and c.owner == p):
+                continue
+            if alone and c is ctx.champ:
+                continue
+            if within is not None and not within.near(ctx, c.hex):
+                continue
+            if not ctx.g.untargetable(c, ctx):
+                return True
+        return False
+
 
 # ---- bridges -------------------------------------------------------------------------------
 class BridgeSel:
     """A compiled Bridge selector; `build` lists free edges, else existing Bridges."""
 
-    __slots__ = ("build", "pick", "spec", "touching")
+    __slots__ = ("basic", "build", "pick", "spec", "touching")
 
     def __init__(self, spec: dict, build: bool):
         _known(spec, BRIDGE_KEYS, "bridge")
         self.spec, self.build, self.pick = spec, build, "choose"
         self.touching = HexSel(spec["touching"]) if "touching" in spec else None
+        # a free edge touching a hex you occupy: what the Build Bridge action offers
+        self.basic = build and spec == {"touching": {"occupied_by": "you"}}
 
     def candidates(self, ctx) -> list[int]:
-        """Edge keys matching now."""
+        """Edge keys matching now (do not mutate)."""
         s = ctx.s
+        if self.basic:
+            return ctx.g.bridge_options(ctx.p)
         if "ref" in self.spec:
             v = ctx.refs.get(self.spec["ref"])
             pool = [v] if isinstance(v, int) else []
@@ -230,6 +295,20 @@ class BridgeSel:
         if self.build:
             return [e for e in pool if e not in s.bridges]
         return [e for e in pool if e in s.bridges]
+
+    def exists(self, ctx) -> bool:
+        """Does any edge match now (stopping at the first)."""
+        if "ref" in self.spec:
+            return bool(self.candidates(ctx))
+        if self.basic:  # the Build Bridge action's choices (memoised while declaring)
+            return bool(ctx.g.bridge_options(ctx.p))
+        s = ctx.s
+        bridges, build = s.bridges, self.build
+        if self.touching is None:
+            return any((e in bridges) != build for e in s.topo.edges)
+        edges_of = s.topo.edges_of
+        return any((e in bridges) != build for h in self.touching.candidates(ctx)
+                   for e in edges_of[h])
 
 
 # ---- amounts and players ---------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from ..board import capital_slots, generate_board
+from . import rand
 from .game import Game
 from .options import Options
 from .state import CardInst, Player, State
@@ -33,8 +34,9 @@ def new_game(rules, players: int, seed: int, agents, factions: list[str] | None 
         agent_seed = rng.getrandbits(64)
         if hasattr(a, "seed"):
             a.seed(agent_seed)
-    g.log("setup", players=players, seed=seed, factions=factions[:players],
-          options=g.opt.to_dict(), rerolls=board.rerolls)
+    if log is not None:
+        g.log("setup", players=players, seed=seed, factions=factions[:players],
+              options=g.opt.to_dict(), rerolls=board.rerolls)
     _board(g, board)
     _capital_draft(g, capital_slots(players, game_cfg))
     _decks(g)
@@ -50,12 +52,17 @@ def new_game(rules, players: int, seed: int, agents, factions: list[str] | None 
 
 
 def _board(g: Game, board) -> None:
+    """Tiles and Mine Values from the board's placement (§7)."""
     s = g.s
-    for h in board.hexes:
-        i = s.topo.index[(h["q"], h["r"])]
-        s.tile[i] = h["tile"]
-        if h["tile"] == "mine":
-            s.mine_value[i] = h["mine_value"]
+    index = s.topo.index
+    s.tile[s.topo.center] = "center"
+    for hx in board.slots.values():
+        s.tile[index[hx]] = "capital"
+    for hx in board.forges:
+        s.tile[index[hx]] = "forge"
+    for hx, value in board.mines.items():
+        s.tile[index[hx]] = "mine"
+        s.mine_value[index[hx]] = value
 
 
 def _capital_draft(g: Game, slots: dict) -> None:
@@ -75,10 +82,13 @@ def _capital_draft(g: Game, slots: dict) -> None:
         g.log("capital", p=p, slot=name)
 
 
-def _new_inst(g: Game, defn) -> int:
-    iid = len(g.s.cards)
-    g.s.cards.append(CardInst(iid, defn))
-    return iid
+def _new_insts(g: Game, defns: list) -> list[int]:
+    """Create one card instance per definition (in order); returns their iids."""
+    cards = g.s.cards
+    start = len(cards)
+    iids = range(start, start + len(defns))
+    cards.extend(map(CardInst, iids, defns))
+    return list(iids)
 
 
 def _decks(g: Game) -> None:
@@ -86,17 +96,16 @@ def _decks(g: Game) -> None:
     s, rules = g.s, g.rules
     for deck_id, info in sorted(rules.decks.items()):
         if info["kind"] in ("market", "power"):
-            pile = [_new_inst(g, c) for c in rules.deck_cards(deck_id) for _ in range(c.copies)]
-            g.rng.shuffle(pile)
+            pile = _new_insts(g, rules.deck_copies(deck_id))
+            rand.shuffle(g.rng, pile)
             s.decks[deck_id] = pile
-    starter = [c for c in rules.cards if c.deck == "starter"]
+    starter = rules.deck_copies("starter")
     hand_size = rules.game["hand"]["size"]
     for p, pl in enumerate(s.players):
         fac = rules.factions[pl.faction]
-        cards = [_new_inst(g, c) for c in starter for _ in range(c.copies)]
-        cards.append(_new_inst(g, rules.by_id[fac.spell]))
-        champ = _new_inst(g, rules.by_id[fac.champion])
-        g.rng.shuffle(cards)
+        cards = _new_insts(g, [*starter, rules.by_id[fac.spell]])
+        (champ,) = _new_insts(g, [rules.by_id[fac.champion]])
+        rand.shuffle(g.rng, cards)
         pl.draw = cards
         pl.hand.append(champ)
         g.draw(p, hand_size - 1)
@@ -104,11 +113,9 @@ def _decks(g: Game) -> None:
 
 def bridge_candidates(g: Game, p: int) -> list[int]:
     """§8: edges with at least one endpoint within reach of seat p's Capital."""
-    s = g.s
-    reach = g.rules.game["starting"]["bridge_reach"]
-    cap = s.players[p].capital
-    near = {h for h in range(s.topo.n) if s.topo.dist[cap][h] <= reach}
-    return sorted(e for e in s.topo.edges if (e >> 8) in near or (e & 255) in near)
+    topo = g.s.topo
+    near = topo.ball(g.s.players[p].capital, g.rules.game["starting"]["bridge_reach"])
+    return sorted({e for h in near for e in topo.edges_of[h]})
 
 
 def _starting_bridges(g: Game) -> None:

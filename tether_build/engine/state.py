@@ -10,24 +10,120 @@ from __future__ import annotations
 
 import hashlib
 import json
+from types import MappingProxyType
 
 from .topo import Topology, edge_ends
 
+NO_OVERRIDES = MappingProxyType({})  # shared by every card without overrides (read-only)
+
 
 class CardInst:
-    """One physical card: its definition, owner, counter and per-instance overrides."""
+    """One physical card: its definition, owner, counter and per-instance overrides
+    (`over` is replaced, never changed in place: most cards share NO_OVERRIDES)."""
 
     __slots__ = ("counter", "defn", "iid", "over")
 
     def __init__(self, iid: int, defn):
-        self.iid = iid
-        self.defn = defn
-        self.counter = 0
-        self.over: dict = {}
+        self.iid, self.defn, self.counter, self.over = iid, defn, 0, NO_OVERRIDES
 
     def get(self, key: str):
         """A cost/initiative/burn value, honouring overrides (e.g. gained with burn)."""
         return self.over.get(key, getattr(self.defn, key))
+
+
+class Bridges(set):
+    """The Bridges on the board, as edge keys (a plain set for `in`, ==, iteration), that
+    also keeps each hex's bridged neighbours: `at[h]`, a tuple of (neighbour, edge key) in
+    neighbour order. Every way of changing the set keeps `at` in step."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, n: int, edges=()):
+        super().__init__()
+        self.at: list[tuple] = [()] * n
+        self.update(edges)
+
+    def add(self, e: int) -> None:
+        """Build the Bridge with edge key e."""
+        if e not in self:
+            super().add(e)
+            a, b = e >> 8, e & 255
+            self.at[a] = _with(self.at[a], b, e)
+            self.at[b] = _with(self.at[b], a, e)
+
+    def discard(self, e: int) -> None:
+        """Remove the Bridge with edge key e, if there is one."""
+        if e in self:
+            super().discard(e)
+            a, b = e >> 8, e & 255
+            self.at[a] = tuple(x for x in self.at[a] if x[1] != e)
+            self.at[b] = tuple(x for x in self.at[b] if x[1] != e)
+
+    def remove(self, e: int) -> None:
+        """Remove the Bridge with edge key e (KeyError if there is none)."""
+        if e not in self:
+            raise KeyError(e)
+        self.discard(e)
+
+    def pop(self) -> int:
+        """Remove and return any Bridge."""
+        e = next(iter(self))
+        self.discard(e)
+        return e
+
+    def clear(self) -> None:
+        """Remove every Bridge."""
+        super().clear()
+        self.at = [()] * len(self.at)
+
+    def update(self, *others) -> None:
+        """Build every Bridge of the iterables."""
+        for it in others:
+            for e in list(it):
+                self.add(e)
+
+    def difference_update(self, *others) -> None:
+        """Remove every Bridge of the iterables."""
+        for it in others:
+            for e in list(it):
+                self.discard(e)
+
+    def intersection_update(self, *others) -> None:
+        """Keep only the Bridges in every iterable."""
+        keep = set(self).intersection(*others)
+        self.difference_update([e for e in self if e not in keep])
+
+    def symmetric_difference_update(self, other) -> None:
+        """Toggle every Bridge of the iterable."""
+        for e in set(other):
+            if e in self:
+                self.discard(e)
+            else:
+                self.add(e)
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+    def __isub__(self, other):
+        self.difference_update(other)
+        return self
+
+    def __iand__(self, other):
+        self.intersection_update(other)
+        return self
+
+    def __ixor__(self, other):
+        self.symmetric_difference_update(other)
+        return self
+
+
+def _with(row: tuple, h: int, e: int) -> tuple:
+    """row (sorted by neighbour) with (h, e) inserted in its place."""
+    i = 0
+    while i < len(row) and row[i][0] < h:
+        i += 1
+    return (*row[:i], (h, e), *row[i:])
 
 
 class Champion:
@@ -109,7 +205,7 @@ class State:
         self.champs_at: list[list[Champion]] = [[] for _ in range(n)]
         self.champions: dict[int, Champion] = {}
         self.next_cid = 1
-        self.bridges: set[int] = set()
+        self.bridges = Bridges(n)
         self.temp_bridges: set[int] = set()
         self.players = players
         self.cards: list[CardInst] = []
@@ -123,10 +219,11 @@ class State:
         self.winner: list[int] | None = None
         self.end_reason = ""
         self.ver = 0                    # bumped on every unit change (occupancy caches)
-        self._occ: dict[int, list[int]] = {}
-        self._occ_ver = -1
+        self._occ: dict[int, tuple[int, list[int]]] = {}  # seat -> (its pver, hexes)
+        self.pver = [0] * len(players)  # per seat: bumped when its units change
         self._kinds: dict[frozenset, list[int]] = {}
         self.ucount: list[dict[int, int]] = [{} for _ in players]  # seat -> hex -> units
+        self.nocc = [0] * n  # hex -> how many seats have units there
 
     # ---- occupancy -------------------------------------------------------------------
     def occupants(self, h: int) -> set[int]:
@@ -142,13 +239,10 @@ class State:
 
     def occupied_by(self, p: int) -> list[int]:
         """Hexes seat p occupies (cached until the units change; do not mutate)."""
-        if self._occ_ver != self.ver:
-            self._occ.clear()
-            self._occ_ver = self.ver
         got = self._occ.get(p)
-        if got is None:
-            got = self._occ[p] = sorted(self.ucount[p])
-        return got
+        if got is None or got[0] != self.pver[p]:
+            got = self._occ[p] = (self.pver[p], sorted(self.ucount[p]))
+        return got[1]
 
     def units_of(self, p: int, h: int) -> int:
         """Number of seat p's units (Forces + Champions) in hex h."""
@@ -175,12 +269,17 @@ class State:
     def _count(self, p: int, h: int, n: int) -> None:
         """Keep the per-seat unit count per hex (occupancy index) and bump the version."""
         c = self.ucount[p]
-        v = c.get(h, 0) + n
+        old = c.get(h, 0)
+        v = old + n
         if v:
             c[h] = v
+            if not old:
+                self.nocc[h] += 1
         else:
             del c[h]
+            self.nocc[h] -= 1
         self.ver += 1
+        self.pver[p] += 1
 
     def hexes_of(self, kinds: frozenset) -> list[int]:
         """Hexes whose tile is one of `kinds` (tiles never change during a game)."""

@@ -15,6 +15,7 @@ def _who(d: dict, key: str):
 
 def _step(kind: str, d: dict, apply, select=None, holder=None) -> Step:
     st = Step(kind, d, apply, select)
+    st.may_fail = False  # a player reference: 'chosen_opponent' always has a choice
     if holder is not None:
         holder.append(st)
     return st

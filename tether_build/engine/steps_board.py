@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
-from .core import NONE, Fizzle, Step, handler
+from .core import NONE, Fizzle, NoTarget, Step, handler
 from .select import BridgeSel, ChampSel, HexSel, amount
+from .state import CardInst
 
 
-def pick(ctx, key, kind: str, sel) -> list:
-    """Targets of a selector by its pick mode: all, one at random, or one chosen (lockable)."""
-    if sel.pick == "all":
-        return sel.candidates(ctx)
-    if sel.pick == "random":
+def pick(ctx, key, kind: str, sel, optional: bool = False) -> list:
+    """Targets of a selector by its pick mode: all, one at random, or one chosen (lockable).
+    An optional step may be skipped: a None choice (the player is asked 'may' first when
+    the targets are not chosen). While a card is declared no random pick is drawn."""
+    if sel.pick != "choose":
+        if optional and ctx.choose(key, "may", lambda: [True], optional=True) is None:
+            return []
         c = sel.candidates(ctx)
-        return [ctx.g.rng.choice(c)] if c else []
-    v = ctx.choose(key, kind, lambda: sel.candidates(ctx))
-    return [] if v is NONE else [v]
+        if sel.pick == "all" or not c or ctx.declaring:
+            return c
+        return [ctx.g.rng.choice(c)]
+    v = ctx.choose(key, kind, lambda: sel.candidates(ctx), optional=optional)
+    return [] if v is NONE or v is None else [v]
 
 
 def _targeted(kind: str, d: dict, sel, apply_one, tkind: str) -> Step:
     """A step that picks targets with one selector, then applies to each."""
     st = Step(kind, d, None)
-    st.select = lambda ctx: pick(ctx, st, tkind, sel)
+    optional = d.get("optional", False)
+    st.select = lambda ctx: pick(ctx, st, tkind, sel, optional)
+    st.may_fail = not optional and sel.pick == "choose" and not getattr(sel, "never_empty", False)
+    if st.may_fail:
+        st.exists = sel.exists
 
     def apply(ctx, targets):
         for t in targets:
@@ -61,26 +70,41 @@ def _card_filter(f: dict):
 
 @handler("summon_champion")
 def summon_champion(d, comp):
-    """Deploy a Champion taken from the supply decks (matching a filter) for free."""
+    """Deploy, for free, a Champion chosen from every Champion card of the game matching
+    the pool filter (Archive, Power and faction Champions): the supply deck's copy if one is
+    there, else a new copy of the card joins the game."""
     ok, where, mode = _card_filter(d["pool"]), HexSel(d["where"], deploy=True), d["pick"]
     st = Step("summon_champion", d, None)
     st.select = lambda ctx: pick(ctx, st, "hex", where)
+    st.may_fail = not where.never_empty
 
     def apply(ctx, hexes):
-        g = ctx.g
-        pool = [(deck, iid) for deck, pile in sorted(g.s.decks.items()) for iid in pile
-                if ok(ctx, g.s.cards[iid].defn)]
-        if not pool or not hexes or not g.can_field_champion(ctx.p):
+        g, p = ctx.g, ctx.p
+        pool = [c.id for c in g.rules.cards if c.is_champion and ok(ctx, c)]
+        if not pool or not hexes or not g.can_field_champion(p):
             return
-        if mode == "random":
-            deck, iid = g.rng.choice(pool)
-        else:
-            deck, iid = g.decide(ctx.p, "summon", pool, ctx)
-        g.s.decks[deck].remove(iid)
-        if g.place_champion(ctx.p, iid, hexes[0]) is None:
-            g.s.decks[deck].insert(0, iid)
+        if g.blocked(p, hexes[0]):
+            g.log("deploy_fail", p=p, hex=g.s.topo.name(hexes[0]))
+            return
+        card = g.rng.choice(pool) if mode == "random" else g.decide(p, "summon", pool, ctx)
+        g.place_champion(p, _summoned_card(g, card), hexes[0])
     st.apply = apply
     return st
+
+
+def _summoned_card(g, card_id: str) -> int:
+    """The iid of a copy of this card: taken from the top of a supply deck if one is
+    there, else a new card instance (e.g. a faction Champion)."""
+    s = g.s
+    for deck, pile in sorted(s.decks.items()):
+        for k in range(len(pile) - 1, -1, -1):
+            if s.cards[pile[k]].defn.id == card_id:
+                g.log("summon", card=card_id, source=deck)
+                return pile.pop(k)
+    iid = len(s.cards)
+    s.cards.append(CardInst(iid, g.rules.by_id[card_id]))
+    g.log("summon", card=card_id, source="new copy")
+    return iid
 
 
 @handler("move")
@@ -88,9 +112,17 @@ def move(d, comp):
     """Move stacks (or one Force / Champion) along declared paths."""
     n, dist, unit = d["stacks"], d["distance"], d["unit"]
     ign, stop, name = d["ignore_bridges"], d["stop_on_occupied"], d.get("as")
+    optional = d.get("optional", False)
     st = Step("move", d, None)
+    st.may_fail = not optional
+    # any first hex will do for a look-ahead, so a 1-hex move (shared with March's options)
+    st.exists = lambda ctx: ctx.g.can_move(ctx.p, unit, ign)
 
     def select(ctx):
+        if ctx.dry:  # a look-ahead: is there a move?
+            if not optional and not st.exists(ctx):
+                raise NoTarget("move")
+            return []
         chosen = []
         for i in range(n):
             used = {c[1] for c in chosen}
@@ -98,7 +130,8 @@ def move(d, comp):
             def options(used=used, i=i):
                 opts = ctx.g.move_options(ctx.p, unit, dist, ign, stop, used)
                 return ([None] + opts) if (i > 0 and opts) else opts
-            v = ctx.choose((st, i), "move", options, valid=lambda v: True)
+            v = ctx.choose((st, i), "move", options, valid=lambda v: True,
+                           optional=optional and i == 0, required=i == 0)
             if v is NONE or v is None:
                 break
             chosen.append(v)
@@ -117,10 +150,12 @@ def move(d, comp):
 def relocate(d, comp):
     """Move a Champion directly to a hex."""
     csel, hsel = ChampSel(d["champion"]), HexSel(d["to"])
+    optional = d.get("optional", False)
     st = Step("relocate", d, None)
+    st.may_fail = not optional
 
     def select(ctx):
-        champs = pick(ctx, (st, "c"), "champion", csel)
+        champs = pick(ctx, (st, "c"), "champion", csel, optional)
         hexes = pick(ctx, (st, "h"), "hex", hsel) if champs else []
         return list(zip(champs, hexes))
 
@@ -135,15 +170,18 @@ def relocate(d, comp):
 
 def _bridges(kind: str, d: dict, build: bool):
     sel, count, temp = BridgeSel(d["where"], build), d["count"], d.get("temporary", False)
+    optional = d.get("optional", False)
     st = Step(kind, d, None)
+    st.may_fail = not optional
+    st.exists = sel.exists
 
     def select(ctx):
         chosen = []
         for i in range(count):
             def options(chosen=chosen):
                 return [e for e in sel.candidates(ctx) if e not in chosen]
-            v = ctx.choose((st, i), "bridge", options)
-            if v is NONE:
+            v = ctx.choose((st, i), "bridge", options, optional=optional, required=i == 0)
+            if v is NONE or v is None:
                 break
             chosen.append(v)
         return chosen
@@ -253,6 +291,7 @@ def scatter(d, comp):
     sel, chance, name = HexSel(d["hex"]), d["center_chance"], d["as"]
     st = Step("scatter", d, None)
     st.select = lambda ctx: pick(ctx, st, "hex", sel)
+    st.may_fail = sel.pick == "choose" and not sel.never_empty
 
     def apply(ctx, hexes):
         for h in hexes:

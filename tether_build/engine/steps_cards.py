@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import rand
 from .core import Step, handler
 from .steps_board import _card_filter  # noqa: F401  (re-exported for tests)
 
@@ -37,13 +38,14 @@ def gain_card(d, comp):
             if not pile:
                 break
             if mode == "random":
-                iid = pile.pop(g.rng.randrange(len(pile)))
+                iid = pile.pop(rand.below(g.rng, len(pile)))
             else:
                 options = sorted(set(pile), key=lambda i: (g.s.cards[i].defn.id, i))
                 iid = options[0] if len(options) == 1 else g.decide(ctx.p, "gain_card",
                                                                     options, ctx)
                 pile.remove(iid)
-            g.s.cards[iid].over.update(over)
+            inst = g.s.cards[iid]
+            inst.over = {**inst.over, **over}
             g.gain_card(ctx.p, iid, to)
             got += 1
         ctx.last_count = got

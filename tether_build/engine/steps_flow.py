@@ -3,6 +3,7 @@ add_modifier, add_trigger)."""
 
 from __future__ import annotations
 
+from . import rand
 from .conds import condition
 from .core import NONE, Step, handler
 from .mods import Active, ModDef
@@ -39,6 +40,9 @@ def choose_target(d, comp):
     st.select, st.apply = select, apply
     if sel is not None and sel.pick == "choose":
         st.options = sel.candidates
+    st.may_fail = st.options is not None or (sel is not None and sel.pick == "all")
+    if st.may_fail:
+        st.exists = sel.exists
     return st
 
 
@@ -78,7 +82,7 @@ def roll(d, comp):
     outcomes = [(o["faces"][0], o["faces"][1], comp.steps(o["steps"])) for o in d["outcomes"]]
 
     def apply(ctx, _):
-        face = ctx.g.rng.randint(1, 6)
+        face = rand.randint(ctx.g.rng, 1, 6)
         ctx.g.log("roll", p=ctx.p, face=face)
         for lo, hi, steps in outcomes:
             if lo <= face <= hi:

@@ -36,6 +36,16 @@ class Topology:
         self.edges = sorted({edge_key(a, b) for a in range(self.n) for b in self.nbrs[a]})
         self._balls: dict[int, tuple[int, ...]] = {}
         self.edges_of = [tuple(edge_key(a, b) for b in self.nbrs[a]) for a in range(self.n)]
+        self.names = [f"({q},{r})" for q, r in self.coords]
+        self.edges_sorted = [tuple(sorted(e)) for e in self.edges_of]
+        # (neighbour, edge key) pairs sorted by neighbour: the move generators' inner loop
+        self.adj = [tuple(sorted((b, edge_key(a, b)) for b in self.nbrs[a]))
+                    for a in range(self.n)]
+        # per hex, neighbour -> the 1-hex move option (unit, from, cid, forces, path) of a
+        # whole stack and of a single Force, built once
+        self.unit_steps = {
+            unit: [{b: (unit, a, 0, nf, (b,)) for b, _ in self.adj[a]} for a in range(self.n)]
+            for unit, nf in (("stack", None), ("force", 1))}
 
     def ball(self, h: int, d: int) -> tuple[int, ...]:
         """Hexes at distance <= d of h (cached)."""
@@ -55,8 +65,7 @@ class Topology:
 
     def name(self, h: int) -> str:
         """Readable '(q,r)' for logs."""
-        q, r = self.coords[h]
-        return f"({q},{r})"
+        return self.names[h]
 
 
 @cache

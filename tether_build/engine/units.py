@@ -11,7 +11,8 @@ class UnitsMixin:
 
     def blocked(self, p: int, h: int) -> bool:
         """§12.6: a hex already holding units of two other players cannot be entered."""
-        return len(self.s.occupants(h) - {p}) >= 2
+        nocc = self.s.nocc[h]
+        return nocc >= 3 or nocc == 2 and h not in self.s.ucount[p]
 
     def deploy(self, p: int, h: int, n: int) -> int:
         """Deploy n Forces of seat p into hex h (plus deploy bonuses); returns the number."""
@@ -27,7 +28,8 @@ class UnitsMixin:
                     n += act.mod.amount(ctx)
         self.s.add_forces(p, h, n)
         self.dirty[h] = p
-        self.log("deploy", p=p, hex=self.s.topo.name(h), n=n)
+        if self.events is not None:
+            self.log("deploy", p=p, hex=self.s.topo.name(h), n=n)
         return n
 
     def champion_gold(self, p: int, defn) -> int:

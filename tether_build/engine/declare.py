@@ -1,0 +1,221 @@
+"""Declaring a card (§12.4, §15.1): its cost now, whether it can be played, and its locked
+targets. Pure queries: nothing here changes the state (the caller pays the costs)."""
+
+from __future__ import annotations
+
+from .core import Ctx, NoTarget
+
+CHEAP, PROBE = "cheap", "probe"  # the costs of a target look-ahead (see target_check)
+
+
+def card_cost(g, p: int, inst, peek: bool = True):
+    """(mana, gold, override) to play a card now (§20.2 Nth Champion gold, cost_override)."""
+    defn, over = inst.defn, inst.over
+    if over:
+        mana, gold = over.get("mana", defn.mana), over.get("gold", defn.gold)
+    else:
+        mana, gold = defn.mana, defn.gold
+    if defn.is_champion:
+        gold += g.champion_gold(p, defn)
+    overrides = g.hooks.mods.get("cost_override")
+    if not overrides:
+        return mana, gold, None
+    for act in overrides:
+        if act.owner != p or (act.uses is not None and act.uses <= 0):
+            continue
+        f = act.mod.params["applies_to"]
+        if "type" in f and f["type"] != defn.type:
+            continue
+        if "mana" in f and f["mana"] != defn.mana:
+            continue
+        if "deck" in f and f["deck"] != defn.deck:
+            continue
+        params = act.mod.params
+        return params.get("mana", mana), params.get("gold", gold), act
+    return mana, gold, None
+
+
+def declare_card(g, p: int, inst, dry: bool, quick: bool = False) -> dict | None:
+    """Walk the effect's leading targets and lock them (§12.4); None if no legal target.
+    `quick`: its look-aheads only ask whether targets exist (Step.exists) instead of
+    running each step's select (the same answer; `tether check` watches the selects)."""
+    locks: dict = {}
+    ctx = Ctx(g, p, inst, locks=locks, declaring=True, dry=dry)
+    ctx.quick = quick
+    try:
+        _lock_prefix(ctx, inst.defn.effect)
+    except NoTarget:
+        return None
+    return {"locks": locks, "refs": dict(ctx.refs)}
+
+
+def _lock_prefix(ctx, steps) -> None:
+    """choose_target steps and the first targeted step are locked at declaration."""
+    for idx, st in enumerate(steps):
+        if st.kind == "choose_target":
+            if st.options is not None:
+                _lock_target(ctx, st, steps[idx + 1:])
+            else:
+                st.apply(ctx, st.select(ctx))
+            continue
+        if st.kind == "choose_one":
+            subs = dict(st.params["_compiled"])
+            if ctx.dry:  # a look-ahead: one viable option is enough
+                if not any(_viable(ctx, sub) for sub in subs.values()):
+                    raise NoTarget("option")
+                return
+            viable = [lab for lab in subs if _viable(ctx, subs[lab])]
+            label = ctx.choose(st, "option", lambda viable=viable: viable)
+            _lock_prefix(ctx, subs[label])
+            return
+        if st.select is None:
+            return
+        if ctx.dry and ctx.quick and st.exists is not None:  # is there one (a look-ahead)
+            if not st.exists(ctx):
+                raise NoTarget(st.kind)
+            return
+        st.select(ctx)
+        return
+
+
+def _lock_target(ctx, st, rest) -> None:
+    """Offer only targets with which the rest of the declaration is still possible."""
+    name = st.params["as"]
+
+    def works(v) -> bool:
+        probe = Ctx(ctx.g, ctx.p, ctx.inst, locks={}, declaring=True, dry=True)
+        probe.refs, probe.quick = {**ctx.refs, name: v}, ctx.quick
+        try:
+            _lock_prefix(probe, rest)
+        except NoTarget:
+            return False
+        return True
+
+    def options():
+        cands = st.options(ctx)
+        if target_check(rest) is None:  # nothing after it can lack a target
+            return cands[:1] if ctx.dry else cands
+        if ctx.dry:
+            return next(([v] for v in cands if works(v)), [])
+        return [v for v in cands if works(v)]
+    kind = next((k for k in ("hex", "champion", "bridge") if k in st.params), "player")
+    ctx.refs[name] = ctx.choose(st, kind, options)
+
+
+def _viable(ctx, steps) -> bool:
+    """Would this option's leading targets have a legal choice (a dry walk)."""
+    if target_check(steps) is None:
+        return True
+    probe = Ctx(ctx.g, ctx.p, ctx.inst, locks={}, declaring=True, dry=True)
+    probe.refs, probe.quick = dict(ctx.refs), ctx.quick
+    try:
+        _lock_prefix(probe, steps)
+    except NoTarget:
+        return False
+    return True
+
+
+def playable(g, p: int, iid: int) -> bool:
+    """Can seat p play this card now (costs, requirement, Champion limit, a legal target)."""
+    return affordable(g, p, iid) and has_target(g, p, g.s.cards[iid])
+
+
+def has_target(g, p: int, inst) -> bool:
+    """Has the card a legal choice for each target locked at declaration (a dry walk)."""
+    if inst.defn.check is None or g.opt.target_lock == "resolve":
+        return True
+    ctx = Ctx(g, p, inst, locks={}, declaring=True, dry=True)
+    ctx.quick = True
+    return _look_ahead(ctx, inst.defn)
+
+
+def _look_ahead(ctx, defn) -> bool:
+    """The dry declaration walk in a declaring, dry, quick ctx (or its quick form)."""
+    if defn.quick is not None:
+        return defn.quick(ctx)
+    ctx.refs, ctx.locks = {}, {}
+    try:
+        _lock_prefix(ctx, defn.effect)
+    except NoTarget:
+        return False
+    return True
+
+
+def quick_check(steps):
+    """fn(ctx) -> bool deciding a CHEAP look-ahead from the first step alone (its target
+    exists), when that step is the only one that can lack a target; else None."""
+    if not steps or steps[0].exists is None or target_check(steps) != CHEAP:
+        return None
+    if steps[0].kind == "choose_target" and target_check(steps[1:]) is not None:
+        return None
+    if steps[0].kind != "choose_target" and not steps[0].may_fail:
+        return None
+    return steps[0].exists
+
+
+def target_check(steps) -> str | None:
+    """How a card's declaration can lack a target (§12.4), read from its compiled steps:
+    None: never (no look-ahead needed); CHEAP: one selector or move might have no choice;
+    PROBE: a chosen target must be tried against the steps after it."""
+    for idx, st in enumerate(steps):
+        if st.kind == "choose_target":
+            if st.options is not None:
+                return PROBE if target_check(steps[idx + 1:]) else CHEAP
+            if st.may_fail:
+                return CHEAP
+            continue
+        if st.kind == "choose_one":
+            kinds = [target_check(sub) for _, sub in st.params["_compiled"]]
+            if None in kinds:
+                return None
+            return PROBE if PROBE in kinds else CHEAP
+        return CHEAP if st.select is not None and st.may_fail else None
+    return None
+
+
+def affordable(g, p: int, iid: int) -> bool:
+    """The cheap part of `playable`: costs, requirement and the Champion limit."""
+    s = g.s
+    inst, pl = s.cards[iid], s.players[p]
+    if pl.mana < 1:
+        return False
+    mana, gold, _ = card_cost(g, p, inst)
+    if pl.mana < mana or pl.gold < gold:
+        return False
+    defn = inst.defn
+    if defn.is_champion and not g.can_field_champion(p):
+        return False
+    return defn.requires is None or bool(defn.requires(Ctx(g, p, inst)))
+
+
+def card_options(g, p: int, exact: bool) -> list[tuple]:
+    """('card', iid) for every card in seat p's hand it can play now, in iid order: costs,
+    requirement, and a legal target for each locked choice (exact=False skips the PROBE
+    look-aheads: such a card may still turn out to have none)."""
+    s = g.s
+    pl = s.players[p]
+    mana, gold = pl.mana, pl.gold
+    if mana < 1:  # every card needs at least 1 mana available (§15.1)
+        return []
+    cards = s.cards
+    plain = not g.hooks.mods.get("cost_override")
+    look = g.opt.target_lock == "declare"
+    probe = None
+    out = []
+    for iid in sorted(pl.hand):
+        inst = cards[iid]
+        defn = inst.defn
+        if plain and defn.simple and not inst.over:  # `affordable`, inlined
+            if defn.mana > mana or defn.gold > gold:
+                continue
+        elif not affordable(g, p, iid):
+            continue
+        check = defn.check
+        if check is not None and look and (exact or check is CHEAP):
+            if probe is None:
+                probe = g.probe(p, inst)
+            probe.inst = inst
+            if not (defn.quick(probe) if defn.quick is not None else _look_ahead(probe, defn)):
+                continue
+        out.append(("card", iid))
+    return out

@@ -1,0 +1,319 @@
+"""Where units may go: the legal moves of a group (§4.2, §12.2, §12.5, §12.6, passives
+Tailwind / Deep Tunnels, Flight, wormholes), the Build Bridge choices, and the quick
+existence checks a card's look-ahead uses. Pure queries: movement.py carries moves out.
+
+A move option is a tuple (unit, from_hex, cid, n_forces, path): unit is 'stack', 'force' or
+'champion'; cid the Champion moved alone (0 otherwise); n_forces the Forces that go (None =
+all of them); path the hexes entered, in order. While a player declares, answers are
+memoised in `game.memo` (the state cannot change until the costs are paid).
+"""
+
+from __future__ import annotations
+
+# modifiers that change where a stack may go (the fast 1-hex path is off while any is active)
+GLOBAL_BLOCKERS = ("link_hexes", "block_bridge")
+# a player's own modifiers that may change a plain 1-hex stack move (then look closer)
+MOVE_MODS = ("extra_move", "mines_connected", "ignore_bridges")
+NO_LINKS: dict[int, set[int]] = {}
+NO_EDGES: frozenset[int] = frozenset()
+
+
+class PathsMixin:
+    """Move and Bridge choices of the Game."""
+
+    def links(self, p: int) -> dict[int, set[int]]:
+        """Extra joined hex pairs for seat p: link_hexes and mines_connected."""
+        mods = self.hooks.mods
+        if not mods.get("link_hexes") and p not in self.hooks.mod_owners(("mines_connected",)):
+            return NO_LINKS
+        out: dict[int, set[int]] = {}
+        for act in self.hooks.of("link_hexes"):
+            ctx = act.ctx(self)
+            for a in act.mod.a.candidates(ctx)[:1]:
+                for b in act.mod.b.candidates(ctx)[:1]:
+                    if a != b:
+                        out.setdefault(a, set()).add(b)
+                        out.setdefault(b, set()).add(a)
+        if any(a.owner == p for a in self.hooks.of("mines_connected")):
+            mines = [h for h in self.s.occupied_by(p) if self.s.tile[h] == "mine"]
+            for a in mines:
+                out.setdefault(a, set()).update(m for m in mines if m != a)
+        return out
+
+    def blocked_edges(self) -> set[int]:
+        """Bridges that cannot be crossed now (block_bridge)."""
+        if not self.hooks.mods.get("block_bridge"):
+            return NO_EDGES
+        out: set[int] = set()
+        for act in self.hooks.of("block_bridge"):
+            out.update(act.mod.bridge.candidates(act.ctx(self)))
+        return out
+
+    def flies(self, p: int, champs, n_forces: int) -> bool:
+        """May these units cross edges without Bridges (ignore_bridges modifiers)."""
+        if n_forces or not champs or not self.hooks.mods.get("ignore_bridges"):
+            return False
+        mods = [a for a in self.hooks.of("ignore_bridges") if a.owner == p]
+        return all(any(self.unit_matches(a, c, False) for a in mods) for c in champs)
+
+    def step_ok(self, a: int, b: int, ignore: bool, links, blocked) -> bool:
+        """Can units go from a to b (adjacent with a usable Bridge, or linked)."""
+        if b in links.get(a, ()):
+            return True
+        if self.s.topo.dist[a][b] != 1:
+            return False
+        if ignore:
+            return True
+        key = a * 256 + b if a < b else b * 256 + a
+        return key in self.s.bridges and key not in blocked
+
+    def extra_move(self, p: int, champs, n_forces: int, commit: bool = False) -> int:
+        """Extra hexes allowed by extra_move modifiers for this moving group."""
+        extra = 0
+        if not self.hooks.mods.get("extra_move"):
+            return 0
+        alone = n_forces == 0 and len(champs) == 1
+        for act in self.hooks.of("extra_move"):
+            if act.owner != p or (act.champ is not None and act.champ not in champs):
+                continue
+            info = {"moving_alone": alone and (act.champ is None or champs[0] is act.champ)}
+            if act.limit_ok(self) and act.mod.when(act.ctx(self, event=info)):
+                extra += act.mod.params["amount"]
+                if commit:
+                    act.mark_used(self)
+        return extra
+
+    def stops_at(self, p: int, h: int, stop_on_occupied: bool) -> bool:
+        """Does a move end on entering h (contact, §12.5)."""
+        s = self.s
+        others = s.nocc[h] - (h in s.ucount[p])  # players other than p with units there
+        if not others:
+            return False
+        if stop_on_occupied or h not in self.s.capital_of:
+            return True
+        return self.opt.capital_stops_move
+
+    def paths(self, p: int, src: int, dist: int, ignore: bool, stop_occ: bool,
+              links=None, blocked=None, steps=None) -> list[tuple]:
+        """Every simple path of 1..dist hexes from src (ending early on contact);
+        `steps` is the _stepper for these arguments, when the caller has one."""
+        if links is None:
+            links, blocked = self.links(p), self.blocked_edges()
+        if steps is None:
+            steps = self._stepper(p, ignore, links, blocked)
+        if dist == 1:  # steps are in index order unless links add far hexes
+            first = [(b,) for b in steps(src)]
+            return sorted(first) if links else first
+        out: list[tuple] = []
+        stops_at, forces, champs_at = self.stops_at, self.s.forces, self.s.champs_at
+        frontier: list[tuple] = [(src, ())]
+        for depth in range(1, dist + 1):  # breadth first; the result is sorted anyway
+            grow = []
+            for at, path in frontier:
+                for b in steps(at):
+                    if b == src or b in path:
+                        continue
+                    np = path + (b,)
+                    out.append(np)
+                    if depth < dist and not ((forces[b] or champs_at[b])
+                                             and stops_at(p, b, stop_occ)):
+                        grow.append((b, np))
+            frontier = grow
+        out.sort()
+        return out
+
+    def _stepper(self, p: int, ignore: bool, links, blocked):
+        """fn(hex) -> the hexes one step away (Bridge, flight or link) that seat p may
+        enter (not holding two other players), in index order for plain Bridges."""
+        s = self.s
+        adj, bridges, nocc = s.topo.adj, s.bridges, s.nocc
+        bridged = bridges.at
+        is_blocked = self.blocked
+
+        def free(b: int) -> bool:
+            return nocc[b] < 2 or not is_blocked(p, b)
+        if not links:  # the common case, with `free` written out
+            if ignore:
+                return lambda at: [b for b, _ in adj[at] if nocc[b] < 2 or not is_blocked(p, b)]
+            return lambda at: [b for b, key in bridged[at] if key not in blocked
+                               and (nocc[b] < 2 or not is_blocked(p, b))]
+
+        def steps(at: int) -> list[int]:
+            linked = links.get(at, ())
+            out = [b for b, key in adj[at] if (b in linked or ignore or (
+                key in bridges and key not in blocked)) and free(b)]
+            nbrs = s.topo.nbrs[at]
+            out += [b for b in linked if b not in nbrs and free(b)]
+            return out
+        return steps
+
+    def move_options(self, p: int, unit: str, dist: int, ignore: bool, stop_occ: bool,
+                     exclude=()) -> list[tuple]:
+        """Every legal move of one group of seat p's units (do not mutate the list:
+        while a player declares, the answer is memoised, as the state cannot change)."""
+        memo = self.memo
+        if memo is not None:
+            key = (p, unit, dist, ignore, stop_occ, frozenset(exclude)) if exclude else (
+                p, unit, dist, ignore, stop_occ)
+            got = memo.get(key)
+            if got is not None:
+                return got
+        if dist == 1 and not ignore and self._plain_steps(p, unit):
+            got = self._fast_steps(p, exclude, unit)
+        else:
+            got = self._move_options(p, unit, dist, ignore, stop_occ, exclude)
+        if memo is not None:
+            memo[key] = got
+        return got
+
+    def _move_options(self, p: int, unit: str, dist: int, ignore: bool, stop_occ: bool,
+                      exclude) -> list[tuple]:
+        """move_options the long way: every group, path by path, with every modifier."""
+        if dist == 1 and not ignore and self._plain_steps(p, unit):
+            return self._fast_steps(p, exclude, unit)
+        links, blocked = self.links(p), self.blocked_edges()
+        reach: dict = {}  # (Champions, no Forces?) -> (distance, stepper): same for like groups
+        steppers: dict = {}  # flies? -> stepper
+        out = []
+        for h, cid, n_forces, champs, nf in self._move_groups(p, unit, exclude):
+            key = (tuple(c.cid for c in champs), nf == 0)
+            got = reach.get(key)
+            if got is None:
+                fly = ignore or self.flies(p, champs, nf)
+                if fly not in steppers:
+                    steppers[fly] = self._stepper(p, fly, links, blocked)
+                got = reach[key] = (dist + self.extra_move(p, champs, nf), fly, steppers[fly])
+            out.extend((unit, h, cid, n_forces, path) for path in self.paths(
+                p, h, got[0], got[1], stop_occ, links, blocked, got[2]))
+        return out
+
+    def bridge_options(self, p: int) -> list[int]:
+        """Free edges touching a hex seat p occupies: the Build Bridge action's choices
+        (§12.2), memoised while seat p declares (do not mutate)."""
+        memo = self.memo
+        if memo is not None:
+            got = memo.get(("bridges", p))
+            if got is not None:
+                return got
+        s = self.s
+        bridges, occupied = s.bridges, s.occupied_by(p)
+        if len(occupied) == 1:  # no edge counted twice
+            got = [e for e in s.topo.edges_sorted[occupied[0]] if e not in bridges]
+        else:
+            edges_of = s.topo.edges_of
+            got = sorted({e for h in occupied for e in edges_of[h] if e not in bridges})
+        if memo is not None:
+            memo["bridges", p] = got
+        return got
+
+    def can_move(self, p: int, unit: str, ignore: bool) -> bool:
+        """Has seat p a move of this kind now (a move step's look-ahead: any first hex will
+        do, so 1-hex moves, shared with March's options; stops at the first group)."""
+        if not ignore and unit != "champion":  # March's options (memoised) answer it: a
+            stacks = self.move_options(p, "stack", 1, False, False)  # Force goes wherever
+            if unit == "stack":  # its stack could (a stack with Forces never flies)
+                return bool(stacks)
+            forces = self.s.forces
+            return any(p in forces[o[1]] for o in stacks)
+        links, blocked = self.links(p), self.blocked_edges()
+        steppers: dict = {}  # flies? -> stepper
+        for h, _, _, champs, nf in self._move_groups(p, unit, ()):
+            fly = ignore or self.flies(p, champs, nf)
+            if fly not in steppers:
+                steppers[fly] = self._stepper(p, fly, links, blocked)
+            if self.paths(p, h, 1, fly, False, links, blocked, steppers[fly]):
+                return True
+        return False
+
+    def _gate(self) -> tuple:
+        """(hooks version, does anyone block or link hexes, owners of MOVE_MODS): who may
+        move other than by plain Bridge steps (cached per version of the hooks)."""
+        hooks = self.hooks
+        gate = self.move_gate
+        if gate[0] != hooks.ver:
+            gate = self.move_gate = (hooks.ver, bool(hooks.mod_owners(GLOBAL_BLOCKERS)),
+                                     hooks.mod_owners(MOVE_MODS))
+        return gate
+
+    def _plain_steps(self, p: int, unit: str) -> bool:
+        """Are seat p's 1-hex moves of this unit the plain Bridge steps (the fast path)."""
+        if not (unit == "force" or unit == "stack" and not self.opt.stack_split):
+            return False
+        gate = self.move_gate
+        if gate[0] != self.hooks.ver:
+            gate = self._gate()
+        if gate[1]:
+            return False
+        if p not in gate[2]:
+            return True
+        memo = self.memo  # p's own modifiers: is one of them in play now?
+        plain = None if memo is None else memo.get(("plain", p))
+        if plain is not None:
+            return plain
+        plain = not self._movement_mods(p)
+        if memo is not None:
+            memo["plain", p] = plain
+        return plain
+
+    def _move_groups(self, p: int, unit: str, exclude):
+        """(hex, cid, n_forces, Champions, Forces moving) of every group seat p may move."""
+        s = self.s
+        out = []
+        for h in s.occupied_by(p):
+            if h in exclude:
+                continue
+            for cid, n_forces in self._groups(p, h, unit):
+                champs = [s.champions[cid]] if cid else (
+                    [] if unit == "force" else [c for c in s.champs_at[h] if c.owner == p])
+                out.append((h, cid, n_forces, champs,
+                            s.forces[h].get(p, 0) if n_forces is None else n_forces))
+        return out
+
+    def _movement_mods(self, p: int) -> bool:
+        """Could one of p's own movement modifiers change a plain 1-hex stack move now."""
+        mods, s = self.hooks.mods, self.s
+        for act in mods.get("extra_move", ()):
+            if act.owner != p or not act.limit_ok(self):
+                continue
+            if act.champ is not None:  # a Champion's own: it may be in the moving stack
+                return True
+            for alone in (False, True) if act.mod.reads_alone else (False,):  # as extra_move
+                if act.mod.when(act.ctx(self, event={"moving_alone": alone})):
+                    return True
+        if (any(a.owner == p for a in mods.get("mines_connected", ()))
+                and sum(1 for h in s.occupied_by(p) if s.tile[h] == "mine") >= 2):
+            return True
+        if any(a.owner == p for a in mods.get("ignore_bridges", ())):
+            for cid in s.players[p].champions:  # a Champion alone on its hex may fly
+                if p not in s.forces[s.champions[cid].hex]:
+                    return True
+        return False
+
+    def _fast_steps(self, p: int, exclude, unit: str = "stack") -> list[tuple]:
+        """move_options for the plain 1-hex move of a stack or a Force (no movement
+        modifiers active); in (from hex, to hex) order, as occupied_by and topo.adj are."""
+        s = self.s
+        bridged, forces, nocc = s.bridges.at, s.forces, s.nocc
+        steps = s.topo.unit_steps[unit]
+        only_forces = unit == "force"
+        out = []
+        for h in s.occupied_by(p):
+            if h in exclude or (only_forces and p not in forces[h]):
+                continue
+            opts = steps[h]
+            for b, _ in bridged[h]:
+                if nocc[b] >= 2 and self.blocked(p, b):
+                    continue  # two other players there (§12.6)
+                out.append(opts[b])
+        return out
+
+    def _groups(self, p: int, h: int, unit: str) -> list[tuple]:
+        s = self.s
+        forces = s.forces[h].get(p, 0)
+        if unit == "champion":
+            return [(c.cid, 0) for c in s.champs_at[h] if c.owner == p]
+        if unit == "force":
+            return [(0, 1)] if forces else []
+        if not self.opt.stack_split or forces <= 1:
+            return [(0, None)]
+        return [(0, None)] + [(0, k) for k in range(1, forces)]
