@@ -5,8 +5,6 @@ from __future__ import annotations
 from . import text as textmod
 from .content import Content
 
-AGE_OF_DECK_KEY = "age"
-
 
 def render(content: Content, value: str) -> str:
     """Plain text with the current glossary names."""

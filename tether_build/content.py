@@ -78,17 +78,8 @@ class Content:
 def _schema_problems(doc: yamlio.Doc, schema: str) -> list[Problem]:
     out = []
     for path, message, hint in schemacheck.check(doc.data, schema):
-        key = message.startswith("unknown field")
-        if key and isinstance(doc.data, dict):
-            # point at the unknown key itself
-            node = doc.data
-            for part in path:
-                node = node[part]
-            extra = [k for k in node if (tuple(path) + (k,)) in doc.key_marks]
-            unknown = [k for k in extra if f"'{k}'" in message]
-            if unknown:
-                path = tuple(path) + (unknown[0],)
-        line, col = doc.locate(path, key=key)
+        # an unknown field's path ends at the key itself: point at the key, not its value
+        line, col = doc.locate(path, key=message.startswith("unknown field"))
         out.append(Problem(doc.path, line, col, yamlio.dotted(path), message, hint))
     return out
 

@@ -81,6 +81,9 @@ def check(data, schema_name: str):
     for error in validator(schema_name).iter_errors(data):
         error = _leaf(error)
         path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            known = error.schema.get("properties", {})
+            path += tuple(k for k in error.instance if k not in known)[:1]
         key = (path, error.message)
         if key in seen:
             continue

@@ -118,12 +118,11 @@ def check_ids(content: Content):
                                       f"expected a {kind} with faction: {fid}")
     if content.data("factions.yaml")["default"] not in content.factions:
         yield content.problem("factions.yaml", ("default",), "unknown default faction")
-    for name, doc_key, table in (("term", "terms.yaml", content.terms),):
-        for iid, icon in content.icons.items():
-            if icon["term"] not in table:
-                yield content.problem(doc_key, ("icons", iid, "term"),
-                                      f"unknown term {icon['term']!r}", _close(icon["term"],
-                                                                                table))
+    for iid, icon in content.icons.items():
+        if icon["term"] not in content.terms:
+            yield content.problem("terms.yaml", ("icons", iid, "term"),
+                                  f"unknown term {icon['term']!r}",
+                                  _close(icon["term"], content.terms))
     for tid, tile in content.tiles.items():
         if tile["term"] not in content.terms:
             yield content.problem("tiles.yaml", ("tiles", tid, "term"),

@@ -78,10 +78,10 @@ class _Builder:
 
     def _problem(self, node, path, message, hint):
         line, col = _mark(node)
-        self.problems.append(Problem(self.doc.path, line, col, _dotted(path), message, hint))
+        self.problems.append(Problem(self.doc.path, line, col, dotted(path), message, hint))
 
 
-def _dotted(path: Path_) -> str:
+def dotted(path: Path_) -> str:
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
@@ -112,12 +112,12 @@ def load(path: Path, display: str | None = None) -> tuple[Doc | None, list[Probl
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        message = (exc.problem or str(exc)).strip()
-        if "\t" in text.splitlines()[line - 1][: col] if line - 1 < len(text.splitlines()) else False:
-            message = "tab character in indentation"
-        return None, [Problem(display, line, col, "", f"YAML syntax error: {message}",
-                              _hint_for(exc) if "tab" not in message else
-                              "indent with spaces, not tabs")]
+        lines = text.splitlines()
+        if line <= len(lines) and "\t" in lines[line - 1][:col]:
+            message, hint = "tab character in indentation", "indent with spaces, not tabs"
+        else:
+            message, hint = (exc.problem or str(exc)).strip(), _hint_for(exc)
+        return None, [Problem(display, line, col, "", f"YAML syntax error: {message}", hint)]
     except yaml.YAMLError as exc:
         return None, [Problem(display, 1, 1, "", f"YAML error: {exc}", None)]
     doc = Doc(display, None)
@@ -126,5 +126,3 @@ def load(path: Path, display: str | None = None) -> tuple[Doc | None, list[Probl
     doc.data = _Builder(doc, yaml.SafeLoader(""), problems).build(node, ())
     return doc, problems
 
-
-dotted = _dotted
