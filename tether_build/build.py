@@ -210,9 +210,12 @@ def check_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: every card resolves in the engine and its text agrees with its effect.
 
     A failure stops the build (nothing is written) unless --allow-unresolved, which builds
-    anyway and records a loud warning."""
+    anyway and records a loud warning. The scenario and sweep results live in the render
+    cache, keyed on the definitions they play, so a text-only edit re-checks only the drift.
+    check.json holds no timings: the same content gives the same bytes."""
     from .check import run_check
-    report = run_check(ctx.content, ctx.cards)
+    from .render.cache import Cache
+    report = run_check(ctx.content, ctx.cards, memo=Cache(ctx.cache_dir))
     if not report.ok:
         lines = report.summary()
         if not ctx.allow_unresolved:
@@ -220,7 +223,7 @@ def check_stage(ctx: Context) -> dict[str, bytes]:
                               "does not resolve (see 'tether check'; --allow-unresolved "
                               "builds anyway)")
         ctx.warnings.append("BUILT WITH UNRESOLVED CARDS:\n" + "\n".join(lines))
-    return {"check.json": (json.dumps(report.to_json(), indent=1, sort_keys=True)
+    return {"check.json": (json.dumps(report.to_json(timings=False), indent=1, sort_keys=True)
                            + "\n").encode()}
 
 

@@ -38,6 +38,7 @@ class Report:
     replays: int = 0                # scenario replays made to probe modifiers and triggers
     seconds: dict = field(default_factory=dict)
     ideas: list[str] = field(default_factory=list)     # passives marked idea (not in play)
+    cached: bool = False            # scenario and sweep results reused (definitions unchanged)
 
     @property
     def ok(self) -> bool:
@@ -55,7 +56,8 @@ class Report:
                          f"{sw['agents']} agents), {sw['played']} cards played, "
                          f"{sw['errors']} errors")
         lines.append(f"{self.scenarios} scenarios (+{self.replays} probe replays), "
-                     f"{self.seconds.get('total', 0):.1f} s")
+                     + ("results reused: the definitions they play are unchanged"
+                        if self.cached else f"{self.seconds.get('total', 0):.1f} s"))
         for f in sorted(self.failures):
             lines.append(f"FAIL {f}")
         for d in self.drift:
@@ -67,8 +69,9 @@ class Report:
             lines.append(f"note: not in play (idea): {', '.join(self.ideas)}")
         return lines
 
-    def to_json(self) -> dict:
-        """The full report as plain JSON data."""
+    def to_json(self, timings: bool = True) -> dict:
+        """The full report as plain JSON data (timings=False: the same bytes for the same
+        content, as a build output must be)."""
         return {
             "ok": self.ok,
             "cards": {"resolved": self.resolved, "total": self.total},
@@ -83,5 +86,5 @@ class Report:
             "replays": self.replays,
             "subjects": self.subjects,
             "sweep": self.sweep,
-            "seconds": self.seconds,
+            **({"seconds": self.seconds, "cached": self.cached} if timings else {}),
         }

@@ -1,58 +1,142 @@
-"""run_check: compile, prove every subject in constructed scenarios, sweep games, drift."""
+"""run_check: compile, prove every subject in constructed scenarios, sweep games, drift.
+
+The scenarios and the sweep play the compiled definitions with each card's printed text and
+source position removed (the engine reads neither), so what they find depends only on those
+definitions, the game constants, the seed and the engine and check code. `run_check(memo=)`
+keys their result on exactly that: a text-only edit reuses it, re-attaches the current file
+and line to every subject and failure, and recomputes only the text/effect drift.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sys
 import time
+from dataclasses import asdict
+from pathlib import Path
 
 from ..compile import compile_engine
 from ..textcheck import drift
 from .instrument import instrumented_rules
-from .model import Report
+from .model import Failure, Report
 from .scenarios import Runner
 from .subjects import subjects
 
 DEFAULT_GAMES = 120  # a multiple of 30: every player count meets every faction rotation equally
+_PKG = Path(__file__).resolve().parent.parent
+# The code that decides what the scenarios and the sweep find.
+PLAY_CODE = ("check/*.py", "engine/*.py", "effects/*.py", "board.py")
+MEMO_KIND = "check"
+
+
+def play_form(compiled: dict[str, bytes]) -> dict[str, bytes]:
+    """The compiled definitions without each card's text and source position."""
+    doc = json.loads(compiled["cards.json"])
+    for card in doc["cards"]:
+        card.pop("text", None)
+        card.pop("source", None)
+    out = dict(compiled)
+    out["cards.json"] = json.dumps(doc, sort_keys=True, ensure_ascii=False).encode()
+    return out
+
+
+def play_key(play: dict[str, bytes], games: int, seed: int) -> str:
+    """What the scenario and sweep results depend on, hashed."""
+    h = hashlib.sha256(f"{sys.version}|{games}|{seed}".encode())
+    for name in sorted(play):
+        h.update(name.encode() + b"\0" + hashlib.sha256(play[name]).digest())
+    for path in sorted({p for g in PLAY_CODE for p in _PKG.glob(g)}):
+        h.update(path.relative_to(_PKG).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
 
 
 def run_check(content, cards: list[dict], games: int = DEFAULT_GAMES, seed: int = 1,
-              progress=None) -> Report:
-    """Check the content: per-subject scenarios, a seeded sweep of games, text drift."""
+              progress=None, memo=None) -> Report:
+    """Check the content: per-subject scenarios, a seeded sweep of games, text drift.
+
+    memo: a render.cache.Cache; the scenario and sweep results are stored in it and reused
+    while the definitions they play are unchanged (see the module docstring)."""
     t0 = time.perf_counter()
     report = Report()
-    compiled = compile_engine(cards, content)
-    rules, comp = instrumented_rules(compiled)
-    runner = Runner(rules, comp)
+    play = play_form(compile_engine(cards, content))
+    rules, comp = instrumented_rules(play)
     subs = subjects(rules, comp.info, content, cards)
-    bad: set[str] = set()
+    key = play_key(play, games, seed) if memo is not None else None
+    found = _load(memo.get(MEMO_KIND, key)) if memo is not None else None
+    if found is None:
+        found = _play(rules, comp, subs, play, games, seed, cards, progress)
+        if memo is not None:
+            memo.put(MEMO_KIND, key, json.dumps(found, sort_keys=True).encode())
+    else:
+        report.cached = True
+    _attach(report, found, subs, cards)
+    report.total = len(rules.cards)
+    bad = {f.subject for f in report.failures if f.kind == "sweep"}
+    bad |= {s.card for s in subs if s.card and not found["subjects"][s.id]["ok"]}
+    report.resolved = sum(1 for c in rules.cards if c.id not in bad)
     counts = {"card": [0, 0], "ability": [0, 0], "passive": [0, 0]}
     for sub in subs:
-        tally, fails = runner.check(sub)
-        report.failures += fails
         counts[sub.kind][1] += 1
-        counts[sub.kind][0] += not fails
-        if fails and sub.card:
-            bad.add(sub.card)
-        report.subjects[sub.id] = {
-            "kind": sub.kind, "file": sub.file, "line": sub.line, "ok": not fails,
-            "scenarios": tally.scenarios, "probes": tally.replays,
-            "outcomes": dict(tally.outcomes)}
-        if progress:
-            progress(sub)
-    report.scenarios, report.replays = runner.scenarios, runner.replays
-    t1 = time.perf_counter()
-    if games:
-        from .sweep import sweep
-        report.sweep, sweep_fails, report.dead = sweep(compiled, games, seed, cards)
-        report.failures += sweep_fails
-        bad |= {f.subject for f in sweep_fails}
-    t2 = time.perf_counter()
-    report.total = counts["card"][1]
-    report.resolved = sum(1 for c in rules.cards if c.id not in bad)
+        counts[sub.kind][0] += found["subjects"][sub.id]["ok"]
     report.abilities = tuple(counts["ability"])
     report.passives = tuple(counts["passive"])
     report.ideas = [f"{fid}.{a['name']}" for fid, f in sorted(content.factions.items())
                     for a in f["passives"] if a.get("idea")]
     report.drift = drift(cards)
-    report.seconds = {"scenarios": round(t1 - t0, 3), "sweep": round(t2 - t1, 3),
-                      "total": round(time.perf_counter() - t0, 3)}
+    report.seconds = dict(found["seconds"], total=round(time.perf_counter() - t0, 3))
     return report
+
+
+def _play(rules, comp, subs, play, games, seed, cards, progress) -> dict:
+    """Run the scenarios and the sweep: results as JSON data, without source positions."""
+    t0 = time.perf_counter()
+    runner = Runner(rules, comp)
+    out: dict = {"subjects": {}, "failures": []}
+    for sub in subs:
+        tally, fails = runner.check(sub)
+        out["failures"] += [_strip(f) for f in fails]
+        out["subjects"][sub.id] = {"kind": sub.kind, "ok": not fails,
+                                   "scenarios": tally.scenarios, "probes": tally.replays,
+                                   "outcomes": dict(tally.outcomes)}
+        if progress:
+            progress(sub)
+    out["scenarios"], out["replays"] = runner.scenarios, runner.replays
+    t1 = time.perf_counter()
+    out["sweep"], out["dead"] = {}, []
+    if games:
+        from .sweep import sweep
+        out["sweep"], sweep_fails, out["dead"] = sweep(play, games, seed, cards)
+        out["failures"] += [_strip(f) for f in sweep_fails]
+    out["seconds"] = {"scenarios": round(t1 - t0, 3),
+                      "sweep": round(time.perf_counter() - t1, 3)}
+    return out
+
+
+def _strip(failure: Failure) -> dict:
+    data = asdict(failure)
+    del data["file"], data["line"]
+    return data
+
+
+def _attach(report: Report, found: dict, subs, cards: list[dict]) -> None:
+    """Fill the report from play results, with the current file and line of each subject."""
+    where = {s.id: (s.file, s.line) for s in subs}
+    src = {c["id"]: (c["source"]["file"], c["source"]["line"]) for c in cards}
+    for f in found["failures"]:
+        file, line = (src if f["kind"] == "sweep" else where).get(f["subject"], ("-", 0))
+        report.failures.append(Failure(f["subject"], f["kind"], file, line, f["step"],
+                                       f["why"]))
+    for sub in subs:
+        report.subjects[sub.id] = {"file": sub.file, "line": sub.line,
+                                   **found["subjects"][sub.id]}
+    report.scenarios, report.replays = found["scenarios"], found["replays"]
+    report.sweep, report.dead = found["sweep"], found["dead"]
+
+
+def _load(data: bytes | None) -> dict | None:
+    try:
+        return json.loads(data) if data is not None else None
+    except ValueError:
+        return None

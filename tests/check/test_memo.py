@@ -1,0 +1,68 @@
+"""`run_check(memo=)`, as `tether build` uses it: the scenario and sweep results are reused
+while the definitions they play are unchanged, with current places and a fresh drift check."""
+
+from __future__ import annotations
+
+from tether_build.cards import normalized_cards
+from tether_build.check import run_check
+from tether_build.render.cache import Cache
+from tether_build.validate import validate
+
+AGE1 = "cards/age1_market.yaml"
+BROKEN = ("      - {step: deploy, count: 4, where: {own_capital: true}}\n\n  - id: escort_detail",
+          ("      - {step: deploy, count: 4, where: {kind: [capital], not_capital: true}}\n\n"
+          "  - id: escort_detail"))
+
+
+def _edit(content_dir, old: str, new: str) -> None:
+    path = content_dir / AGE1
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+
+
+def _check(content_dir, memo):
+    content = validate(content_dir)
+    return run_check(content, normalized_cards(content), games=3, memo=memo)
+
+
+def _json(report) -> dict:
+    return report.to_json(timings=False)
+
+
+def test_text_edit_reuses_results_at_the_new_place(content_copy, tmp_path):
+    memo = Cache(tmp_path / "memo")
+    _edit(content_copy, *BROKEN)
+    first = _check(content_copy, memo)
+    assert not first.cached
+    [fail] = [f for f in first.failures if f.subject == "paid_volunteers"]
+    assert (fail.file, fail.line) == ("content/cards/age1_market.yaml", 96)
+    # a longer text two lines higher (wrapped over one more line): every card below moves
+    _edit(content_copy, 'text: "Deploy 4 [force:pl] into your [capital]."',
+          'text: >-\n      Deploy 4 [force:pl]\n      into your [capital].')
+    _edit(content_copy, "  - id: paid_volunteers", "  # recruited for pay\n  - id: paid_volunteers")
+    again = _check(content_copy, memo)
+    assert again.cached
+    [fail] = [f for f in again.failures if f.subject == "paid_volunteers"]
+    assert fail.line == 97
+    assert again.subjects["paid_volunteers"]["line"] == 97
+    assert again.subjects["escort_detail"]["line"] == first.subjects["escort_detail"]["line"] + 3
+    assert _json(_check(content_copy, None)) == _json(again)   # same as without the memo
+
+
+def test_text_drift_is_found_even_when_results_are_reused(content_copy, tmp_path):
+    memo = Cache(tmp_path / "memo")
+    assert _check(content_copy, memo).ok
+    _edit(content_copy, 'text: "Gain +3 {gold}."', 'text: "Gain +4 {gold}."')
+    report = _check(content_copy, memo)
+    assert report.cached and not report.ok
+    assert {d.card for d in report.drift} == {"trade_caravan"}
+
+
+def test_effect_edit_plays_again(content_copy, tmp_path):
+    memo = Cache(tmp_path / "memo")
+    assert _check(content_copy, memo).ok
+    _edit(content_copy, *BROKEN)
+    report = _check(content_copy, memo)
+    assert not report.cached
+    assert "paid_volunteers" in {f.subject for f in report.failures}
