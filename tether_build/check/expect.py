@@ -203,8 +203,11 @@ _COND: dict = {}
 
 @expect("if")
 def _if(ctx, info, target, rec):
-    key = id(info.params["condition"])
-    cond = _COND.get(key) or _COND.setdefault(key, condition(info.params["condition"]))
+    spec = info.params["condition"]
+    got = _COND.get(id(spec))
+    if got is None or got[1] is not spec:  # (the entry keeps its dict alive: ids stay unique)
+        got = _COND[id(spec)] = (condition(spec), spec)
+    cond = got[0]
     holds = bool(cond(ctx))
     then, other = (kids for _, kids in info.branches)
     ran = yield
@@ -256,7 +259,8 @@ def _installed(table: str, key_param: str, check):
         d = info.params
         key = d["modifier"]["modifier"] if table == "mods" else d[key_param]
         lst = getattr(ctx.g.hooks, table)
-        before = {id(a) for a in lst.get(key, ())}
+        old = list(lst.get(key, ()))  # kept alive across the step, so no id is reused
+        before = {id(a) for a in old}
         yield
         new = [a for a in lst.get(key, ()) if id(a) not in before]
         if len(new) != 1:
