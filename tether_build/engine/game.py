@@ -50,6 +50,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin):
         self.memo: dict | None = None  # query answers while the state stands still
         self.seats: tuple | None = None  # (Lead, seat order) of actions.seat_order
         self.move_gate: tuple = (-1, False, frozenset())  # see movement._plain_steps
+        self.bridge_cache: dict[int, tuple] = {}  # see paths.bridge_options
         self._probe = None  # see probe()
 
     # ---- decisions and log -------------------------------------------------------------

@@ -69,7 +69,7 @@ def _board_problems(g, where: str):
                 yield f"Champion {ch.defn.id} HP {ch.hp}/{ch.max_hp}"
     for p in range(len(s.players)):
         expect = {h: s.units_of(p, h) for h in range(s.topo.n) if s.units_of(p, h)}
-        if s.ucount[p] != expect:
+        if s.ucount[p] != expect or s.occ[p] != sorted(expect):
             yield f"occupancy index of seat {p} out of sync"
     if s.nocc != [len(s.occupants(h)) for h in range(s.topo.n)]:
         yield "occupant count index out of sync"

@@ -99,6 +99,8 @@ class PathsMixin:
         `steps` is the _stepper for these arguments, when the caller has one."""
         if links is None:
             links, blocked = self.links(p), self.blocked_edges()
+        if not links and not ignore:
+            return self._bridge_paths(p, src, dist, stop_occ, blocked)
         if steps is None:
             steps = self._stepper(p, ignore, links, blocked)
         if dist == 1:  # steps are in index order unless links add far hexes
@@ -113,6 +115,35 @@ class PathsMixin:
                 for b in steps(at):
                     if b == src or b in path:
                         continue
+                    np = path + (b,)
+                    out.append(np)
+                    if depth < dist and not ((forces[b] or champs_at[b])
+                                             and stops_at(p, b, stop_occ)):
+                        grow.append((b, np))
+            frontier = grow
+        out.sort()
+        return out
+
+    def _bridge_paths(self, p: int, src: int, dist: int, stop_occ: bool, blocked) -> list:
+        """`paths` along plain Bridges (no links, no flight): the common case, written out."""
+        s = self.s
+        at, nocc, mine = s.bridges.at, s.nocc, s.ucount[p]
+        first = [(b, key) for b, key in at[src] if key not in blocked and (
+            nocc[b] < 2 or (nocc[b] == 2 and b in mine))]
+        if dist == 1:  # in index order, as Bridges.at keeps them
+            return [(b,) for b, _ in first]
+        out: list[tuple] = []
+        stops_at, forces, champs_at = self.stops_at, s.forces, s.champs_at
+        frontier: list[tuple] = [(src, ())]
+        for depth in range(1, dist + 1):  # breadth first; the result is sorted anyway
+            grow = []
+            for here, path in frontier:
+                for b, key in (first if here == src else at[here]):
+                    if b == src or b in path or key in blocked:
+                        continue
+                    n = nocc[b]
+                    if n >= 2 and (n >= 3 or b not in mine):
+                        continue  # two other players there (§12.6)
                     np = path + (b,)
                     out.append(np)
                     if depth < dist and not ((forces[b] or champs_at[b])
@@ -180,8 +211,9 @@ class PathsMixin:
             got = reach.get(key)
             if got is None:
                 fly = ignore or self.flies(p, champs, nf)
-                if fly not in steppers:
-                    steppers[fly] = self._stepper(p, fly, links, blocked)
+                if fly not in steppers:  # (plain Bridge steps need none: see paths)
+                    steppers[fly] = self._stepper(p, fly, links, blocked) if (
+                        fly or links) else None
                 got = reach[key] = (dist + self.extra_move(p, champs, nf), fly, steppers[fly])
             out.extend((unit, h, cid, n_forces, path) for path in self.paths(
                 p, h, got[0], got[1], stop_occ, links, blocked, got[2]))
@@ -189,21 +221,26 @@ class PathsMixin:
 
     def bridge_options(self, p: int) -> list[int]:
         """Free edges touching a hex seat p occupies: the Build Bridge action's choices
-        (§12.2), memoised while seat p declares (do not mutate)."""
-        memo = self.memo
-        if memo is not None:
-            got = memo.get(("bridges", p))
-            if got is not None:
-                return got
+        (§12.2), in edge order (do not mutate). Kept per seat while the hexes it occupies
+        stay the same and no Bridge is removed: then the free edges can only have been
+        built on since, so the kept list, less the new Bridges, is the answer."""
         s = self.s
-        bridges, occupied = s.bridges, s.occupied_by(p)
+        bridges = s.bridges
+        ver = (s.pver[p], bridges.removals)
+        kept = self.bridge_cache.get(p)
+        if kept is not None and kept[0] == ver and kept[3] is bridges:
+            got = kept[1]
+            if len(bridges) != kept[2]:  # Bridges built since: drop them
+                got = [e for e in got if e not in bridges]
+                self.bridge_cache[p] = (ver, got, len(bridges), bridges)
+            return got
+        occupied = s.occupied_by(p)
         if len(occupied) == 1:  # no edge counted twice
             got = [e for e in s.topo.edges_sorted[occupied[0]] if e not in bridges]
         else:
             edges_of = s.topo.edges_of
             got = sorted({e for h in occupied for e in edges_of[h] if e not in bridges})
-        if memo is not None:
-            memo["bridges", p] = got
+        self.bridge_cache[p] = (ver, got, len(bridges), bridges)
         return got
 
     def can_move(self, p: int, unit: str, ignore: bool) -> bool:

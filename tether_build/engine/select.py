@@ -207,9 +207,9 @@ def _hex_preds(spec: dict) -> list:
 
 # ---- champions ---------------------------------------------------------------------------
 class ChampSel:
-    """A compiled Champion selector."""
+    """A compiled Champion selector (its keys read once, here, not on every call)."""
 
-    __slots__ = ("hexsel", "pick", "spec", "within")
+    __slots__ = ("exclude_this", "hexsel", "pick", "pool_of", "side", "spec", "within")
 
     def __init__(self, spec: dict):
         _known(spec, CHAMPION_KEYS, "champion")
@@ -217,26 +217,37 @@ class ChampSel:
         self.pick = spec.get("pick", "choose")
         self.hexsel = HexSel(spec["in"]) if "in" in spec else None
         self.within = Within(spec["within"]) if "within" in spec else None
+        self.side = {"friendly": 1, "enemy": 2}.get(spec.get("side", "any"), 0)
+        self.exclude_this = bool(spec.get("exclude_this"))
+        if "ref" in spec:
+            name = spec["ref"]
+
+            def pool_of(ctx):
+                v = ctx.refs.get(name)
+                return [v] if hasattr(v, "cid") and v.cid in ctx.s.champions else []
+        elif spec.get("this"):
+            def pool_of(ctx):
+                ch = ctx.champ
+                return [ch] if ch is not None and ch.cid in ctx.s.champions else []
+        else:
+            pool_of = None  # every Champion on the board
+        self.pool_of = pool_of
 
     def candidates(self, ctx) -> list:
         """Champions on the board matching now (untargetable ones excluded)."""
-        s, p, spec = ctx.s, ctx.p, self.spec
+        s, p = ctx.s, ctx.p
         if not s.champions:
             return []
-        if "ref" in spec:
-            v = ctx.refs.get(spec["ref"])
-            pool = [v] if hasattr(v, "cid") and v.cid in s.champions else []
-        elif spec.get("this"):
-            ch = ctx.champ
-            pool = [ch] if ch is not None and ch.cid in s.champions else []
+        if self.pool_of is not None:
+            pool = self.pool_of(ctx)
         else:
-            pool = sorted(s.champions.values(), key=lambda c: c.cid)
-        side = spec.get("side", "any")
-        if side == "friendly":
+            pool = sorted(s.champions.values(), key=_cid)
+        side = self.side
+        if side == 1:
             pool = [c for c in pool if c.owner == p]
-        elif side == "enemy":
+        elif side == 2:
             pool = [c for c in pool if c.owner != p]
-        if spec.get("exclude_this") and ctx.champ is not None:
+        if self.exclude_this and ctx.champ is not None:
             pool = [c for c in pool if c is not ctx.champ]
         if self.within is not None:
             area = self.within(ctx)
@@ -244,27 +255,42 @@ class ChampSel:
         if self.hexsel is not None:
             hexes = set(self.hexsel.candidates(ctx))
             pool = [c for c in pool if c.hex in hexes]
+        if not ctx.g.hooks.mods.get("untargetable"):
+            return pool
         return [c for c in pool if not ctx.g.untargetable(c, ctx)]
 
     def exists(self, ctx) -> bool:
         """Does any Champion match now (`bool(candidates)`, stopping at the first)."""
-        s, p, spec = ctx.s, ctx.p, self.spec
+        s, p = ctx.s, ctx.p
         if not s.champions:
             return False
-        if "ref" in spec or spec.get("this") or self.hexsel is not None:
+        if self.pool_of is not None or self.hexsel is not None:
             return bool(self.candidates(ctx))
-        side, alone = spec.get("side", "any"), spec.get("exclude_this") and ctx.champ
+        side = self.side
+        skip = ctx.champ if self.exclude_this else None
         within = self.within
+        if within is not None:
+            sources = _within_sources(ctx, within.of, within.ref)
+            if not sources:
+                return False
+            dist, d = s.topo.dist, within.d
+        guarded = ctx.g.hooks.mods.get("untargetable")
         for c in s.champions.values():
-            if (side == "friendly" and c.owner != p) or (side == "enemy" and c.owner == p):
+            if (side == 1 and c.owner != p) or (side == 2 and c.owner == p):
                 continue
-            if alone and c is ctx.champ:
+            if skip is not None and c is skip:
                 continue
-            if within is not None and not within.near(ctx, c.hex):
-                continue
-            if not ctx.g.untargetable(c, ctx):
+            if within is not None:
+                row = dist[c.hex]
+                if not any(row[x] <= d for x in sources):
+                    continue
+            if not guarded or not ctx.g.untargetable(c, ctx):
                 return True
         return False
+
+
+def _cid(champ) -> int:
+    return champ.cid
 
 
 # ---- bridges -------------------------------------------------------------------------------

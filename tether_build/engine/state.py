@@ -36,11 +36,12 @@ class Bridges(set):
     also keeps each hex's bridged neighbours: `at[h]`, a tuple of (neighbour, edge key) in
     neighbour order. Every way of changing the set keeps `at` in step."""
 
-    __slots__ = ("at",)
+    __slots__ = ("at", "removals")
 
     def __init__(self, n: int, edges=()):
         super().__init__()
         self.at: list[tuple] = [()] * n
+        self.removals = 0  # Bridges removed so far: while it stands, the set only grew
         self.update(edges)
 
     def add(self, e: int) -> None:
@@ -55,6 +56,7 @@ class Bridges(set):
         """Remove the Bridge with edge key e, if there is one."""
         if e in self:
             super().discard(e)
+            self.removals += 1
             a, b = e >> 8, e & 255
             self.at[a] = tuple(x for x in self.at[a] if x[1] != e)
             self.at[b] = tuple(x for x in self.at[b] if x[1] != e)
@@ -73,6 +75,7 @@ class Bridges(set):
 
     def clear(self) -> None:
         """Remove every Bridge."""
+        self.removals += 1
         super().clear()
         self.at = [()] * len(self.at)
 
@@ -218,9 +221,10 @@ class State:
         self.triggers: list = []
         self.winner: list[int] | None = None
         self.end_reason = ""
-        self.ver = 0                    # bumped on every unit change (occupancy caches)
-        self._occ: dict[int, tuple[int, list[int]]] = {}  # seat -> (its pver, hexes)
-        self.pver = [0] * len(players)  # per seat: bumped when its units change
+        self.ver = 0                    # bumped on every unit change
+        self.occ: list[list[int]] = [[] for _ in players]  # seat -> its hexes, sorted
+        # per seat: bumped when the set of hexes it occupies changes (occupancy caches)
+        self.pver = [0] * len(players)
         self._kinds: dict[frozenset, list[int]] = {}
         self.ucount: list[dict[int, int]] = [{} for _ in players]  # seat -> hex -> units
         self.nocc = [0] * n  # hex -> how many seats have units there
@@ -238,11 +242,9 @@ class State:
         return h in self.ucount[p]
 
     def occupied_by(self, p: int) -> list[int]:
-        """Hexes seat p occupies (cached until the units change; do not mutate)."""
-        got = self._occ.get(p)
-        if got is None or got[0] != self.pver[p]:
-            got = self._occ[p] = (self.pver[p], sorted(self.ucount[p]))
-        return got[1]
+        """Hexes seat p occupies, in index order (`occ[p]`: do not mutate; a new list
+        replaces it whenever the set changes, so a list in hand stays as it was)."""
+        return self.occ[p]
 
     def units_of(self, p: int, h: int) -> int:
         """Number of seat p's units (Forces + Champions) in hex h."""
@@ -275,11 +277,14 @@ class State:
             c[h] = v
             if not old:
                 self.nocc[h] += 1
+                self.pver[p] += 1
+                self.occ[p] = sorted(c)
         else:
             del c[h]
             self.nocc[h] -= 1
+            self.pver[p] += 1
+            self.occ[p] = sorted(c)
         self.ver += 1
-        self.pver[p] += 1
 
     def hexes_of(self, kinds: frozenset) -> list[int]:
         """Hexes whose tile is one of `kinds` (tiles never change during a game)."""
