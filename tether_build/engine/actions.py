@@ -20,12 +20,18 @@ BASIC = {"bridge": "build_bridge", "march": "march", "reinforce": "capital_reinf
 
 def seat_order(g) -> list[int]:
     """Seats starting from the Lead, clockwise (do not mutate)."""
+    return _seats(g)[1]
+
+
+def _seats(g) -> tuple:
+    """(Lead, seat order from the Lead, {seat: its place in that order}), kept per Lead."""
     lead = g.s.lead
     got = g.seats
     if got is None or got[0] != lead:
         n = len(g.s.players)
-        got = g.seats = (lead, [(lead + i) % n for i in range(n)])
-    return got[1]
+        order = [(lead + i) % n for i in range(n)]
+        got = g.seats = (lead, order, {p: i for i, p in enumerate(order)})
+    return got
 
 
 def legal_actions(g, p: int, exact: bool = True) -> list[tuple]:
@@ -44,10 +50,14 @@ def legal_actions(g, p: int, exact: bool = True) -> list[tuple]:
     out: list[tuple] = [DONE]
     if pl.hand:
         out += card_options(g, p, exact)
-    out += [("bridge", e) for e in bridges]
-    out += [("march", m) for m in marches]
+    add = out.append  # (plain loops: a comprehension costs a call, and these are short)
+    for e in bridges:
+        add(("bridge", e))
+    for m in marches:
+        add(("march", m))
     if pl.gold >= rules.reinforce_gold and mana >= rules.reinforce_mana:
-        out += [("reinforce", h) for h in g.deploy_anchors(p)]
+        for h in g.deploy_anchors(p):
+            add(("reinforce", h))
     if g.hooks.trigs.get("activated"):
         out += _ability_options(g, p)
     return out
@@ -131,17 +141,21 @@ def _initiative(g, inst) -> int:
 
 def resolve_step(g, plans: list[dict]) -> None:
     """§12.3: cards by ascending initiative, then basic actions in seat order from Lead."""
-    order = seat_order(g)
-    rank = {p: i for i, p in enumerate(order)}
-    cards = [x for x in plans if x["kind"] == "card"]
+    rank = _seats(g)[2]
+    cards, basics = [], []
+    for x in plans:
+        kind = x["kind"]
+        if kind == "card":
+            cards.append(x)
+        elif kind != "done":
+            basics.append(x)
     if g.opt.initiative_ties == "die":
         tie = {x["p"]: g.rng.random() for x in cards}
         cards.sort(key=lambda x: (x["init"], tie[x["p"]]))
-    else:
+    elif len(cards) > 1:
         cards.sort(key=lambda x: (x["init"], rank[x["p"]]))
     for plan in cards:
         resolve_card(g, plan)
-    basics = [x for x in plans if x["kind"] != "card" and x["kind"] != "done"]
     if len(basics) > 1:
         basics.sort(key=lambda x: rank[x["p"]])
     for plan in basics:
@@ -220,11 +234,15 @@ def _activate(g, p: int, choice: tuple) -> None:
 def action_phase(g) -> None:
     """Repeat Action Steps until every player is Done or out of mana."""
     s = g.s
+    players = s.players
     for step in range(MAX_ACTION_STEPS):
-        active = [p for p in seat_order(g) if not s.players[p].done and s.players[p].mana >= 1]
-        if not active:
+        plans = []
+        for p in seat_order(g):
+            pl = players[p]
+            if not pl.done and pl.mana >= 1:
+                plans.append(declare(g, p))
+        if not plans:
             return
-        plans = [declare(g, p) for p in active]
         if g.check is not None:
             g.checkpoint("declare")
         resolve_step(g, plans)

@@ -48,7 +48,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin):
         self.dirty: dict[int, int] = {}   # hex -> last seat to enter (for §12.7)
         self.stats = {"played": {}, "fizzled": {}, "resolved": {}}
         self.memo: dict | None = None  # query answers while the state stands still
-        self.seats: tuple | None = None  # (Lead, seat order) of actions.seat_order
+        self.seats: tuple | None = None  # (Lead, seat order, rank) of actions._seats
         self.move_gate: tuple = (-1, False, frozenset())  # see movement._plain_steps
         self.bridge_cache: dict[int, tuple] = {}  # see paths.bridge_options
         self._probe = None  # see probe()

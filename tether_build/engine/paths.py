@@ -128,17 +128,19 @@ class PathsMixin:
         """`paths` along plain Bridges (no links, no flight): the common case, written out."""
         s = self.s
         at, nocc, mine = s.bridges.at, s.nocc, s.ucount[p]
-        first = [(b, key) for b, key in at[src] if key not in blocked and (
-            nocc[b] < 2 or (nocc[b] == 2 and b in mine))]
-        if dist == 1:  # in index order, as Bridges.at keeps them
-            return [(b,) for b, _ in first]
         out: list[tuple] = []
+        if dist == 1:  # in index order, as Bridges.at keeps them
+            for b, key in at[src]:
+                n = nocc[b]
+                if key not in blocked and (n < 2 or (n == 2 and b in mine)):
+                    out.append((b,))
+            return out
         stops_at, forces, champs_at = self.stops_at, s.forces, s.champs_at
         frontier: list[tuple] = [(src, ())]
         for depth in range(1, dist + 1):  # breadth first; the result is sorted anyway
             grow = []
             for here, path in frontier:
-                for b, key in (first if here == src else at[here]):
+                for b, key in at[here]:
                     if b == src or b in path or key in blocked:
                         continue
                     n = nocc[b]
@@ -215,8 +217,8 @@ class PathsMixin:
                     steppers[fly] = self._stepper(p, fly, links, blocked) if (
                         fly or links) else None
                 got = reach[key] = (dist + self.extra_move(p, champs, nf), fly, steppers[fly])
-            out.extend((unit, h, cid, n_forces, path) for path in self.paths(
-                p, h, got[0], got[1], stop_occ, links, blocked, got[2]))
+            for path in self.paths(p, h, got[0], got[1], stop_occ, links, blocked, got[2]):
+                out.append((unit, h, cid, n_forces, path))
         return out
 
     def bridge_options(self, p: int) -> list[int]:
@@ -251,7 +253,10 @@ class PathsMixin:
             if unit == "stack":  # its stack could (a stack with Forces never flies)
                 return bool(stacks)
             forces = self.s.forces
-            return any(p in forces[o[1]] for o in stacks)
+            for o in stacks:
+                if p in forces[o[1]]:
+                    return True
+            return False
         links, blocked = self.links(p), self.blocked_edges()
         steppers: dict = {}  # flies? -> stepper
         for h, _, _, champs, nf in self._move_groups(p, unit, ()):

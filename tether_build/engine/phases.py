@@ -122,11 +122,16 @@ def rank(g, seats: list[int]) -> list[int]:
 def cleanup_phase(g) -> None:
     """§18: discard hands, end-of-round triggers, end round effects, temporary Bridges."""
     s = g.s
+    cards = s.cards
     for p, pl in enumerate(s.players):
-        if g.events is None and not any(s.cards[i].defn.triggers for i in pl.hand):
-            pl.discard.extend(pl.hand)  # discard_card one by one, without the bookkeeping
-            pl.hand.clear()
-            continue
+        if g.events is None:
+            for iid in pl.hand:
+                if cards[iid].defn.triggers:
+                    break
+            else:  # no card with a trigger: discard_card one by one, without the bookkeeping
+                pl.discard.extend(pl.hand)
+                pl.hand.clear()
+                continue
         for iid in list(pl.hand):
             g.discard_card(p, iid)
     for p in range(len(s.players)):

@@ -282,8 +282,11 @@ class ChampSel:
                 continue
             if within is not None:
                 row = dist[c.hex]
-                if not any(row[x] <= d for x in sources):
-                    continue
+                for x in sources:
+                    if row[x] <= d:
+                        break
+                else:
+                    continue  # not within reach of any source
             if not guarded or not ctx.g.untargetable(c, ctx):
                 return True
         return False
@@ -333,8 +336,11 @@ class BridgeSel:
         if self.touching is None:
             return any((e in bridges) != build for e in s.topo.edges)
         edges_of = s.topo.edges_of
-        return any((e in bridges) != build for h in self.touching.candidates(ctx)
-                   for e in edges_of[h])
+        for h in self.touching.candidates(ctx):
+            for e in edges_of[h]:
+                if (e in bridges) != build:
+                    return True
+        return False
 
 
 # ---- amounts and players ---------------------------------------------------------------------
