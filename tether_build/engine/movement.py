@@ -78,7 +78,7 @@ class MoveMixin(PathsMixin):
             if ch is None or ch.hex != src or ch.owner != p:
                 raise Fizzle("the Champion is gone")
             return [ch]
-        if unit == "force":
+        if unit == "force" or not s.champs_at[src]:
             return []
         return [c for c in s.champs_at[src] if c.owner == p]
 

@@ -10,6 +10,8 @@ memoised in `game.memo` (the state cannot change until the costs are paid).
 
 from __future__ import annotations
 
+from .mods import owned
+
 # modifiers that change where a stack may go (the fast 1-hex path is off while any is active)
 GLOBAL_BLOCKERS = ("link_hexes", "block_bridge")
 # a player's own modifiers that may change a plain 1-hex stack move (then look closer)
@@ -209,7 +211,7 @@ class PathsMixin:
         steppers: dict = {}  # flies? -> stepper
         out = []
         for h, cid, n_forces, champs, nf in self._move_groups(p, unit, exclude):
-            key = (tuple(c.cid for c in champs), nf == 0)
+            key = (tuple([c.cid for c in champs]) if champs else (), nf == 0)
             got = reach.get(key)
             if got is None:
                 fly = ignore or self.flies(p, champs, nf)
@@ -236,7 +238,7 @@ class PathsMixin:
                 got = [e for e in got if e not in bridges]
                 self.bridge_cache[p] = (ver, got, len(bridges), bridges)
             return got
-        occupied = s.occupied_by(p)
+        occupied = s.occ[p]
         if len(occupied) == 1:  # no edge counted twice
             got = [e for e in s.topo.edges_sorted[occupied[0]] if e not in bridges]
         else:
@@ -301,12 +303,13 @@ class PathsMixin:
         """(hex, cid, n_forces, Champions, Forces moving) of every group seat p may move."""
         s = self.s
         out = []
-        for h in s.occupied_by(p):
+        for h in s.occ[p]:
             if h in exclude:
                 continue
             for cid, n_forces in self._groups(p, h, unit):
                 champs = [s.champions[cid]] if cid else (
-                    [] if unit == "force" else [c for c in s.champs_at[h] if c.owner == p])
+                    [c for c in s.champs_at[h] if c.owner == p]
+                    if unit != "force" and s.champs_at[h] else [])
                 out.append((h, cid, n_forces, champs,
                             s.forces[h].get(p, 0) if n_forces is None else n_forces))
         return out
@@ -322,10 +325,10 @@ class PathsMixin:
             for alone in (False, True) if act.mod.reads_alone else (False,):  # as extra_move
                 if act.mod.when(act.ctx(self, event={"moving_alone": alone})):
                     return True
-        if (any(a.owner == p for a in mods.get("mines_connected", ()))
+        if (owned(mods.get("mines_connected", ()), p)
                 and sum(1 for h in s.occupied_by(p) if s.tile[h] == "mine") >= 2):
             return True
-        if any(a.owner == p for a in mods.get("ignore_bridges", ())):
+        if owned(mods.get("ignore_bridges", ()), p):
             for cid in s.players[p].champions:  # a Champion alone on its hex may fly
                 if p not in s.forces[s.champions[cid].hex]:
                     return True
@@ -339,7 +342,7 @@ class PathsMixin:
         steps = s.topo.unit_steps[unit]
         only_forces = unit == "force"
         out = []
-        for h in s.occupied_by(p):
+        for h in s.occ[p]:
             if h in exclude or (only_forces and p not in forces[h]):
                 continue
             opts = steps[h]

@@ -4,6 +4,7 @@ Scoring and victory (§3, §17), Cleanup (§18), Ages (§19)."""
 from __future__ import annotations
 
 from .core import Ctx
+from .mods import owned
 
 
 def reset_phase(g) -> None:
@@ -18,7 +19,7 @@ def reset_phase(g) -> None:
         if over > 0:
             for iid in g.choose_cards(p, "discard", pl.hand, over, False):
                 g.discard_card(p, iid)
-        if any(a.owner == p for a in g.hooks.trigs.get("round_start", ())):
+        if owned(g.hooks.trigs.get("round_start", ()), p):
             g.fire("round_start", {"player": p}, only={p})
     g.checkpoint("reset")
 
@@ -135,7 +136,7 @@ def cleanup_phase(g) -> None:
         for iid in list(pl.hand):
             g.discard_card(p, iid)
     for p in range(len(s.players)):
-        if any(a.owner == p for a in g.hooks.trigs.get("round_end", ())):
+        if owned(g.hooks.trigs.get("round_end", ()), p):
             g.fire("round_end", {"player": p}, only={p})
     ending = {"end_of_round", "first_battle", "this_battle"}
     if g.opt.next_battle_expires:

@@ -111,7 +111,9 @@ class HexSel:
     def candidates(self, ctx) -> list[int]:
         """Every hex matching the selector now, in index order."""
         base = range(ctx.s.topo.n) if self.base is None else self.base(ctx)
-        preds = [make(ctx) for make in self.preds]
+        preds = []
+        for make in self.preds:
+            preds.append(make(ctx))
         if not preds:
             out = list(base)
         elif len(preds) == 1:
