@@ -9,7 +9,6 @@ and line to every subject and failure, and recomputes only the text/effect drift
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 import time
@@ -17,6 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ..compile import compile_engine
+from ..render.cache import digest, files_digest
 from ..textcheck import drift
 from .instrument import instrumented_rules
 from .model import Failure, Report
@@ -25,8 +25,8 @@ from .subjects import subjects
 
 DEFAULT_GAMES = 120  # a multiple of 30: every player count meets every faction rotation equally
 _PKG = Path(__file__).resolve().parent.parent
-# The code that decides what the scenarios and the sweep find.
-PLAY_CODE = ("check/*.py", "engine/*.py", "effects/*.py", "board.py")
+# The code that decides what the scenarios and the sweep find: these folders and board.py.
+PLAY_CODE = ("check", "engine", "effects")
 MEMO_KIND = "check"
 
 
@@ -43,13 +43,9 @@ def play_form(compiled: dict[str, bytes]) -> dict[str, bytes]:
 
 def play_key(play: dict[str, bytes], games: int, seed: int) -> str:
     """What the scenario and sweep results depend on, hashed."""
-    h = hashlib.sha256(f"{sys.version}|{games}|{seed}".encode())
-    for name in sorted(play):
-        h.update(name.encode() + b"\0" + hashlib.sha256(play[name]).digest())
-    for path in sorted({p for g in PLAY_CODE for p in _PKG.glob(g)}):
-        h.update(path.relative_to(_PKG).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
-    return h.hexdigest()
+    return digest(sys.version, str(games), str(seed),
+                  *(part for name in sorted(play) for part in (name, play[name])),
+                  files_digest(_PKG, PLAY_CODE), (_PKG / "board.py").read_bytes())
 
 
 def run_check(content, cards: list[dict], games: int = DEFAULT_GAMES, seed: int = 1,
@@ -63,8 +59,10 @@ def run_check(content, cards: list[dict], games: int = DEFAULT_GAMES, seed: int 
     play = play_form(compile_engine(cards, content))
     rules, comp = instrumented_rules(play)
     subs = subjects(rules, comp.info, content, cards)
-    key = play_key(play, games, seed) if memo is not None else None
-    found = _load(memo.get(MEMO_KIND, key)) if memo is not None else None
+    found = key = None
+    if memo is not None:
+        key = play_key(play, games, seed)
+        found = _load(memo.get(MEMO_KIND, key))
     if found is None:
         found = _play(rules, comp, subs, play, games, seed, cards, progress)
         if memo is not None:

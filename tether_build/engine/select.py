@@ -56,7 +56,7 @@ def ref_hex(ctx, name: str | None):
 
 
 class Within:
-    """A compiled 'within' area: called, the set of hexes; `near` tests one hex."""
+    """A compiled 'within' area: called, the set of hexes within `d` of its sources."""
 
     __slots__ = ("d", "of", "ref")
 
@@ -64,12 +64,11 @@ class Within:
         self.d, self.of, self.ref = spec["distance"], spec["of"], spec.get("ref")
 
     def __call__(self, ctx) -> set[int]:
-        return ctx.s.topo.within(_within_sources(ctx, self.of, self.ref), self.d)
+        return ctx.s.topo.within(self.sources(ctx), self.d)
 
-    def near(self, ctx, h: int) -> bool:
-        """Is hex h in the area (without building it)."""
-        row, d = ctx.s.topo.dist[h], self.d
-        return any(row[x] <= d for x in _within_sources(ctx, self.of, self.ref))
+    def sources(self, ctx) -> list[int]:
+        """The hexes the area is measured from, now."""
+        return _within_sources(ctx, self.of, self.ref)
 
 
 # ---- hexes ---------------------------------------------------------------------------------
@@ -211,11 +210,10 @@ def _hex_preds(spec: dict) -> list:
 class ChampSel:
     """A compiled Champion selector (its keys read once, here, not on every call)."""
 
-    __slots__ = ("exclude_this", "hexsel", "pick", "pool_of", "side", "spec", "within")
+    __slots__ = ("exclude_this", "hexsel", "pick", "pool_of", "side", "within")
 
     def __init__(self, spec: dict):
         _known(spec, CHAMPION_KEYS, "champion")
-        self.spec = spec
         self.pick = spec.get("pick", "choose")
         self.hexsel = HexSel(spec["in"]) if "in" in spec else None
         self.within = Within(spec["within"]) if "within" in spec else None
@@ -272,7 +270,7 @@ class ChampSel:
         skip = ctx.champ if self.exclude_this else None
         within = self.within
         if within is not None:
-            sources = _within_sources(ctx, within.of, within.ref)
+            sources = within.sources(ctx)
             if not sources:
                 return False
             dist, d = s.topo.dist, within.d
