@@ -23,7 +23,7 @@ EDIT = ("Gain +2 {gold}.", "Gain +2 {gold} now.")   # supply_cache, in the start
 def small_content(tmp_path) -> Path:
     """content/ with every age deck cut to its first card (26 cards), schemas beside it."""
     dst = tmp_path / "content"
-    shutil.copytree(ROOT / "content", dst)
+    shutil.copytree(ROOT / "tests" / "fixtures" / "content", dst)
     shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
     for path in sorted((dst / "cards").glob("age*.yaml")):
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
@@ -213,7 +213,7 @@ def test_tiles_stage_ignores_card_text_not_champion_hp(content_copy, tmp_path):
 def test_the_tiles_view_refuses_fields_it_does_not_declare(content):
     from tether_build.build import Context, tiles_cards
 
-    ctx = Context(ROOT / "content", Path("unused"))
+    ctx = Context(ROOT / "tests" / "fixtures" / "content", Path("unused"))
     ctx._content = content
     card = tiles_cards(ctx)[0]
     assert card.get("name")

@@ -17,7 +17,7 @@ def compiled():
     from tether_build.compile import compile_engine
     from tether_build.content import load_content
 
-    content = load_content(ROOT / "content")
+    content = load_content(ROOT / "tests" / "fixtures" / "content")
     return compile_engine(normalized_cards(content), content)
 
 
@@ -31,7 +31,7 @@ def rules(compiled):
 @pytest.fixture(scope="session")
 def game_cfg():
     """content/game.yaml as a dict (the board generator's input)."""
-    return yaml.safe_load((ROOT / "content" / "game.yaml").read_text())
+    return yaml.safe_load((ROOT / "tests" / "fixtures" / "content" / "game.yaml").read_text())
 
 
 class Scripted:

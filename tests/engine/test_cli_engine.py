@@ -35,11 +35,11 @@ def engine(compiled, tmp_path_factory):
 
 
 def test_engine_build_writes_files(tmp_path):
-    r = _run("engine-build", "--content", str(ROOT / "content"), "--out", str(tmp_path))
+    r = _run("engine-build", "--content", str(ROOT / "tests" / "fixtures" / "content"), "--out", str(tmp_path))
     assert r.exit_code == 0, r.output
     for name in ("cards.json", "game.json", "factions.json", "tiles.json"):
         assert (tmp_path / "engine" / name).exists()
-    r2 = _run("engine-build", "--content", str(ROOT / "content"), "--out", str(tmp_path))
+    r2 = _run("engine-build", "--content", str(ROOT / "tests" / "fixtures" / "content"), "--out", str(tmp_path))
     assert "unchanged" in r2.output
     r3 = _run("simulate", "--engine", str(tmp_path / "engine"), "--games", "2",
               "--players", "2", "--seed", "1", "--json")

@@ -108,7 +108,7 @@ def test_compile_is_deterministic(compiled):
     from tether_build.cards import normalized_cards
     from tether_build.compile import compile_engine
     from tether_build.content import load_content
-    content = load_content(ROOT / "content")
+    content = load_content(ROOT / "tests" / "fixtures" / "content")
     assert compile_engine(normalized_cards(content), content) == compiled
 
 

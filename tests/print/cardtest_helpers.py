@@ -16,7 +16,7 @@ RENAMED = {"singular": "Phalanx", "plural": "Phalanxes"}
 
 def copy_content(dst: Path) -> Path:
     """A writable copy of content/ with schemas/ beside it."""
-    shutil.copytree(ROOT / "content", dst / "content")
+    shutil.copytree(ROOT / "tests" / "fixtures" / "content", dst / "content")
     shutil.copytree(ROOT / "schemas", dst / "schemas")
     return dst / "content"
 

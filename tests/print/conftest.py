@@ -26,7 +26,7 @@ def small_build(tmp_path_factory, shipped_content):
     from tether_build.render.build import PrintOptions, build_print
 
     out = tmp_path_factory.mktemp("small") / "build"
-    result = build_print(ROOT / "content", out,
+    result = build_print(ROOT / "tests" / "fixtures" / "content", out,
                          PrintOptions(cards=SMALL, tts_url="https://x.test/tts"),
                          content=shipped_content)
     return {"out": out, "result": result}
@@ -37,7 +37,7 @@ def shipped_content():
     """The shipped content, validated once."""
     from tether_build.validate import validate
 
-    return validate(ROOT / "content")
+    return validate(ROOT / "tests" / "fixtures" / "content")
 
 
 @pytest.fixture(scope="session")

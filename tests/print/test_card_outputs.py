@@ -87,10 +87,10 @@ def test_rebuild_leaves_identical_files_alone_and_prunes_stale_pngs(tmp_path,
     from tether_build.render.build import PrintOptions, build_print
 
     opts = PrintOptions(deck="starter", papers=("a4",), png="mpc", tts=False)
-    first = build_print(ROOT / "content", tmp_path, opts, content=shipped_content)
+    first = build_print(ROOT / "tests" / "fixtures" / "content", tmp_path, opts, content=shipped_content)
     stale = tmp_path / "png" / "starter" / "renamed_card-1.png"
     stale.write_bytes(b"old")
-    again = build_print(ROOT / "content", tmp_path, opts, content=shipped_content)
+    again = build_print(ROOT / "tests" / "fixtures" / "content", tmp_path, opts, content=shipped_content)
     assert first.written and again.written == []
     assert len(again.unchanged) == len(first.written)
     assert again.removed == [str(stale)] and not stale.exists()

@@ -176,7 +176,7 @@ def test_options_select_deck_faction_cards_and_fronts_only(tmp_path, shipped_con
 
     from tether_build.render.build import build_print
 
-    result = build_print(ROOT / "content", tmp_path, PrintOptions(
+    result = build_print(ROOT / "tests" / "fixtures" / "content", tmp_path, PrintOptions(
         cards=["zap", "recruit"], papers=("a4",), fronts_only=True, png=None, tts=False),
         content=content)
     pages = read_sheets(tmp_path / "print" / "cards-a4.pdf")

@@ -14,7 +14,7 @@ from tether_print_helpers import cli
 from tether_build.board import distance, generate_board
 
 ROOT = Path(__file__).resolve().parents[2]
-GAME = yaml.safe_load((ROOT / "content" / "game.yaml").read_text())
+GAME = yaml.safe_load((ROOT / "tests" / "fixtures" / "content" / "game.yaml").read_text())
 BOARD = GAME["board"]
 SEEDS = range(40)
 CENTER = (0, 0)
@@ -53,7 +53,7 @@ def boards():
     """{players: [layout JSON, ...]} from the CLI, for every seed."""
     out = {}
     for players in range(GAME["players"]["min"], GAME["players"]["max"] + 1):
-        out[players] = [json.loads(cli("board", "--content", str(ROOT / "content"),
+        out[players] = [json.loads(cli("board", "--content", str(ROOT / "tests" / "fixtures" / "content"),
                                        "--players", str(players), "--seed", str(seed),
                                        "--json").output) for seed in SEEDS]
     return out
@@ -143,7 +143,7 @@ def test_json_is_the_engine_board_and_deterministic(boards):
     for players, layouts in boards.items():
         for seed in (0, 17, 39):
             assert layouts[seed] == generate_board(players, seed, GAME).to_json()
-    again = json.loads(cli("board", "--content", str(ROOT / "content"), "--players", "5",
+    again = json.loads(cli("board", "--content", str(ROOT / "tests" / "fixtures" / "content"), "--players", "5",
                            "--seed", "3", "--json").output)
     assert again == boards[5][3]
     assert boards[4][1] != boards[4][2]
@@ -154,7 +154,7 @@ def test_bad_player_count_is_a_clean_error():
 
     from tether_build.cli import main
 
-    result = CliRunner().invoke(main, ["board", "--content", str(ROOT / "content"),
+    result = CliRunner().invoke(main, ["board", "--content", str(ROOT / "tests" / "fixtures" / "content"),
                                        "--players", "7", "--json"])
     assert result.exit_code == 1
     assert "--players must be 2-6" in result.output

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def content():
     from tether_build.validate import validate
-    return validate(ROOT / "content")
+    return validate(ROOT / "tests" / "fixtures" / "content")
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,7 @@ def board_build() -> Path:
 @pytest.fixture(scope="module")
 def content():
     from tether_build.validate import validate
-    return validate(ROOT / "content")
+    return validate(ROOT / "tests" / "fixtures" / "content")
 
 
 def _inside(paths, sizes, margin=EDGE_MM):
@@ -99,7 +99,7 @@ def test_default_tile_holds_the_tokens():
 
 def test_board_outputs(board_build):
     data = json.loads((board_build / "board-4-11.json").read_text())
-    printed = json.loads(cli("board", "--content", str(ROOT / "content"), "--players", "4",
+    printed = json.loads(cli("board", "--content", str(ROOT / "tests" / "fixtures" / "content"), "--players", "4",
                              "--seed", "11", "--json").output)
     assert data == printed
     paths, sizes = read_paths(board_build / "board-4-11-map-a4.pdf")

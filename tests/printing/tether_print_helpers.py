@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTENT = str(ROOT / "content")
+CONTENT = str(ROOT / "tests" / "fixtures" / "content")
 
 
 def cli(*args: str):

@@ -33,17 +33,17 @@ def _chapter(content_dir: Path, body: str, name: str = "99-test.md") -> Path:
 
 
 def test_shipped_chapters_render_without_problems(content):
-    chapters, problems = render_chapters(_ctx(content), ROOT / "content" / "rules", ROOT)
+    chapters, problems = render_chapters(_ctx(content), ROOT / "tests" / "fixtures" / "content" / "rules", ROOT)
     assert problems == []
     ids = [c.id for c in chapters]
-    assert len(ids) == len(set(ids)) == len(list((ROOT / "content" / "rules").glob("*.md")))
+    assert len(ids) == len(set(ids)) == len(list((ROOT / "tests" / "fixtures" / "content" / "rules").glob("*.md")))
     used = {d for c in chapters for d in c.directives}
     assert used == set(DIRECTIVES), "every directive is used by a chapter, and only those"
 
 
 def test_rules_text_has_no_literal_digits_left_for_constants():
     """Numbers the rules name come from game.yaml; only list numbering stays literal."""
-    for path in sorted((ROOT / "content" / "rules").glob("*.md")):
+    for path in sorted((ROOT / "tests" / "fixtures" / "content" / "rules").glob("*.md")):
         body = path.read_text().split("---", 2)[2]
         for n, line in enumerate(body.splitlines(), 1):
             line = re.sub(r"\{\{.*?\}\}", "", re.sub(r"^\s*\d+\.\s", "", line))
@@ -51,7 +51,7 @@ def test_rules_text_has_no_literal_digits_left_for_constants():
 
 
 def test_constants_are_interpolated(content):
-    chapters, _ = render_chapters(_ctx(content), ROOT / "content" / "rules", ROOT)
+    chapters, _ = render_chapters(_ctx(content), ROOT / "tests" / "fixtures" / "content" / "rules", ROOT)
     reset = next(c for c in chapters if c.id == "reset")
     assert f"<strong>{content.game['resources']['max_mana']}</strong>" in reset.html
     scoring = next(c for c in chapters if c.id == "scoring")

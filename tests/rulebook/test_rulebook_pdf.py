@@ -37,7 +37,7 @@ def built(tmp_path_factory):
     """Renamed copy of content; rulebook (A4 + Letter), designer report, a few card PDFs."""
     base = tmp_path_factory.mktemp("rulebook")
     content = base / "content"
-    shutil.copytree(ROOT / "content", content)
+    shutil.copytree(ROOT / "tests" / "fixtures" / "content", content)
     shutil.copytree(ROOT / "schemas", base / "schemas")
     for tid, (singular, plural) in RENAMES.items():
         cli("rename", "--content", str(content), tid, singular, "--plural", plural)
@@ -142,7 +142,7 @@ def test_toc_numbers_match_chapter_pages(built, paper):
                                           f"{chapters[title]}"
         assert title in pages[number - 1].replace("T ether", "Tether")
         assert str(number) in [ln.strip() for ln in pages[number - 1].splitlines()]  # folio
-    rules = sorted((ROOT / "content" / "rules").glob("*.md"))
+    rules = sorted((ROOT / "tests" / "fixtures" / "content" / "rules").glob("*.md"))
     assert len(rules) + 5 == len(toc)  # setting + chapters + factions, glossary, cards, aid
 
 
