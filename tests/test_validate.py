@@ -140,5 +140,22 @@ def test_unknown_constant_in_text_is_located(content_copy):
     _edit(content_copy / "tiles.yaml", "{{ market.power_pick_reveal }}",
           "{{ market.power_pick_reveel }}")
     errors = _errors(content_copy)
-    assert any(m.group("file").endswith("tiles.yaml") and "cannot fill in constant" in
-               m.group("msg") for m in errors)
+    assert any(m.group("file").endswith("tiles.yaml") and "unknown constant" in
+               m.group("msg") and "did you mean 'market.power_pick_reveal'" in m.group("msg")
+               for m in errors)
+
+
+@pytest.mark.parametrize("expression", [
+    "{{ cycler.__init__.__globals__.os.system('touch PWNED') }}",
+    "{{ 'x' * 10**10 }}",
+    "{% for i in range(10**10) %}x{% endfor %}",
+    "{{ market.power_pick_reveal.__class__ }}",
+    "{{ market }}",
+])
+def test_text_constants_are_looked_up_never_evaluated(content_copy, expression, tmp_path,
+                                                       monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _edit(content_copy / "tiles.yaml", "{{ market.power_pick_reveal }}", expression)
+    errors = _errors(content_copy)
+    assert any(m.group("file").endswith("tiles.yaml") for m in errors)
+    assert not (tmp_path / "PWNED").exists()

@@ -9,6 +9,7 @@ import difflib
 from collections import Counter
 from pathlib import Path
 
+from . import constants
 from . import text as textmod
 from .content import Content, load_partial
 from .errors import ContentError
@@ -167,29 +168,17 @@ def check_effect_refs(content: Content):
 CONSTANT_FILES = ("tiles.yaml", "keywords.yaml", "factions.yaml", "setting.yaml", "ages.yaml")
 
 
-def _constants_env():
-    from jinja2 import StrictUndefined
-    from jinja2.sandbox import SandboxedEnvironment
-    return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
-
-
 def _interpolate(content: Content, apply: bool):
-    """Render `{{ constant }}` in constant-aware text; yield Problems for bad expressions."""
-    from jinja2 import TemplateError
-    env = _constants_env()
+    """Fill `{{ constant }}` paths in constant-aware text; yield Problems for bad ones."""
     for name in CONSTANT_FILES:
         doc = content.docs[name]
         for path, value in list(_walk_text(doc.data)):
-            if "{{" not in value and "{%" not in value:
+            if "{" not in value:
                 continue
-            try:
-                rendered = env.from_string(value).render(content.game)
-            except TemplateError as exc:
-                yield content.problem(name, path, f"cannot fill in constant: {exc}",
-                                      "use a path of content/game.yaml, e.g. "
-                                      "{{ market.power_pick_reveal }}")
-                continue
-            if apply:
+            rendered, found = constants.fill(value, content.game)
+            for _line, _col, message, hint in found:
+                yield content.problem(name, path, message, hint)
+            if apply and not found:
                 node = doc.data
                 for part in path[:-1]:
                     node = node[part]

@@ -71,6 +71,32 @@ def test_unknown_constant_token_directive_and_literal_name_are_located(content_c
     assert "'Cohort' typed literally" in by_line[14].message and "[force]" in by_line[14].hint
 
 
+@pytest.mark.parametrize("expression", [
+    '{{ cycler.__init__.__globals__.os.system("touch PWNED") }}',
+    "{{ 'x' * 10**10 }}",
+    "{% for i in range(10**10) %}x{% endfor %}",
+    "{{ resources.max_mana | attr('__class__') }}",
+])
+def test_rules_constants_are_plain_lookups_never_code(content_copy, expression, tmp_path,
+                                                      monkeypatch):
+    """A chapter cannot run code or loop: only a constant's path is allowed (issue 17.1)."""
+    monkeypatch.chdir(tmp_path)
+    _chapter(content_copy, f"Line one.\n\nMana: {expression}.")
+    content = validate(content_copy)
+    problems = check_chapters(content, content_copy / "rules", content_copy.parent)
+    assert {(p.path, p.line) for p in problems} == {("content/rules/99-test.md", 8)}
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_constant_forms_fill_lists_mappings_and_arithmetic():
+    from tether_build.constants import fill
+    game = {"b": {"values": {4: 50, 5: 30}, "dist": [2, 3], "n": 3}}
+    text, problems = fill("{{ b.values | keys | or }}; {{ b.values | chances }}; "
+                          "{{ b.dist | and }}; {{ b.n - 1 }}; {{b.n}}", game)
+    assert problems == []
+    assert text == "4 or 5; 4 (50%), 5 (30%); 2 and 3; 2; 3"
+
+
 def test_designer_html_is_escaped_and_tokens_become_terms(content_copy):
     _chapter(content_copy, "A <b>bold</b> claim about [force:pl] & {gold}.")
     content = validate(content_copy)

@@ -2,8 +2,8 @@
 
 Pipeline per chapter, in this order:
 1. YAML front matter (title, id) is split off; line numbers stay those of the file.
-2. `{{ constants }}` are rendered by Jinja2 over content/game.yaml (StrictUndefined: an
-   unknown constant is an error naming file:line, with a "did you mean" hint).
+2. `{{ constants }}` are looked up as plain paths of content/game.yaml (constants.fill: never
+   evaluated; anything else between braces is an error naming file:line, with a hint).
 3. `::: directive` lines become placeholders (unknown names are errors).
 4. Tokens and literal glossary names are checked like card text is.
 5. `text.render_html` escapes the designer's text and replaces tokens with glossary names,
@@ -18,11 +18,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jinja2
 import yaml
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from .. import constants
 from .. import text as textmod
 from ..errors import Problem
 from .directives import DIRECTIVES, Ctx
@@ -44,17 +44,6 @@ class Chapter:
     title_plain: str = ""
     html: Markup = field(default_factory=Markup)
     directives: list[str] = field(default_factory=list)
-
-
-def _paths(data, prefix="") -> list[str]:
-    """Every dotted constant path of game.yaml (for 'did you mean' hints)."""
-    out = []
-    if isinstance(data, dict):
-        for key, value in data.items():
-            path = f"{prefix}.{key}" if prefix else str(key)
-            out.append(path)
-            out += _paths(value, path)
-    return out
 
 
 def split_front_matter(text: str, shown: str) -> tuple[dict, str, int, list[Problem]]:
@@ -86,34 +75,14 @@ class ChapterRenderer:
     def __init__(self, ctx: Ctx):
         self.ctx = ctx
         self.words = ctx.words
-        self.env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False,
-                                      keep_trailing_newline=True)
-        self.constants = _paths(ctx.game)
         self.literal = textmod.literal_names(ctx.content.terms)
         self.md = MarkdownIt("commonmark", {"html": True}).enable("table")
 
     # ---- checks ------------------------------------------------------------------------
     def _constants(self, body: str, shown: str, first: int) -> tuple[str, list[Problem]]:
-        try:
-            return self.env.from_string(body).render(**self.ctx.game), []
-        except jinja2.TemplateSyntaxError as exc:
-            return body, [Problem(shown, first + exc.lineno - 1, 1, "text",
-                                  f"template syntax error: {exc.message}")]
-        except jinja2.UndefinedError:
-            pass
-        problems = []
-        for i, line in enumerate(body.split("\n")):
-            for m in EXPRESSION.finditer(line):
-                try:
-                    self.env.from_string(m.group(0)).render(**self.ctx.game)
-                except (jinja2.UndefinedError, jinja2.TemplateSyntaxError) as exc:
-                    name = m.group(0)[2:-2].strip().split("|")[0].strip()
-                    close = difflib.get_close_matches(name, self.constants, n=1, cutoff=0.5)
-                    hint = f"did you mean '{close[0]}'?" if close else \
-                        "constants are the keys of content/game.yaml"
-                    problems.append(Problem(shown, first + i, m.start() + 1, "text",
-                                            f"unknown constant {m.group(0)}: {exc}", hint))
-        return body, problems
+        filled, found = constants.fill(body, self.ctx.game)
+        return filled, [Problem(shown, first + line - 1, col, "text", message, hint)
+                        for line, col, message, hint in found]
 
     def _tokens(self, line: str, shown: str, lineno: int) -> list[Problem]:
         out = []
