@@ -108,3 +108,33 @@ def test_allow_unresolved_builds_with_a_loud_warning(content_copy, tmp_path):
     assert "WARNING: BUILT WITH UNRESOLVED CARDS" in result.output
     assert "paid_volunteers" in result.output
     assert (out / "designer-notes.html").exists()
+
+
+def test_manifest_never_deletes_outside_the_build_folder(content_copy, tmp_path):
+    """A tampered manifest naming ../victim.txt or an absolute path touches nothing (17.3)."""
+    out = tmp_path / "build"
+    assert _build(content_copy, out).exit_code == 0
+    victim, absolute = tmp_path / "victim.txt", tmp_path / "abs.txt"
+    victim.write_text("keep")
+    absolute.write_text("keep")
+    manifest = json.loads((out / ".tether-build.json").read_text())
+    manifest["notes"]["outputs"]["../victim.txt"] = "0"
+    manifest["validate"]["outputs"][str(absolute)] = "0"
+    (out / ".tether-build.json").write_text(json.dumps(manifest))
+    result = _build(content_copy, out)
+    assert result.exit_code == 0, result.output
+    assert victim.read_text() == "keep" and absolute.read_text() == "keep"
+    assert any("outside the build folder" in w for w in json.loads(result.stdout)["warnings"])
+
+
+def test_manifest_of_the_wrong_shape_is_ignored_with_a_warning(content_copy, tmp_path):
+    out = tmp_path / "build"
+    for bad in ("[1, 2]", '{"validate": "x"}', '{"notes": {"key": "k", "outputs": [1]}}'):
+        out.mkdir(exist_ok=True)
+        (out / ".tether-build.json").write_text(bad)
+        result = _build(content_copy, out)
+        assert result.exit_code == 0, result.output
+        assert "Traceback" not in result.output
+        summary = json.loads(result.stdout)
+        assert summary["warnings"], bad
+        assert (out / "designer-notes.html").exists()

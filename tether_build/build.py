@@ -130,18 +130,44 @@ def stage_key(stage: Stage, ctx: Context, card_view: bool = False) -> str:
     return h.hexdigest()
 
 
-def _load_manifest(out: Path) -> dict:
+def _inside(out: Path, rel) -> bool:
+    """True when `rel` is a relative path that stays inside the output folder."""
+    if not isinstance(rel, str) or not rel or "\0" in rel or Path(rel).is_absolute():
+        return False
+    root = out.resolve()
+    return (root / rel).resolve().is_relative_to(root) and ".." not in Path(rel).parts
+
+
+def _load_manifest(out: Path, warn: Callable[[str], None] = lambda _m: None) -> dict:
+    """The previous build's manifest; entries of the wrong shape or pointing outside `out`
+    are dropped with a warning (the build never touches a path it did not write)."""
     try:
-        return json.loads((out / MANIFEST).read_text())
-    except (OSError, ValueError):
+        data = json.loads((out / MANIFEST).read_text())
+    except (OSError, ValueError, RecursionError):
         return {}
+    if not isinstance(data, dict):
+        warn(f"ignoring {MANIFEST}: not a mapping of stages")
+        return {}
+    clean = {}
+    for name, entry in data.items():
+        outputs = entry.get("outputs") if isinstance(entry, dict) else None
+        if not isinstance(outputs, dict) or not isinstance(entry.get("key"), str):
+            warn(f"ignoring {MANIFEST} entry {name!r}: not a stage record")
+            continue
+        bad = [rel for rel in outputs if not _inside(out, rel)]
+        if bad:
+            warn(f"ignoring {MANIFEST} entry {name!r}: path outside the build folder "
+                 f"({str(bad[0])[:80]!r})")
+            continue
+        clean[name] = entry
+    return clean
 
 
 def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], None],
               force: bool = False) -> Result:
     """Run stages; write every output only after all succeeded; return what happened."""
     start = time.perf_counter()
-    manifest = _load_manifest(ctx.out)
+    manifest = _load_manifest(ctx.out, ctx.warnings.append)
     result = Result()
     pending: dict[str, bytes] = {}
     new_manifest = dict(manifest)
@@ -183,7 +209,8 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
         else:
             result.unchanged += 1
     for rel in result.removed:
-        (ctx.out / rel).unlink(missing_ok=True)
+        if _inside(ctx.out, rel):  # checked again where it is used
+            (ctx.out / rel).unlink(missing_ok=True)
     if new_manifest != manifest:
         write_atomic(ctx.out / MANIFEST,
                      (json.dumps(new_manifest, indent=1, sort_keys=True) + "\n").encode())
