@@ -8,7 +8,7 @@ import time
 import pytest
 from tether_cli import run_cli
 
-LINE = re.compile(r"^(?P<file>[^:\s]+\.yaml):(?P<line>\d+):(?P<col>\d+): (?P<field>\S+): (?P<msg>.+)$")
+LINE = re.compile(r"^(?P<file>[^:\s]+\.(?:yaml|md)):(?P<line>\d+):(?P<col>\d+): (?P<field>\S+): (?P<msg>.+)$")
 
 
 def test_shipped_content_validates_and_prints_deck_counts():
@@ -159,3 +159,29 @@ def test_text_constants_are_looked_up_never_evaluated(content_copy, expression, 
     errors = _errors(content_copy)
     assert any(m.group("file").endswith("tiles.yaml") for m in errors)
     assert not (tmp_path / "PWNED").exists()
+
+
+def test_alias_bombs_are_refused_in_rules_front_matter_and_designer_notes(content_copy):
+    """One YAML loader for every YAML the tool reads (17.4): a 'billion laughs' costs nothing."""
+    bomb = "".join(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]\n"
+                   for i in range(1, 10))
+    (content_copy / "rules" / "01-overview.md").write_text(
+        "---\nl0: &l0 [x]\n" + bomb + "title: t\nid: overview\n---\nBody.\n")
+    notes = content_copy / "rules" / "designer-notes.yaml"
+    notes.write_text("- &n {chapter: reset, note: x}\n- *n\n")
+    start = time.perf_counter()
+    errors = _errors(content_copy)
+    assert time.perf_counter() - start < 30  # a bound against a hang, not a speed goal
+    files = {(m.group("file").split("/")[-1], m.group("line")) for m in errors
+             if "anchors and aliases" in m.group("msg")}
+    assert ("01-overview.md", "2") in files and ("designer-notes.yaml", "1") in files
+
+
+def test_validate_reads_rules_chapters_and_designer_notes(content_copy):
+    notes = content_copy / "rules" / "designer-notes.yaml"
+    notes.write_text("- chapter: reset\n  nite: typo\n")
+    chapter = content_copy / "rules" / "01-overview.md"
+    chapter.write_text(chapter.read_text() + "\nYou get {{ resources.max_mama }} mana.\n")
+    msgs = [(m.group("file").split("/")[-1], m.group("msg")) for m in _errors(content_copy)]
+    assert any(f == "designer-notes.yaml" and "nite" in msg for f, msg in msgs)
+    assert any(f == "01-overview.md" and "max_mama" in msg for f, msg in msgs)

@@ -30,6 +30,7 @@ def validate(content_dir: Path, quiet: bool) -> None:
     from .validate import validate as run
 
     content = run(content_dir)
+    _validate_rules(content, content_dir)
     if quiet:
         return
     click.echo(f"{'deck':<14} {'cards':>5} {'copies':>6} {'document':>8}")
@@ -39,6 +40,22 @@ def validate(content_dir: Path, quiet: bool) -> None:
         click.echo(f"{deck:<14} {distinct:>5} {copies:>6} {shown:>8}{mark}")
     click.echo(f"ok: {len(content.cards)} cards, {len(content.factions)} factions, "
                f"{len(content.terms)} terms, {len(content.keywords)} keywords")
+
+
+def _validate_rules(content, content_dir: Path) -> None:
+    """The rules chapters and designer-notes.yaml, checked like every other content file."""
+    from .errors import ContentError
+    from .report import load_designer_notes
+    from .rulebook.chapters import check_chapters
+
+    rules = content_dir / "rules"
+    base = content_dir.parent if content_dir.name else content_dir
+    problems = check_chapters(content, rules, base)
+    notes = rules / "designer-notes.yaml"
+    if notes.exists():
+        problems += load_designer_notes(notes, str(notes.relative_to(base)))[1]
+    if problems:
+        raise ContentError(problems)
 
 
 @main.command()

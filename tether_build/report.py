@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
+from . import yamlio
 from .content import Content
+from .errors import ContentError, Problem
 from .text import render_plain
 
 OPEN = re.compile(r"\b(TODO|todo|Todo|\?|unclear|not settled|designer to confirm|confirm|"
@@ -96,7 +96,10 @@ def collect(content: Content, rules_dir: Path | None = None) -> list[Item]:
     out = list(items.values())
     if rules_dir and (rules_dir / "designer-notes.yaml").exists():
         path = rules_dir / "designer-notes.yaml"
-        for entry in yaml.safe_load(path.read_text()) or []:
+        entries, problems = load_designer_notes(path, str(path))
+        if problems:
+            raise ContentError(problems)
+        for entry in entries:
             key = ("rules", entry.get("chapter", "rules"))
             item = next((i for i in out if (i.kind, i.id) == key), None)
             if item is None:
@@ -105,6 +108,34 @@ def collect(content: Content, rules_dir: Path | None = None) -> list[Item]:
                 out.append(item)
             item.notes.append(f"{entry.get('section', '')} {entry['note']}".strip())
     return out
+
+
+NOTE_KEYS = {"chapter": True, "section": False, "note": True}
+
+
+def load_designer_notes(path: Path, shown: str) -> tuple[list[dict], list[Problem]]:
+    """rules/designer-notes.yaml: a list of {chapter, section, note}; problems located."""
+    doc, problems = yamlio.load(path, shown)
+    if doc is None or problems:
+        return [], problems
+    if not isinstance(doc.data, list):
+        return [], [Problem(shown, 1, 1, "", "designer notes must be a list of notes",
+                            "write '- chapter: ...' / '  note: ...' entries")]
+    out = []
+    for i, entry in enumerate(doc.data):
+        line, col = doc.locate((i,))
+        bad = (f"entry is a {type(entry).__name__}" if not isinstance(entry, dict) else
+               next((f"unknown field {k!r}" for k in entry if k not in NOTE_KEYS), None) or
+               next((f"'{k}' is required" for k, need in NOTE_KEYS.items()
+                     if need and k not in entry), None) or
+               next((f"'{k}' must be text" for k in entry
+                     if not isinstance(entry[k], str)), None))
+        if bad:
+            problems.append(Problem(shown, line, col, f"[{i}]", bad,
+                                    "fields: chapter (rules chapter id), section, note"))
+        else:
+            out.append(entry)
+    return out, problems
 
 
 def render_html(content: Content, rules_dir: Path | None = None) -> bytes:

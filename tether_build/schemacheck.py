@@ -93,8 +93,13 @@ def check(data, schema_name: str):
 
 def main(argv: list[str]) -> int:
     """python -m tether_build.schemacheck FILE SCHEMA: quick check of one file."""
-    import yaml
-    data = yaml.safe_load(Path(argv[0]).read_text())
+    from . import yamlio
+    doc, found = yamlio.load(Path(argv[0]))
+    for p in found:
+        print(p)
+    if doc is None:
+        return 1
+    data = doc.data
     problems = list(check(data, argv[1]))
     for path, msg, hint in problems:
         print(f"{argv[0]}: {'.'.join(map(str, path))}: {msg}" + (f" ({hint})" if hint else ""))

@@ -95,6 +95,24 @@ def load(path: Path, display: str | None = None) -> tuple[Doc | None, list[Probl
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return None, [Problem(display, 1, 1, "", f"cannot read file: {exc}", "save it as UTF-8")]
+    return parse(text, display)
+
+
+def parse(text: str, display: str, first_line: int = 1) -> tuple[Doc | None, list[Problem]]:
+    """Parse YAML text (every YAML the tool reads goes through here). `first_line` is the
+    file line of the text's first line, for YAML embedded in a file (front matter)."""
+    doc, problems = _parse(text, display)
+    if first_line != 1:
+        shift = first_line - 1
+        problems = [Problem(p.path, p.line + shift, p.col, p.field, p.message, p.hint)
+                    for p in problems]
+        if doc is not None:
+            doc.marks = {k: (ln + shift, c) for k, (ln, c) in doc.marks.items()}
+            doc.key_marks = {k: (ln + shift, c) for k, (ln, c) in doc.key_marks.items()}
+    return doc, problems
+
+
+def _parse(text: str, display: str) -> tuple[Doc | None, list[Problem]]:
     problems: list[Problem] = []
     try:
         # Refuse anchors and aliases before anything is built: no alias bomb can expand.

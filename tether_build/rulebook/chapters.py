@@ -18,11 +18,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from .. import constants
+from .. import constants, yamlio
 from .. import text as textmod
 from ..errors import Problem
 from .directives import DIRECTIVES, Ctx
@@ -58,12 +57,14 @@ def split_front_matter(text: str, shown: str) -> tuple[dict, str, int, list[Prob
     except StopIteration:
         return {}, text, 1, [Problem(shown, 1, 1, "front matter", "front matter not closed",
                                      "end it with a line '---'")]
-    try:
-        meta = yaml.safe_load("\n".join(lines[1:end])) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark else 2
-        return {}, text, 1, [Problem(shown, line, 1, "front matter", f"YAML error: {exc}")]
+    source = "\n".join(lines[1:end])
+    doc, found = yamlio.parse(source, shown, first_line=2) if source.strip() else (None, [])
+    if found:
+        return {}, text, 1, found
+    meta = doc.data if doc is not None else {}
+    if not isinstance(meta, dict):
+        return {}, text, 1, [Problem(shown, 2, 1, "front matter", "front matter must be "
+                                     "a mapping", "write 'title: ...' and 'id: ...'")]
     problems = [Problem(shown, 2, 1, f"front matter.{key}", f"'{key}' is required",
                         f"add '{key}: ...'") for key in ("title", "id") if not meta.get(key)]
     return meta, "\n".join(lines[end + 1:]), end + 2, problems
