@@ -187,3 +187,29 @@ def test_rulebook_reports_chapter_problems_without_a_traceback(content_copy, tmp
     assert "content/rules/99-bad.md:6:" in result.output and "max_mana" in result.output
     assert "did you mean 'force'?" in result.output
     assert not (tmp_path / "out").exists()  # nothing written
+
+
+@pytest.mark.parametrize("src", ["/dev/zero", "../../../../etc/hostname.png",
+                                 "http://example.org/x.png", "rules/missing.png",
+                                 "data:image/png;base64,AAAA", "cards/starter.yaml"])
+def test_rules_images_only_from_the_content_folder(content_copy, src):
+    """An image outside content/ and templates/, remote, missing or not an image is a
+    located error, never read (issue 17.2)."""
+    _chapter(content_copy, f"Line one.\n\n![]({src})")
+    content = validate(content_copy)
+    problems = check_chapters(content, content_copy / "rules", content_copy.parent)
+    assert [(p.path, p.line) for p in problems] == [("content/rules/99-test.md", 8)]
+    assert "image" in problems[0].message
+
+
+def test_rules_image_inside_content_is_shown(content_copy):
+    img = content_copy / "rules" / "img"
+    img.mkdir()
+    (img / "map.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>')
+    _chapter(content_copy, "![](rules/img/map.svg)")
+    content = validate(content_copy)
+    chapters, problems = render_chapters(_ctx(content), content_copy / "rules",
+                                         content_copy.parent)
+    assert problems == []
+    html = next(c for c in chapters if c.id == "test").html
+    assert (img / "map.svg").resolve().as_uri() in html

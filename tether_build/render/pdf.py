@@ -11,18 +11,47 @@ from weasyprint.text.fonts import FontConfiguration
 
 from ..errors import TetherError
 
+MAX_RESOURCE_BYTES = 64 * 1024 * 1024
+
+
+def _local_file(url: str) -> None:
+    """Refuse anything but a regular local file of bounded size (no /dev/zero, no FIFO)."""
+    from urllib.parse import urlsplit
+    from urllib.request import url2pathname
+
+    if not url.startswith("file:"):
+        raise TetherError(f"pages may only load local files, not {url[:80]}")
+    path = url2pathname(urlsplit(url).path)
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise TetherError(f"cannot read {path}: {exc.strerror}") from None
+    import stat
+
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_RESOURCE_BYTES:
+        raise TetherError(f"{path} is not a regular file of at most "
+                          f"{MAX_RESOURCE_BYTES // 2**20} MB")
+
+
 try:  # WeasyPrint >= 69: a fetcher object that refuses every protocol but file:
-    from weasyprint.urls import URLFetcher
+    from weasyprint.urls import FatalURLFetchingError, URLFetcher
+
+    class _LocalFetcher(URLFetcher):
+        def fetch(self, url, headers=None):
+            try:
+                _local_file(url)
+            except TetherError as exc:
+                raise FatalURLFetchingError(str(exc)) from None
+            return super().fetch(url, headers)
 
     def _fetcher():
-        return URLFetcher(allowed_protocols={"file"}, fail_on_errors=True)
+        return _LocalFetcher(allowed_protocols={"file"}, fail_on_errors=True)
 except ImportError:  # pragma: no cover - WeasyPrint 62-68
     from weasyprint import default_url_fetcher
 
     def _fetcher():
         def fetch(url: str, *args, **kwargs):
-            if not url.startswith("file:"):
-                raise TetherError(f"templates may only load local files, not {url}")
+            _local_file(url)
             return default_url_fetcher(url, *args, **kwargs)
         return fetch
 

@@ -85,6 +85,26 @@ class ChapterRenderer:
         return filled, [Problem(shown, first + line - 1, col, "text", message, hint)
                         for line, col, message, hint in found]
 
+    def _images(self, tokens, shown: str, first: int) -> list[Problem]:
+        """Markdown images may only show files of the content or templates folders; each
+        good one is pointed at its file, anything else is a located error (issue 17.2)."""
+        problems = []
+        roots = [Path(self.ctx.content.root).resolve(), TEMPLATES.resolve()]
+        for token in tokens:
+            for child in token.children or []:
+                if child.type != "image":
+                    continue
+                src = child.attrGet("src") or ""
+                line = first + (token.map[0] if token.map else 0)
+                path, why = _image_file(src, roots)
+                if why:
+                    problems.append(Problem(shown, line, 1, "text", f"image {src!r}: {why}",
+                                            "put the image in the content folder and write "
+                                            "its path from there, e.g. rules/img/map.png"))
+                else:
+                    child.attrSet("src", path.as_uri())
+        return problems
+
     def _tokens(self, line: str, shown: str, lineno: int) -> list[Problem]:
         out = []
         for kind, tid, _, col in textmod.tokens(line):
@@ -138,9 +158,12 @@ class ChapterRenderer:
             lines.append(line)
         rendered, errors = self._constants("\n".join(lines), shown, first)
         problems += errors
+        problems += self._images(self.md.parse(rendered), shown, first)
         if problems or check_only:
             return None, problems
-        html = self.md.render(self.words.html(rendered))
+        tokens = self.md.parse(self.words.html(rendered))
+        self._images(tokens, shown, first)  # checked above: now points each at its file
+        html = self.md.renderer.render(tokens, self.md.options, {})
         for n, name in enumerate(directives):
             block = DIRECTIVES[name](self.ctx)
             html = html.replace(f"<p>{PLACEHOLDER.format(n)}</p>", str(block))
@@ -149,6 +172,27 @@ class ChapterRenderer:
         chapter.html = Markup(html)
         chapter.directives = directives
         return chapter, []
+
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+IMAGE_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
+IMAGE_MAX_BYTES = 20 * 1024 * 1024
+
+
+def _image_file(src: str, roots: list[Path]) -> tuple[Path | None, str | None]:
+    """(file, None) for an image inside one of `roots`, else (None, why not)."""
+    if not src or ":" in src or src.startswith(("/", "\\")) or "\0" in src:
+        return None, "only a relative path inside the content folder is allowed"
+    path = (roots[0] / src).resolve()
+    if not any(path.is_relative_to(root) for root in roots):
+        return None, "the path leaves the content and templates folders"
+    if path.suffix.lower() not in IMAGE_TYPES:
+        return None, "not an image type (" + ", ".join(sorted(IMAGE_TYPES)) + ")"
+    if not path.is_file():
+        return None, "no such file"
+    if path.stat().st_size > IMAGE_MAX_BYTES:
+        return None, f"larger than {IMAGE_MAX_BYTES // 2**20} MB"
+    return path, None
 
 
 def check_chapters(content, rules_dir: Path, base: Path) -> list[Problem]:
