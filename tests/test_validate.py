@@ -185,3 +185,28 @@ def test_validate_reads_rules_chapters_and_designer_notes(content_copy):
     msgs = [(m.group("file").split("/")[-1], m.group("msg")) for m in _errors(content_copy)]
     assert any(f == "designer-notes.yaml" and "nite" in msg for f, msg in msgs)
     assert any(f == "01-overview.md" and "max_mama" in msg for f, msg in msgs)
+
+
+@pytest.mark.parametrize("old, new, expect", [
+    ("copies: 2", "copies: 2.0", "integer"),
+    ("copies: 2", "copies: !!int abc", "tags"),
+    ("copies: 2", "copies: !custom 1", "tags"),
+    ("copies: 2", "copies: !!python/name:os.system 1", "tags"),
+    ("copies: 2", "copies: " + "9" * 5000, "cannot read this value"),
+    ("copies: 2", "copies: " + "[" * 700 + "1" + "]" * 700, "levels deep"),
+])
+def test_hostile_yaml_values_are_located_errors(content_copy, old, new, expect):
+    """Tags, huge integers, deep nesting and 2.0 for a count: located errors (17.6)."""
+    _edit(content_copy / "cards" / "starter.yaml", old, new)
+    errors = _errors(content_copy)
+    assert any(m.group("file").endswith("starter.yaml") and expect in m.group("msg")
+               for m in errors), [m.group(0) for m in errors]
+
+
+def test_merge_keys_are_refused(content_copy):
+    path = content_copy / "cards" / "starter.yaml"
+    text = path.read_text()
+    first = text.index("  - id:")
+    path.write_text(text[:first] + "  - <<: {copies: 2}\n  " + text[first + 3:].lstrip(" "))
+    errors = _errors(content_copy)
+    assert any("merge keys" in m.group("msg") for m in errors), [m.group(0) for m in errors]

@@ -7,7 +7,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 
@@ -26,11 +26,22 @@ def registry(schema_dir: Path = SCHEMA_DIR) -> Registry:
     return Registry().with_resources(resources)
 
 
+def _whole_number(_checker, instance) -> bool:
+    """'integer' means a whole number written as one: 2.0 is not a count of copies."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+# JSON Schema counts 2.0 as an integer; content that the engine uses as a count must not.
+StrictValidator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+
+
 @cache
 def validator(schema_name: str, schema_dir: Path = SCHEMA_DIR) -> Draft202012Validator:
     reg = registry(schema_dir)
     schema = reg.contents(schema_name)
-    return Draft202012Validator(schema, registry=reg)
+    return StrictValidator(schema, registry=reg)
 
 
 def _hint(error) -> str | None:

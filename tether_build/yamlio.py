@@ -74,7 +74,13 @@ class _Builder:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
-        return self.loader.construct_object(node)
+        try:
+            return self.loader.construct_object(node)
+        except (ValueError, OverflowError, yaml.YAMLError) as exc:
+            # e.g. an integer of thousands of digits, a malformed timestamp
+            self._problem(node, path, f"cannot read this value: {str(exc)[:80]}",
+                          "write a plain number or quote the text")
+            return None
 
     def _problem(self, node, path, message, hint):
         line, col = _mark(node)
@@ -112,35 +118,88 @@ def parse(text: str, display: str, first_line: int = 1) -> tuple[Doc | None, lis
     return doc, problems
 
 
-def _parse(text: str, display: str) -> tuple[Doc | None, list[Problem]]:
-    problems: list[Problem] = []
-    try:
-        # Refuse anchors and aliases before anything is built: no alias bomb can expand.
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                line, col = _mark(event)
-                return None, [Problem(display, line, col, "",
-                                      "YAML anchors and aliases (&name, *name) are not allowed",
-                                      "write the value out in full")]
-        loader = yaml.SafeLoader(text)
+MAX_DEPTH = 64  # nesting levels; the deepest shipped file uses 12
+
+
+def _fast_loader():
+    """libyaml's loader when PyYAML has it (same data, same marks), else the pure one."""
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _refuse(event, depth: int) -> tuple[str, str] | None:
+    """(message, hint) for YAML the tool does not accept, else None."""
+    if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+        return ("YAML anchors and aliases (&name, *name) are not allowed",
+                "write the value out in full")
+    tag = getattr(event, "tag", None)
+    implicit = getattr(event, "implicit", True)
+    explicit = implicit is False or (isinstance(implicit, tuple) and not any(implicit))
+    if tag and explicit and not tag.startswith("tag:yaml.org,2002:str"):
+        return (f"YAML tags ({tag}) are not allowed", "write the plain value")
+    if isinstance(event, yaml.ScalarEvent) and event.value == "<<" and not event.style:
+        return ("YAML merge keys (<<) are not allowed", "write the keys out in full")
+    if depth > MAX_DEPTH:
+        return (f"nested more than {MAX_DEPTH} levels deep", "flatten the structure")
+    return None
+
+
+def _scan(text: str, display: str) -> list[Problem]:
+    """Refuse anchors, aliases, tags, merge keys and deep nesting before anything is built:
+    no alias bomb can expand, no constructor runs."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_fast_loader()):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+        bad = _refuse(event, depth)
+        if bad:
+            line, col = _mark(event)
+            return [Problem(display, line, col, "", *bad)]
+    return []
+
+
+def _syntax_problem(text: str, display: str, exc: yaml.MarkedYAMLError) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    lines = text.splitlines()
+    if line <= len(lines) and "\t" in lines[line - 1][:col]:
+        message, hint = "tab character in indentation", "indent with spaces, not tabs"
+    else:
+        message, hint = (exc.problem or str(exc)).strip(), _hint_for(exc)
+    return Problem(display, line, col, "", f"YAML syntax error: {message}", hint)
+
+
+def _compose(text: str, display: str):
+    """(root node, problems). libyaml first; the pure loader only to word an error."""
+    for loader_class in dict.fromkeys((_fast_loader(), yaml.SafeLoader)):
         try:
-            node = loader.get_single_node()
-        finally:
-            loader.dispose()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        lines = text.splitlines()
-        if line <= len(lines) and "\t" in lines[line - 1][:col]:
-            message, hint = "tab character in indentation", "indent with spaces, not tabs"
-        else:
-            message, hint = (exc.problem or str(exc)).strip(), _hint_for(exc)
-        return None, [Problem(display, line, col, "", f"YAML syntax error: {message}", hint)]
-    except yaml.YAMLError as exc:
-        return None, [Problem(display, 1, 1, "", f"YAML error: {exc}", None)]
-    doc = Doc(display, None)
+            problems = _scan(text, display)
+            if problems:
+                return None, problems
+            loader = loader_class(text)
+            try:
+                return loader.get_single_node(), []
+            finally:
+                loader.dispose()
+        except yaml.MarkedYAMLError as exc:
+            if loader_class is yaml.SafeLoader:
+                return None, [_syntax_problem(text, display, exc)]
+        except yaml.YAMLError as exc:
+            if loader_class is yaml.SafeLoader:
+                return None, [Problem(display, 1, 1, "", f"YAML error: {exc}", None)]
+    return None, [Problem(display, 1, 1, "", "YAML error", None)]  # pragma: no cover
+
+
+def _parse(text: str, display: str) -> tuple[Doc | None, list[Problem]]:
+    if "\0" in text:
+        return None, [Problem(display, 1, 1, "", "the file holds a NUL character",
+                              "save it as plain UTF-8 text")]
+    node, problems = _compose(text, display)
+    if problems:
+        return None, problems
     if node is None:
         return None, [Problem(display, 1, 1, "", "the file is empty", "add its content")]
+    doc = Doc(display, None)
     doc.data = _Builder(doc, yaml.SafeLoader(""), problems).build(node, ())
     return doc, problems
-
