@@ -210,3 +210,24 @@ def test_merge_keys_are_refused(content_copy):
     path.write_text(text[:first] + "  - <<: {copies: 2}\n  " + text[first + 3:].lstrip(" "))
     errors = _errors(content_copy)
     assert any("merge keys" in m.group("msg") for m in errors), [m.group(0) for m in errors]
+
+
+@pytest.mark.parametrize("name, change, expect", [
+    ("tiles.yaml", lambda t: t.replace("\ntiles:\n", "\ntiles:\n  bogus:\n    x: 1\n", 1),
+     "tiles.yaml"),
+    ("setting.yaml", lambda t: "", "empty"),
+    ("setting.yaml", lambda t: t + "\nbroken: [\n", "YAML syntax error"),
+    ("setting.yaml", None, "missing"),
+    ("tiles.yaml", lambda t: t.replace("\n  ", "\n\t", 1), "tiles.yaml"),
+])
+def test_any_problem_in_tiles_or_setting_is_reported_not_a_keyerror(content_copy, name, change,
+                                                                     expect):
+    """Every single content file takes part in the 'all loaded' gate of the cross-checks."""
+    path = content_copy / name
+    if change is None:
+        path.unlink()
+    else:
+        path.write_text(change(path.read_text()))
+    errors = _errors(content_copy)
+    assert any(m.group("file").endswith(name) for m in errors)
+    assert any(expect in m.group(0) for m in errors), [m.group(0) for m in errors]
