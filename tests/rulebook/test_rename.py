@@ -72,3 +72,62 @@ def test_rename_checks_rules_chapters_too(content_copy):
     assert result.exit_code == 1 and "99-extra.md:6" in result.output
     assert 'singular: "Stack"' in (content_copy / "terms.yaml").read_text()
 
+
+
+@pytest.mark.parametrize("name", ["Co\nhort", "Coh\x00ort", "Co\u202ehort", "[force]",
+                                  "<b>Cohort</b>", "{gold}", "C" * 41])
+def test_names_with_control_characters_tokens_or_markup_are_refused(content_copy, name):
+    """Issue 17.12: a name a player reads is plain text."""
+    before = (content_copy / "terms.yaml").read_bytes()
+    result = rename(content_copy, "force", name, "--plural", "Cohorts2")
+    assert result.exit_code != 0
+    assert (content_copy / "terms.yaml").read_bytes() == before
+
+
+def test_rename_validates_before_writing_nothing_half_done_on_a_crash(content_copy,
+                                                                     monkeypatch):
+    """A crash between validation and writing leaves the files as they were (17.12)."""
+    from tether_build.rulebook import rename as mod
+
+    before = {p: p.read_bytes() for p in content_copy.rglob("*.yaml")}
+    calls = []
+
+    def dies(path, data):
+        calls.append(path)
+        raise KeyboardInterrupt  # a kill during the first write
+
+    monkeypatch.setattr(mod, "write_atomic", dies)
+    with pytest.raises(KeyboardInterrupt):
+        mod.rename_term(content_copy, "bridge", "Span")
+    assert calls, "validation ran on a copy, then the write was attempted"
+    assert {p: p.read_bytes() for p in content_copy.rglob("*.yaml")} == before
+
+
+def test_rename_refuses_when_the_file_changed_since_it_was_read(content_copy, monkeypatch):
+    from tether_build.rulebook import rename as mod
+
+    real = mod._validate_copy
+
+    def meanwhile(content_dir, edits):
+        real(content_dir, edits)
+        path = content_dir / "terms.yaml"
+        path.write_text(path.read_text() + "\n# another editor saved here\n")
+
+    monkeypatch.setattr(mod, "_validate_copy", meanwhile)
+    with pytest.raises(Exception, match="changed while the rename ran"):
+        mod.rename_term(content_copy, "bridge", "Span")
+    assert 'singular: "Span"' not in (content_copy / "terms.yaml").read_text()
+
+
+def test_two_renames_at_once_both_land(content_copy):
+    """Concurrent renames are serialised by a lock: neither edit is lost (17.12)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from tether_build.rulebook.rename import rename_term; "
+            "rename_term(sys.argv[1], sys.argv[2], sys.argv[3])")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(content_copy), tid, name])
+             for tid, name in (("bridge", "Span"), ("champion", "Paragon"))]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    text = (content_copy / "terms.yaml").read_text()
+    assert 'singular: "Span"' in text and 'singular: "Paragon"' in text

@@ -5,22 +5,32 @@ The edit is line-level: only the value of the term's `singular:` / `plural:` (an
 they were. A keyword tied to the term (keywords.yaml `term:`) keeps its display `name:` in
 step. `design_names` are the design document's words and are left alone.
 
-Refused: an unknown term id, an empty name, and a name that collides (case-insensitively)
-with another term's singular, plural, adjective or design name. After writing, the content
-is validated again; if that fails, both files are put back as they were.
+Refused: an unknown term id, an empty or over-long name, a name with control characters,
+line breaks, bidirectional overrides, token brackets or markup, and a name that collides
+(case-insensitively) with another term's singular, plural, adjective or design name.
+
+The edit is validated on a copy of the content before anything is written; the files are
+then replaced atomically, under a lock, and only if nobody changed them since they were
+read. A crash or a kill leaves the old files or the new ones, never a half edit; two renames
+at once run one after the other.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import fcntl
 import json
 import re
+import shutil
+import tempfile
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ContentError, TetherError
 from ..fsutil import write_atomic
-from ..yamlio import load
+from ..yamlio import parse
 
 VALUE = re.compile(r"""^(?P<head>\s*[A-Za-z_]+:[ \t]*)(?P<value>"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^#\n]*?)(?P<tail>[ \t]*(?:#.*)?)$""")
 
@@ -80,6 +90,22 @@ def _default_plural(old: dict, new: str) -> str | None:
     return None
 
 
+NAME_MAX = 40
+FORBIDDEN = set("[]{}<>&\\\"`")
+
+
+def _check_name(field: str, name: str) -> None:
+    """A name a player reads: printable text, no markup, no token brackets, bounded."""
+    if len(name) > NAME_MAX:
+        raise TetherError(f"the new {field} is longer than {NAME_MAX} characters")
+    for ch in name:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn") or ch in FORBIDDEN:
+            raise TetherError(f"the new {field} {name!r} holds {ch!r} "
+                              f"(U+{ord(ch):04X}): use letters, digits, spaces and "
+                              "simple punctuation")
+
+
 def plan(terms: dict, tid: str, singular: str, plural: str | None,
          adjective: str | None) -> dict:
     """The new singular/plural/adjective of `tid`, or a TetherError saying why not."""
@@ -108,28 +134,75 @@ def plan(terms: dict, tid: str, singular: str, plural: str | None,
     for field, name in new.items():
         if not name:
             raise TetherError(f"the new {field} is empty (give a name)")
+        _check_name(field, name)
         if name.lower() in taken:
             raise TetherError(f"{name!r} is already the {taken[name.lower()]} "
                               "(choose another name, or rename that term first)")
     return new
 
 
-def rename_term(content_dir: Path, tid: str, singular: str, plural: str | None = None,
-                adjective: str | None = None) -> Renamed:
-    """Rename term `tid` in content_dir/terms.yaml (and tied keywords), then re-validate."""
+@contextlib.contextmanager
+def _locked(content_dir: Path):
+    """One rename at a time per content folder (advisory lock beside the files)."""
+    lock = content_dir / ".tether-rename.lock"
+    with open(lock, "a+") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _validate_copy(content_dir: Path, edits: dict[Path, str]) -> None:
+    """Validate the content with `edits` applied, in a temporary copy; ContentError if bad."""
     from ..validate import validate
     from .chapters import check_chapters
 
+    with tempfile.TemporaryDirectory(prefix="tether-rename-") as tmp:
+        copy = Path(tmp) / "content"
+        shutil.copytree(content_dir, copy, ignore=shutil.ignore_patterns(".*"))
+        for path, text in edits.items():
+            (copy / path.relative_to(content_dir)).write_text(text, encoding="utf-8")
+        content = validate(copy)
+        problems = check_chapters(content, copy / "rules", copy.parent)
+        if problems:
+            raise ContentError(problems)
+
+
+def rename_term(content_dir: Path, tid: str, singular: str, plural: str | None = None,
+                adjective: str | None = None) -> Renamed:
+    """Rename term `tid` in content_dir/terms.yaml (and tied keywords): validated first,
+    written atomically, refused if the files changed meanwhile."""
     content_dir = Path(content_dir)
+    with _locked(content_dir):
+        originals, edits, old, new = _edits(content_dir, tid, singular, plural, adjective)
+        try:
+            _validate_copy(content_dir, edits)
+        except ContentError as exc:
+            raise TetherError("the rename makes the content invalid, so nothing was changed:\n"
+                              + exc.format_message()) from None
+        for path, data in originals.items():
+            if path.read_bytes() != data:
+                raise TetherError(f"{path.name} changed while the rename ran; nothing was "
+                                  "written (run the rename again)")
+        for path, text in edits.items():
+            write_atomic(path, text.encode("utf-8"))
+    return Renamed(tid, old, new, [str(p) for p in edits])
+
+
+def _edits(content_dir: Path, tid: str, singular: str, plural: str | None,
+           adjective: str | None):
+    """(original bytes, new texts, old names, new names) of terms.yaml and keywords.yaml."""
     terms_path = content_dir / "terms.yaml"
-    doc, problems = load(terms_path, "terms.yaml")
+    original = terms_path.read_bytes()
+    doc, problems = parse_bytes(original, "terms.yaml")
     if doc is None or problems:
         raise ContentError(problems)
     terms = doc.data["terms"]
     new = plan(terms, tid, singular, plural, adjective)
     old = {k: terms[tid].get(k) for k in new}
-    originals: dict[Path, bytes] = {terms_path: terms_path.read_bytes()}
-    lines = terms_path.read_text(encoding="utf-8").splitlines(keepends=True)
+    originals: dict[Path, bytes] = {terms_path: original}
+    lines = original.decode("utf-8").splitlines(keepends=True)
     for field, name in new.items():
         if field not in terms[tid]:
             raise TetherError(f"term {tid!r} has no {field} line to edit; add "
@@ -139,26 +212,23 @@ def rename_term(content_dir: Path, tid: str, singular: str, plural: str | None =
     edits = {terms_path: "".join(lines)}
     kw_path = content_dir / "keywords.yaml"
     if kw_path.exists():
-        kdoc, _ = load(kw_path, "keywords.yaml")
+        kw_original = kw_path.read_bytes()
+        kdoc, _ = parse_bytes(kw_original, "keywords.yaml")
         tied = [k for k, v in ((kdoc.data or {}).get("keywords") or {}).items()
                 if isinstance(v, dict) and v.get("term") == tid and "name" in v] if kdoc else []
         if tied:
-            klines = kw_path.read_text(encoding="utf-8").splitlines(keepends=True)
+            klines = kw_original.decode("utf-8").splitlines(keepends=True)
             for kid in tied:
                 line, _ = kdoc.locate(("keywords", kid, "name"))
                 _replace_line(klines, line, new["singular"], "content/keywords.yaml")
-            originals[kw_path] = kw_path.read_bytes()
+            originals[kw_path] = kw_original
             edits[kw_path] = "".join(klines)
-    for path, text in edits.items():
-        write_atomic(path, text.encode("utf-8"))
+    return originals, edits, old, new
+
+
+def parse_bytes(data: bytes, shown: str):
+    """yamlio.parse of a file's bytes (read once, so the check later compares the same)."""
     try:
-        content = validate(content_dir)
-        problems = check_chapters(content, content_dir / "rules", content_dir.resolve().parent)
-        if problems:
-            raise ContentError(problems)
-    except ContentError as exc:
-        for path, data in originals.items():
-            write_atomic(path, data)
-        raise TetherError("the rename makes the content invalid, so nothing was changed:\n"
-                          + exc.format_message()) from None
-    return Renamed(tid, old, new, [str(p) for p in edits])
+        return parse(data.decode("utf-8"), shown)
+    except UnicodeDecodeError as exc:
+        raise TetherError(f"{shown} is not UTF-8: {exc}") from None
