@@ -231,3 +231,35 @@ def test_any_problem_in_tiles_or_setting_is_reported_not_a_keyerror(content_copy
     errors = _errors(content_copy)
     assert any(m.group("file").endswith(name) for m in errors)
     assert any(expect in m.group(0) for m in errors), [m.group(0) for m in errors]
+
+
+@pytest.mark.parametrize("file, old, new, expect", [
+    ("cards/starter.yaml", "{step: gain_gold, amount: 2}",
+     "{step: gain_gold, amount: 1000000000}", "cards[2].effect[0].amount"),
+    ("game.yaml", "size: 6", "size: 1000000", "maximum"),
+    ("game.yaml", "forces: 4", "forces: 1000000000", "maximum"),
+    ("game.yaml", "hit: 2", "hit: 7", "die's 6 faces"),
+    ("game.yaml", "{min: 2, max: 6}", "{min: 6, max: 2}", "players.min is above players.max"),
+    ("cards/starter.yaml", "copies: 2", "copies: 5000", "maximum"),
+])
+def test_every_number_has_a_range(content_copy, file, old, new, expect):
+    """Semantic nonsense that once hung or crashed the engine is a located error (17.13)."""
+    _edit(content_copy / file, old, new)
+    errors = _errors(content_copy)
+    assert any(expect in m.group(0) for m in errors), [m.group(0) for m in errors]
+
+
+def test_board_generates_at_the_largest_allowed_radius(content):
+    """The schema allows a radius up to 8: every player count still gets a legal board."""
+    import copy
+
+    from tether_build.board import generate_board
+    from tether_build.content_kinds import game_schema
+
+    largest = game_schema()["properties"]["board"]["properties"]["radius_by_players"][
+        "additionalProperties"]["maximum"]
+    game = copy.deepcopy(content.game)
+    game["board"]["radius_by_players"] = {p: largest for p in range(2, 7)}
+    for players in range(2, 7):
+        board = generate_board(players, 1, game)
+        assert len(board.slots) == players and board.mines

@@ -152,7 +152,7 @@ def _print_sim(r: dict) -> None:
 @click.option("--defender-faction", default=None, help="Faction whose passives apply.")
 @click.option("--where", type=click.Choice(["capital", "mine", "plain", "forge", "center"]),
               default="plain", show_default=True, help="Where the battle is (capital = siege).")
-@click.option("--trials", type=click.IntRange(min=1), default=10000, show_default=True)
+@click.option("--trials", type=click.IntRange(1, 1_000_000), default=10000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 def odds(content_dir, engine_dir, attacker, defender, attacker_faction, defender_faction,

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from .schemas import BASE, DRAFT, _named_map, _ref
 
-INT = {"type": "integer", "minimum": 0}
-POS = {"type": "integer", "minimum": 1}
+INT = {"type": "integer", "minimum": 0, "maximum": 1000}
+POS = {"type": "integer", "minimum": 1, "maximum": 1000}
+
+
+def upto(n: int, low: int = 1) -> dict:
+    """A whole number from `low` to `n` (the engine's and printer's sane range)."""
+    return {"type": "integer", "minimum": low, "maximum": n}
 COORD = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 NOTES = _ref("notes")
 PLAYER_KEYS = {"type": "object", "propertyNames": {"pattern": "^[2-6]$"}}
@@ -26,30 +31,32 @@ def game_schema() -> dict:
     return _doc("game.schema.json", "Game constants", obj({
         "title": {"type": "string"}, "working_title": {"type": "string"},
         "version": {"type": "string"},
-        "players": obj({"min": POS, "max": POS}),
-        "resources": obj({"max_mana": POS, "start_gold": INT, "base_income": INT,
+        "players": obj({"min": upto(6, 2), "max": upto(6, 2)}),
+        "resources": obj({"max_mana": upto(20), "start_gold": upto(100, 0),
+                          "base_income": upto(20, 0),
                           "notes": NOTES}, ["max_mana", "start_gold", "base_income"]),
-        "hand": obj({"size": POS, "limit": POS, "notes": NOTES}, ["size", "limit"]),
-        "victory": obj({"vp_to_win": POS, "round_cap": POS,
+        "hand": obj({"size": upto(20), "limit": upto(50), "notes": NOTES}, ["size", "limit"]),
+        "victory": obj({"vp_to_win": upto(100), "round_cap": upto(50),
                         "tie_breakers": {"type": "array", "items": {
                             "enum": ["total_vp", "permanent_vp", "gold"]}},
                         "notes": NOTES}, ["vp_to_win", "round_cap", "tie_breakers"]),
-        "starting": obj({"forces": INT, "bridges": INT, "bridge_reach": POS,
-                         "free_card_reveal": POS}),
-        "champions": obj({"limit": POS, "notes": NOTES}, ["limit"]),
-        "units": obj({"force": obj({"hp": POS, "dice": POS, "hit": POS})}),
-        "combat": obj({"die_sides": POS}),
+        "starting": obj({"forces": upto(50, 0), "bridges": upto(20, 0),
+                         "bridge_reach": upto(10), "free_card_reveal": upto(10)}),
+        "champions": obj({"limit": upto(10), "notes": NOTES}, ["limit"]),
+        "units": obj({"force": obj({"hp": upto(10), "dice": upto(10), "hit": upto(20)})}),
+        "combat": obj({"die_sides": upto(20, 2)}),
         "board": obj({
-            "radius_by_players": per_players(POS),
+            "radius_by_players": per_players(upto(8, 2)),
             "corner_slots": {"type": "object", "propertyNames": {"pattern": "^C[0-5]$"},
                              "additionalProperties": COORD},
             "capital_slots": per_players({"type": "array", "items": {"type": "string"}}),
             "fixed_slots": per_players({"type": "object", "additionalProperties": COORD}),
             "fixed_slot_notes": NOTES,
-            "tile_counts": per_players(obj({"mine": INT, "forge": INT, "center": INT})),
-            "mine_values": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
+            "tile_counts": per_players(obj({"mine": upto(20, 0), "forge": upto(20, 0),
+                                            "center": upto(1, 0)})),
+            "mine_values": {"type": "object", "propertyNames": {"pattern": "^[0-9]{1,2}$"},
                             "additionalProperties": INT},
-            "mine_value_max": POS,
+            "mine_value_max": upto(20),
             "placement": obj({"min_capital_distance": POS,
                               "forge_center_distance": {"type": "array", "items": POS},
                               "home_mine_capital_distance": POS,

@@ -16,6 +16,27 @@ BASE = "https://the-last-tether.example/schemas/"
 ID = "^[a-z][a-z0-9_]*$"
 
 
+# Every number content may hold has a range (issue 17.13): effect parameters (counts,
+# amounts, distances) up to SMALL_MAX; any other integer of any schema up to ANY_MAX unless
+# its schema says less. README "Bounds" lists them.
+SMALL_MAX = 100
+ANY_MAX = 1000
+
+
+def bound_integers(node):
+    """Give every integer schema without a maximum the general bound (and -bound as minimum)."""
+    if isinstance(node, dict):
+        if node.get("type") == "integer":
+            node.setdefault("maximum", ANY_MAX)
+            node.setdefault("minimum", -ANY_MAX)
+        for value in node.values():
+            bound_integers(value)
+    elif isinstance(node, list):
+        for value in node:
+            bound_integers(value)
+    return node
+
+
 def param_schema(t: str) -> dict:
     """JSON Schema fragment for one parameter type string of spec.py."""
     ref = lambda name: {"$ref": f"effects.schema.json#/$defs/{name}"}
@@ -24,8 +45,8 @@ def param_schema(t: str) -> dict:
     if t.startswith("enum:"):
         return {"enum": t[5:].split("|")}
     simple = {
-        "int": {"type": "integer"},
-        "posint": {"type": "integer", "minimum": 1},
+        "int": {"type": "integer", "minimum": -SMALL_MAX, "maximum": SMALL_MAX},
+        "posint": {"type": "integer", "minimum": 1, "maximum": SMALL_MAX},
         "bool": {"type": "boolean"},
         "number": {"type": "number", "minimum": 0, "maximum": 1},
         "name": {"type": "string", "pattern": ID},
@@ -81,7 +102,7 @@ def effects_schema() -> dict:
         "step": step, "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}},
         "modifier": modifier, **step_defs, **mod_defs,
         "amount": {"oneOf": [
-            {"type": "integer", "minimum": 0},
+            {"type": "integer", "minimum": 0, "maximum": SMALL_MAX},
             {"const": "all"},
             _object({"of": "enum:" + "|".join(spec.AMOUNT_OF) + "!", "times": "posint",
                      "plus": "int", "max": "int"}),
@@ -173,7 +194,7 @@ def cards_schema() -> dict:
             "initiative": {"type": "array", "items": {"type": "integer", "minimum": 0},
                            "minItems": 2, "maxItems": 2},
             "initiative_note": {"type": "string"},
-            "copies": {"type": "integer", "minimum": 1, "default": 1},
+            "copies": {"type": "integer", "minimum": 1, "maximum": 20, "default": 1},
             "burn": {"type": "boolean", "default": False},
             "vp": {"type": "integer", "minimum": 0, "description": "Permanence on gain"},
             "requires": {"$ref": "effects.schema.json#/$defs/condition"},
@@ -187,8 +208,8 @@ def cards_schema() -> dict:
                 "type": "object", "additionalProperties": False,
                 "required": ["hp", "dice", "hit", "bounty", "gold"],
                 "properties": {
-                    "hp": {"type": "integer", "minimum": 1},
-                    "dice": {"type": "integer", "minimum": 1},
+                    "hp": {"type": "integer", "minimum": 1, "maximum": 100},
+                    "dice": {"type": "integer", "minimum": 1, "maximum": 20},
                     "hit": {"type": "integer", "minimum": 1, "maximum": 6,
                             "description": "hits on 1..hit"},
                     "bounty": {"type": "integer", "minimum": 0},
@@ -286,7 +307,7 @@ def all_schemas() -> dict[str, dict]:
     from .content_kinds import KIND_SCHEMAS
     out = {name: fn() for name, fn in SCHEMAS.items()}
     out.update({name: fn() for name, fn in KIND_SCHEMAS.items()})
-    return out
+    return {name: bound_integers(schema) for name, schema in out.items()}
 
 
 def dump(schema: dict) -> str:

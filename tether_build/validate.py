@@ -190,7 +190,34 @@ def check_constants(content: Content):
     yield from _interpolate(content, apply=False)
 
 
-CHECKS = (check_ids, check_text, check_effect_refs, check_constants)
+def check_game_numbers(content: Content):
+    """Numbers of game.yaml that only make sense together (issue 17.13)."""
+    game = content.game
+    sides = game["combat"]["die_sides"]
+    pairs = [
+        (("players", "min"), game["players"]["min"] <= game["players"]["max"],
+         "players.min is above players.max", "swap them"),
+        (("units", "force", "hit"), game["units"]["force"]["hit"] <= sides,
+         f"a Cohort cannot hit on more than the die's {sides} faces", f"at most {sides}"),
+        (("hand", "size"), game["hand"]["size"] <= game["hand"]["limit"],
+         "the hand size is above the hand limit", "hand.size <= hand.limit"),
+        (("board", "mine_value_max"),
+         all(int(v) <= game["board"]["mine_value_max"] for v in game["board"]["mine_values"]),
+         "a starting Mine value is above mine_value_max", "raise mine_value_max"),
+    ]
+    for path, ok, message, hint in pairs:
+        if not ok:
+            yield content.problem("game.yaml", path, message, hint)
+    for card in content.cards:
+        hit = (card.get("champion") or {}).get("hit")
+        if hit is not None and hit > sides:
+            yield content.problem(card["_src"]["doc"], ("cards", card["_src"]["index"],
+                                                         "champion", "hit"),
+                                  f"a Champion cannot hit on more than {sides}",
+                                  f"at most {sides}")
+
+
+CHECKS = (check_ids, check_text, check_effect_refs, check_constants, check_game_numbers)
 
 
 def deck_counts(content: Content) -> list[tuple[str, int, int, int | None]]:

@@ -100,3 +100,12 @@ def test_simulate_logs_and_replay(tmp_path, engine):
     log.write_text("\n".join(lines) + "\n")
     bad = _run("replay", "--engine", engine, str(log))
     assert bad.exit_code == 1 and "replay failed" in bad.output
+
+
+@pytest.mark.parametrize("side", ["forces=1000000000", "forces=" + "9" * 5000,
+                                  "champion=" + ",champion=".join(["shadeblade"] * 11)])
+def test_odds_refuses_unbounded_sides_cleanly(engine, side):
+    """Issue 17.13: a billion Cohorts is an error, not an hour of dice."""
+    r = _run("odds", "--engine", engine, "--attacker", side, "--defender", "forces=2",
+             "--seed", "1")
+    assert r.exit_code != 0 and "at most" in r.output

@@ -6,6 +6,9 @@ import random
 
 from .scenario import hex_of_kind, new_card, scenario
 
+MAX_FORCES = 200  # per side: a battle the board can hold, and one the calculator ends fast
+MAX_CHAMPIONS = 10
+
 
 def parse_side(text: str) -> dict:
     """'forces=3,champion=shadeblade' -> {'forces': 3, 'champions': ['shadeblade']}."""
@@ -17,9 +20,13 @@ def parse_side(text: str) -> dict:
         if key == "forces":
             if not value.isdigit():
                 raise ValueError(f"forces must be a whole number, got {value!r}")
+            if len(value) > 4 or int(value) > MAX_FORCES:
+                raise ValueError(f"forces must be at most {MAX_FORCES}, got {value[:12]!r}")
             out["forces"] = int(value)
         elif key in ("champion", "champions"):
             out["champions"].append(value)
+            if len(out["champions"]) > MAX_CHAMPIONS:
+                raise ValueError(f"at most {MAX_CHAMPIONS} Champions a side")
         else:
             raise ValueError(f"unknown unit kind {key!r} (use forces= or champion=)")
     return out
