@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from tether_cli import run_cli
 
 FAST = ("--only", "validate", "--only", "notes")
@@ -138,3 +139,99 @@ def test_manifest_of_the_wrong_shape_is_ignored_with_a_warning(content_copy, tmp
         summary = json.loads(result.stdout)
         assert summary["warnings"], bad
         assert (out / "designer-notes.html").exists()
+
+
+def _edit_supply_cache(content_copy):
+    path = content_copy / "cards" / "starter.yaml"
+    path.write_text(path.read_text().replace("Gain +2 {gold}.", "Gain +2 {gold} at once."))
+
+
+def test_disk_full_mid_write_leaves_every_previous_output(content_copy, tmp_path, monkeypatch):
+    """Issue 17.10: a build is all-old or all-new, never a mix."""
+    import errno
+
+    from tether_build import commit as mod
+
+    out = tmp_path / "build"
+    assert _build(content_copy, out).exit_code == 0
+    before = _snapshot(out)
+    _edit_supply_cache(content_copy)
+    real, calls = mod._fsync_write, []
+
+    def full(path, data):
+        calls.append(path)
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(path, data)
+
+    monkeypatch.setattr(mod, "_fsync_write", full)
+    result = run_cli("build", "--content", str(content_copy), "--out", str(out), *FAST)
+    assert result.exit_code == 1 and "full" in result.output, result.output
+    assert "Traceback" not in result.output
+    assert _snapshot(out) == before and not (out / mod.STAGING).exists()
+
+
+def test_a_build_killed_during_the_swap_is_completed_by_the_next(content_copy, tmp_path,
+                                                                 monkeypatch):
+    from tether_build import commit as mod
+
+    out = tmp_path / "build"
+    assert _build(content_copy, out).exit_code == 0
+    _edit_supply_cache(content_copy)
+    real = mod.os.replace
+    moved = []
+
+    def killed(src, dst):
+        if moved:
+            raise KeyboardInterrupt  # the process dies after the first move
+        moved.append(dst)
+        real(src, dst)
+
+    monkeypatch.setattr(mod.os, "replace", killed)
+    assert _build(content_copy, out).exit_code != 0  # click reports the interrupt as Aborted
+    monkeypatch.setattr(mod.os, "replace", real)
+    assert (out / mod.STAGING / mod.RECORD).exists()
+    again = _build(content_copy, out)
+    assert again.exit_code == 0, again.output
+    assert any("interrupted build" in w for w in json.loads(again.stdout)["warnings"])
+    assert not (out / mod.STAGING).exists()
+    assert "at once." in (out / "cards.jsonl").read_text()
+    third = json.loads(_build(content_copy, out).stdout)
+    assert third["written"] == []  # outputs and manifest agree: all-new
+
+
+def test_an_unfinished_staging_folder_without_a_commit_record_is_discarded(content_copy,
+                                                                         tmp_path):
+    from tether_build import commit as mod
+
+    out = tmp_path / "build"
+    assert _build(content_copy, out).exit_code == 0
+    before = _snapshot(out)
+    junk = out / mod.STAGING / "files" / "cards.jsonl"
+    junk.parent.mkdir(parents=True)
+    junk.write_text("half")
+    result = _build(content_copy, out)
+    assert result.exit_code == 0
+    assert _snapshot(out) == before
+
+
+@pytest.mark.parametrize("fault", ["out_is_a_file", "output_is_a_folder", "read_only"])
+def test_build_folder_faults_are_one_line_errors(content_copy, tmp_path, monkeypatch, fault):
+    """Issue 17.8: --out a file, an output path that is a folder, a read-only disk."""
+    import errno
+
+    from tether_build import commit as mod
+
+    out = tmp_path / "build"
+    if fault == "out_is_a_file":
+        out.write_text("x")
+    elif fault == "output_is_a_folder":
+        (out / "cards.jsonl").mkdir(parents=True)
+    else:
+        def read_only(path, data):
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        monkeypatch.setattr(mod, "_fsync_write", read_only)
+    result = run_cli("build", "--content", str(content_copy), "--out", str(out), *FAST)
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert result.output.splitlines()[-1].startswith("Error:")

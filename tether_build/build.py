@@ -3,8 +3,9 @@
 The MkDocs recipe: gather and validate everything, render each stage in memory, and write
 last. A stage whose inputs (content, templates, fonts, code, options) hash the same as in the
 previous build is skipped; a failed stage means nothing at all is written, so the previous
-outputs stay byte-identical. Writes go through `write_atomic` (temp file + rename) and skip
-unchanged bytes, so a no-change rebuild writes nothing.
+outputs stay byte-identical. The outputs are swapped in all together (commit.py: staged,
+then moved, recovered after a kill), and unchanged bytes are skipped, so a no-change rebuild
+writes nothing.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
+from .commit import commit, recover
 from .errors import TetherError
-from .fsutil import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ".tether-build.json"
@@ -167,6 +168,12 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
               force: bool = False) -> Result:
     """Run stages; write every output only after all succeeded; return what happened."""
     start = time.perf_counter()
+    if ctx.out.exists() and not ctx.out.is_dir():
+        raise TetherError(f"the output folder {ctx.out} is a file (choose another --out)")
+    if ctx.out.is_dir():
+        done = recover(ctx.out)
+        if done:
+            ctx.warnings.append(done)
     manifest = _load_manifest(ctx.out, ctx.warnings.append)
     result = Result()
     pending: dict[str, bytes] = {}
@@ -202,18 +209,13 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
         result.stages[stage.name] = {"status": "built", "outputs": len(outputs),
                                      "seconds": round(time.perf_counter() - t0, 2)}
         progress(stage.name, f"built {len(outputs)} file(s)")
-    # every stage succeeded: now, and only now, touch the output folder
-    for rel in sorted(pending):
-        if write_atomic(ctx.out / rel, pending[rel]):
-            result.written.append(rel)
-        else:
-            result.unchanged += 1
-    for rel in result.removed:
-        if _inside(ctx.out, rel):  # checked again where it is used
-            (ctx.out / rel).unlink(missing_ok=True)
+    # every stage succeeded: now, and only now, touch the output folder, all or nothing
+    manifest_bytes = None
     if new_manifest != manifest:
-        write_atomic(ctx.out / MANIFEST,
-                     (json.dumps(new_manifest, indent=1, sort_keys=True) + "\n").encode())
+        manifest_bytes = (MANIFEST, (json.dumps(new_manifest, indent=1, sort_keys=True)
+                                     + "\n").encode())
+    removals = [rel for rel in result.removed if _inside(ctx.out, rel)]
+    result.written, result.unchanged = commit(ctx.out, pending, removals, manifest_bytes)
     if any(s["status"] == "built" for s in result.stages.values()) and ctx.cache_dir.is_dir():
         from .render.cache import prune
         prune(ctx.cache_dir)  # the render cache: least recently used entries beyond its bound

@@ -15,7 +15,19 @@ CONTENT = click.option("--content", "content_dir", type=click.Path(path_type=Pat
                        help="Folder of the game's content files.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Main(click.Group):
+    """The command group: a file-system failure anywhere reaches the user as one line."""
+
+    def invoke(self, ctx):
+        from .errors import os_error
+
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            raise os_error(exc) from None
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tether")
 def main() -> None:
     """The Last Tether content pipeline: validate, compile, simulate and print the game."""

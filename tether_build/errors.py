@@ -37,3 +37,18 @@ class ContentError(TetherError):
 
     def format_message(self) -> str:
         return "\n".join(map(str, self.problems)) + f"\n{self.message}"
+
+
+def os_error(exc: OSError) -> TetherError:
+    """A file-system failure as a one-line error: what, where, and what to do."""
+    import errno
+
+    where = exc.filename or "a file"
+    hints = {errno.ENOSPC: "free some disk space", errno.EROFS: "the disk is read-only",
+             errno.EACCES: "check the folder's permissions", errno.EPERM: "check permissions",
+             errno.EISDIR: "a folder stands where a file should be written",
+             errno.ENOTDIR: "a file stands where a folder should be",
+             errno.EEXIST: "a file stands where a folder should be",
+             errno.EADDRINUSE: "the port is in use: choose another with --port"}
+    hint = hints.get(exc.errno)
+    return TetherError(f"{where}: {exc.strerror or exc}" + (f" ({hint})" if hint else ""))

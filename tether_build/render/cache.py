@@ -122,9 +122,13 @@ class Cache:
         return data
 
     def put(self, kind: str, key: str, data: bytes) -> None:
-        """Store an entry (atomically; a concurrent writer writes the same bytes)."""
+        """Store an entry (atomically; a concurrent writer writes the same bytes). The cache
+        only saves time: a full or read-only disk skips the entry, the build goes on."""
         if self.root is not None:
-            write_atomic(self._path(kind, key), data)
+            try:
+                write_atomic(self._path(kind, key), data)
+            except OSError:
+                pass
 
 
 def prune(root: Path, max_bytes: int = MAX_BYTES) -> int:
