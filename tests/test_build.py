@@ -235,3 +235,17 @@ def test_build_folder_faults_are_one_line_errors(content_copy, tmp_path, monkeyp
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     assert result.output.splitlines()[-1].startswith("Error:")
+
+
+def test_content_folder_of_any_name_is_rebuilt_when_edited(content_copy, tmp_path):
+    """Issue 17.11: stage keys hash the folder given with --content, not a sibling content/."""
+    mygame = tmp_path / "my-game"
+    content_copy.rename(mygame)
+    out = tmp_path / "build"
+    first = _build(mygame, out)
+    assert first.exit_code == 0, first.output
+    path = mygame / "cards" / "starter.yaml"
+    path.write_text(path.read_text().replace("Gain +2 {gold}.", "Gain +2 {gold} now."))
+    summary = json.loads(_build(mygame, out).stdout)
+    assert "cards.jsonl" in summary["written"]
+    assert "now." in (out / "cards.jsonl").read_text()

@@ -113,8 +113,10 @@ def stage_key(stage: Stage, ctx: Context, card_view: bool = False) -> str:
     if stage.uses_paper:
         h.update(("|".join(ctx.papers)).encode())
     h.update(f"|unresolved={ctx.allow_unresolved}|{ctx.board_players}|{ctx.seed}".encode())
-    content_root = ctx.content_dir.parent
-    groups = [(content_root, tuple(p for p in stage.inputs if p.startswith("content/"))),
+    # content/... patterns name files of the content folder the stage reads, whatever its
+    # name (--content DIR): the key hashes exactly what the stage read
+    groups = [(ctx.content_dir, tuple(p.removeprefix("content/") for p in stage.inputs
+                                      if p.startswith("content/"))),
               (ROOT, tuple(p for p in stage.inputs if not p.startswith("content/"))),
               (ROOT / "tether_build", stage.code + ("build.py", "fsutil.py", "text.py",
                                                       "cards.py", "content.py", "validate.py"))]
