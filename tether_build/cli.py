@@ -175,7 +175,7 @@ def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed:
 
 @main.command()
 @CONTENT
-@click.option("--port", type=int, default=8000, show_default=True,
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port on 127.0.0.1 (0 picks a free one).")
 def serve(content_dir: Path, port: int) -> None:
     """Preview cards and rules in a browser; pages reload when content changes."""

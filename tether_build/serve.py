@@ -63,7 +63,8 @@ class Site:
         self.content_dir = Path(content_dir)
         self.pages = pages  # route -> (label, render(content_dir) -> html str)
         self._cache: dict[str, tuple[str, str]] = {}
-        self._lock = threading.Lock()
+        # one lock per page: a cached page never waits for another page's render
+        self._locks = {route: threading.Lock() for route in pages}
 
     def version(self) -> str:
         return tree_version(self.content_dir, TEMPLATES)
@@ -71,7 +72,10 @@ class Site:
     def render(self, route: str) -> tuple[int, str]:
         """(status, html) of a page; content errors become an error page."""
         version = self.version()
-        with self._lock:
+        cached = self._cache.get(route)
+        if cached and cached[0] == version:
+            return 200, cached[1]
+        with self._locks[route]:
             cached = self._cache.get(route)
             if cached and cached[0] == version:
                 return 200, cached[1]
@@ -83,6 +87,9 @@ class Site:
                                   [str(p) for p in exc.problems])
             except TetherError as exc:
                 body = error_page("The preview could not be built", [exc.format_message()])
+            except Exception as exc:  # noqa: BLE001 - the preview shows it, never dies of it
+                body = error_page("The preview could not be built",
+                                  [f"{type(exc).__name__}: {exc}"])
             body = self._decorate(body, version)
             self._cache[route] = (version, body)
             return 200, body
@@ -102,9 +109,24 @@ class Site:
             else body + script
 
 
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
+READ_TIMEOUT = 10  # seconds a connection may stay silent (a slow or stuck client)
+
+
 def _handler(site: Site):
     class Handler(BaseHTTPRequestHandler):
+        timeout = READ_TIMEOUT
+
+        def _host_ok(self) -> bool:
+            """DNS rebinding guard: only requests addressed to this machine by name."""
+            host = (self.headers.get("Host") or "").strip().lower()
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            return name in LOCAL_HOSTS
+
         def do_GET(self) -> None:  # http.server calls it by this name
+            if not self._host_ok():
+                self._send(403, b"forbidden host", "text/plain")
+                return
             path = urlparse(self.path).path
             if path == "/":
                 self._send(302, b"", "text/plain", {"Location": next(iter(site.pages))})
@@ -120,6 +142,9 @@ def _handler(site: Site):
                 self._send(404, b"not found", "text/plain")
 
         def _static(self, rel: str) -> None:
+            if "\0" in rel:
+                self._send(404, b"not found", "text/plain")
+                return
             target = (TEMPLATES / rel).resolve()
             if TEMPLATES.resolve() not in target.parents or not target.is_file():
                 self._send(404, b"not found", "text/plain")
@@ -135,7 +160,10 @@ def _handler(site: Site):
             for key, value in (headers or {}).items():
                 self.send_header(key, value)
             self.end_headers()
-            self.wfile.write(body)
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the browser went away (a reload): nothing to tell anyone
 
         def log_message(self, *args) -> None:  # quiet by default
             pass

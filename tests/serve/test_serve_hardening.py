@@ -1,0 +1,104 @@
+"""`tether serve` against hostile or broken requests (issue 17.5 and 17.8)."""
+
+from __future__ import annotations
+
+import http.client
+import socket
+import threading
+import time
+
+import pytest
+
+from tether_build.serve import Site, make_server
+
+
+@pytest.fixture
+def site_server(content_copy):
+    slow = threading.Event()
+
+    def slow_page(_content_dir):
+        slow.wait(20)  # a render that takes long (the rulebook takes ~40 s on a busy machine)
+        return "<html><body>slow</body></html>"
+
+    def quick_page(_content_dir):
+        return "<html><body>quick</body></html>"
+
+    def broken_page(_content_dir):
+        raise ValueError("a problem the preview did not expect")
+
+    pages = {"/quick": ("Quick", quick_page), "/slow": ("Slow", slow_page),
+             "/broken": ("Broken", broken_page)}
+    srv = make_server(Site(content_copy, pages), port=0)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield srv.server_address[1], slow
+    slow.set()
+    srv.shutdown()
+    srv.server_close()
+
+
+def _get(port, path, host=None, timeout=15):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    conn.request("GET", path, headers={"Host": host or f"127.0.0.1:{port}"})
+    resp = conn.getresponse()
+    return resp.status, resp.read().decode(errors="replace")
+
+
+def test_a_foreign_host_header_is_refused(site_server):
+    port, _ = site_server
+    assert _get(port, "/quick", host="attacker.example:80")[0] == 403
+    assert _get(port, "/quick", host=f"localhost:{port}")[0] == 200
+
+
+def test_a_cached_page_does_not_wait_for_a_slow_render(site_server):
+    port, slow = site_server
+    assert _get(port, "/quick")[0] == 200
+    threading.Thread(target=lambda: _get(port, "/slow", timeout=30), daemon=True).start()
+    time.sleep(0.3)
+    start = time.perf_counter()
+    assert _get(port, "/quick")[0] == 200
+    assert time.perf_counter() - start < 5  # bounds a hang; the slow page holds ~20 s
+    slow.set()
+
+
+def test_nul_in_a_static_path_and_an_unexpected_error_are_answered(site_server):
+    port, _ = site_server
+    assert _get(port, "/templates/%00")[0] == 404
+    status, body = _get(port, "/broken")
+    assert status == 200 and "a problem the preview did not expect" in body
+
+
+def test_a_silent_connection_is_closed_after_the_read_timeout(content_copy, monkeypatch):
+    from tether_build import serve
+
+    monkeypatch.setattr(serve, "READ_TIMEOUT", 1)
+    srv = make_server(Site(content_copy, {}), port=0)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        sock = socket.create_connection(("127.0.0.1", srv.server_address[1]))
+        sock.settimeout(15)
+        start = time.perf_counter()
+        assert sock.recv(1) == b""  # the server hung up on a client that never spoke
+        assert time.perf_counter() - start < 10
+        sock.close()
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_serve_port_out_of_range_and_port_in_use_are_one_line_errors(content_copy):
+    from click.testing import CliRunner
+
+    from tether_build.cli import main
+
+    r = CliRunner().invoke(main, ["serve", "--content", str(content_copy), "--port", "70000"])
+    assert r.exit_code == 2 and "70000" in r.output
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        r = CliRunner().invoke(main, ["serve", "--content", str(content_copy), "--port",
+                                      str(busy.getsockname()[1])])
+        assert r.exit_code == 1 and "port is in use" in r.output
+        assert "Traceback" not in r.output
+    finally:
+        busy.close()
