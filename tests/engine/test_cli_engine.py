@@ -109,3 +109,43 @@ def test_odds_refuses_unbounded_sides_cleanly(engine, side):
     r = _run("odds", "--engine", engine, "--attacker", side, "--defender", "forces=2",
              "--seed", "1")
     assert r.exit_code != 0 and "at most" in r.output
+
+
+def _tamper_decision(lines, field, value):
+    i = next(n for n, line in enumerate(lines) if '"e": "decide"' in line)
+    event = json.loads(lines[i])
+    event[field] = value
+    lines[i] = json.dumps(event)
+
+
+def _tamper_setup(lines, field, value):
+    event = json.loads(lines[0])
+    event[field] = value
+    lines[0] = json.dumps(event)
+
+
+@pytest.mark.parametrize("tamper, expect", [
+    (lambda ls: ls.insert(1, "[1, 2]"), "not an event object"),
+    (lambda ls: ls.insert(1, "[" * 100_000 + "]" * 100_000), "not a JSON event"),
+    (lambda ls: ls.insert(1, "not json"), "not a JSON event"),
+    (lambda ls: _tamper_decision(ls, "i", "3"), "index"),
+    (lambda ls: _tamper_decision(ls, "i", None), "index"),
+    (lambda ls: _tamper_decision(ls, "i", 10**9), "index"),
+    (lambda ls: _tamper_setup(ls, "players", 1_000_000_000), "players"),
+    (lambda ls: _tamper_setup(ls, "options", {"initiative": ["x"]}), "option"),
+    (lambda ls: ls.pop(), "no end event"),
+])
+def test_replay_of_a_damaged_log_is_a_clean_failure(tmp_path, engine, tamper, expect):
+    """Issue 17.9: a damaged log is never a traceback, and never certified as matching."""
+    r = _run("simulate", "--engine", engine, "--games", "1", "--players", "2",
+             "--seed", "9", "--quiet", "--log-dir", str(tmp_path))
+    assert r.exit_code == 0, r.output
+    log = tmp_path / "game-9.jsonl"
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0])["e"] == "setup" and json.loads(lines[-1])["e"] == "end"
+    tamper(lines)
+    log.write_text("\n".join(lines) + "\n")
+    bad = CliRunner().invoke(_cli(), ["replay", "--engine", engine, str(log)])
+    assert bad.exit_code == 1, bad.output
+    assert "replay failed" in bad.output and expect in bad.output
+    assert bad.exception is None or isinstance(bad.exception, SystemExit)

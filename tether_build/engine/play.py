@@ -67,9 +67,36 @@ def write_log(events: list[dict], path: Path) -> None:
         fh.writelines(json.dumps(ev, sort_keys=True, default=str) + "\n" for ev in events)
 
 
+MAX_LINE = 1_000_000  # characters: a logged event is a few hundred
+
+
 def read_log(path: Path) -> list[dict]:
-    """Read a JSON-lines event log."""
-    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    """Read a JSON-lines event log; every line must be an event object ({"e": ...})."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"not a UTF-8 text file ({exc.reason})") from None
+    events = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        if len(line) > MAX_LINE:
+            raise ReplayError(f"line {n}: longer than {MAX_LINE} characters")
+        try:
+            event = json.loads(line)
+        except (ValueError, RecursionError):
+            raise ReplayError(f"line {n}: not a JSON event") from None
+        if not isinstance(event, dict) or not isinstance(event.get("e"), str):
+            raise ReplayError(f'line {n}: not an event object ({{"e": ...}})')
+        events.append(event)
+    return events
+
+
+def _int(value, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ReplayError(f"{what} must be a whole number from {low} to {high}, "
+                          f"got {str(value)[:40]!r}")
+    return value
 
 
 class ReplayAgent:
@@ -84,23 +111,40 @@ class ReplayAgent:
             d = next(self.decisions)
         except StopIteration:
             raise ReplayError("log has fewer decisions than the replay needs") from None
-        if d["p"] != p or d["kind"] != kind or d["n"] != len(options):
-            raise ReplayError(f"decision mismatch: log {d}, engine p={p} kind={kind} "
-                              f"n={len(options)}")
-        return d["i"]
+        if d.get("p") != p or d.get("kind") != kind or d.get("n") != len(options):
+            raise ReplayError(f"decision mismatch: log {str(d)[:200]}, engine p={p} "
+                              f"kind={kind} n={len(options)}")
+        return _int(d.get("i"), 0, len(options) - 1, "a decision's index 'i'")
 
 
 def replay(rules, events: list[dict]):
     """Replay a logged game from its header and decisions; returns the Game.
 
     Raises ReplayError if a decision or the final state digest differs."""
-    head = next(e for e in events if e["e"] == "setup")
+    head = next((e for e in events if e["e"] == "setup"), None)
     end = next((e for e in events if e["e"] == "end"), None)
+    if head is None:
+        raise ReplayError("the log has no setup event")
+    if end is None or not isinstance(end.get("digest"), str):
+        raise ReplayError("the log has no end event with a digest: nothing to compare")
+    game = rules.game["players"]
+    players = _int(head.get("players"), game["min"], game["max"], "players")
+    seed = _int(head.get("seed"), -(2**63), 2**63 - 1, "seed")
+    factions = head.get("factions")
+    if factions is not None and (not isinstance(factions, list) or len(factions) != players
+                                 or not all(f in rules.factions for f in factions)):
+        raise ReplayError(f"factions must be {players} known faction ids")
+    if not isinstance(head.get("options"), dict):
+        raise ReplayError("the setup event's options must be a mapping")
+    try:
+        opts = Options.from_dict(head["options"])
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ReplayError(f"bad rules option in the log: {exc}") from None
     it = iter([e for e in events if e["e"] == "decide"])
-    agents = [ReplayAgent(it) for _ in range(head["players"])]
-    opts = Options.from_dict(head["options"])
-    g = play_game(rules, head["players"], head["seed"], agents, head["factions"], opts,
-                  log=True)
-    if end is not None and g.s.digest() != end["digest"]:
+    agents = [ReplayAgent(it) for _ in range(players)]
+    g = play_game(rules, players, seed, agents, factions, opts, log=True)
+    if next(it, None) is not None:
+        raise ReplayError("the log has more decisions than the game asked for")
+    if g.s.digest() != end["digest"]:
         raise ReplayError("final state differs from the log")
     return g
