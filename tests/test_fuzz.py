@@ -1,0 +1,136 @@
+"""A seeded content fuzzer (issue 17): every mutant of the fixture content ends as a located
+error or a valid result, never a traceback or a hang.
+
+Mutants are made from the fixture's YAML and Markdown files by small text edits of the kinds
+designers and hostile files produce (lines dropped, duplicated, re-indented or cut; scalars
+replaced by huge, negative, fractional, empty, tagged, aliased or templated values; files
+emptied or removed). Each mutant is validated in-process; every mutant that validates is
+also compiled for the engine, played for one game and given to the designer report.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import CONTENT, ROOT
+from tether_build.cli import main
+
+MUTANTS = 200
+HEAVY = 4  # valid mutants per batch that also go through engine-build, a game and the report
+SEED = 17
+HANG_SECONDS = 60
+LOCATED = re.compile(r"^\S+\.(yaml|md):\d+:\d+: [^:]+: .+")
+
+HOSTILE = ["1" + "0" * 30, "9" * 5000, "-1", "2.0", "1e400", "''", "[]", "{}", "null",
+           "!!python/name:os.system x", "!custom x", "&a [1]", "*a", "<<: {a: 1}",
+           '"{{ cycler.__init__ }}"', '"{% for x in y %}"', '"\u202eevil"', '"a\\0b"',
+           "[" * 80 + "]" * 80, "true", '"[force:pl] {gold} [nope]"', "0", "1000000000"]
+
+
+def _mutate(text: str, rng: random.Random) -> str:
+    lines = text.split("\n")
+    i = rng.randrange(len(lines))
+    op = rng.randrange(8)
+    if op == 0:
+        del lines[i]
+    elif op == 1:
+        lines.insert(i, lines[i])
+    elif op == 2:
+        j = rng.randrange(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+    elif op == 3:
+        lines[i] = rng.choice(["  ", "\t", " "]) + lines[i]
+    elif op == 4:
+        lines[i] = lines[i][: rng.randrange(len(lines[i]) + 1)]
+    elif op == 5 and ":" in lines[i]:
+        head = lines[i].split(":", 1)[0]
+        lines[i] = f"{head}: {rng.choice(HOSTILE)}"
+    elif op == 6:
+        return text[: rng.randrange(len(text) + 1)]
+    else:
+        numbers = [m for m in re.finditer(r"\b\d+\b", text)]
+        if numbers:
+            m = rng.choice(numbers)
+            return text[:m.start()] + rng.choice(["0", "-3", "7", "99999", "2.5"]) + \
+                text[m.end():]
+    return "\n".join(lines)
+
+
+def _mutant(base: Path, rng: random.Random) -> str:
+    files = sorted(p for p in base.rglob("*") if p.suffix in (".yaml", ".md"))
+    path = rng.choice(files)
+    roll = rng.random()
+    if roll < 0.03:
+        path.unlink()
+        return f"removed {path.name}"
+    if roll < 0.06:
+        path.write_text("")
+        return f"emptied {path.name}"
+    text = path.read_text(encoding="utf-8")
+    for _ in range(rng.randint(1, 3)):
+        text = _mutate(text, rng)
+    path.write_text(text, encoding="utf-8")
+    return f"edited {path.name}"
+
+
+class _Hang(Exception):
+    pass
+
+
+def _alarm(_signum, _frame):
+    raise _Hang
+
+
+def _run(*args: str):
+    result = CliRunner().invoke(main, list(args))
+    exc = result.exception
+    assert exc is None or isinstance(exc, SystemExit), \
+        f"traceback from {args[0]}: {type(exc).__name__}: {exc}"
+    assert "Traceback" not in result.output
+    return result
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_every_mutant_is_a_located_error_or_valid(tmp_path, batch):
+    rng = random.Random(f"{SEED}-{batch}")
+    valid = 0
+    old = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        for n in range(MUTANTS // 4):
+            work = tmp_path / f"m{n}"
+            content = work / "content"
+            shutil.copytree(CONTENT, content)
+            what = _mutant(content, rng)
+            signal.alarm(HANG_SECONDS)
+            try:
+                r = _run("validate", "--content", str(content), "--quiet")
+                if r.exit_code == 0:
+                    valid += 1
+                if r.exit_code == 0 and valid <= HEAVY:
+                    engine = work / "engine"
+                    _run("engine-build", "--content", str(content), "--out", str(engine))
+                    _run("simulate", "--engine", str(engine), "--games", "1", "--players",
+                         "2", "--seed", str(n), "--quiet")
+                    _run("notes", "--content", str(content), "--out", str(work / "notes"))
+                elif r.exit_code != 0:
+                    assert r.exit_code == 1, (what, r.output)
+                    problems = [ln.removeprefix("Error: ") for ln in r.output.splitlines()
+                                if not ln.endswith("in content")]
+                    assert problems and all(LOCATED.match(p) for p in problems), \
+                        (what, r.output[:2000])
+            except _Hang:
+                pytest.fail(f"mutant {batch}/{n} ({what}) ran over {HANG_SECONDS} s")
+            finally:
+                signal.alarm(0)
+            shutil.rmtree(work)
+    finally:
+        signal.signal(signal.SIGALRM, old)
+    assert valid < MUTANTS // 4  # the fuzzer really breaks content
+    assert ROOT.exists()
