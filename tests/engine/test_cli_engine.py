@@ -149,3 +149,15 @@ def test_replay_of_a_damaged_log_is_a_clean_failure(tmp_path, engine, tamper, ex
     assert bad.exit_code == 1, bad.output
     assert "replay failed" in bad.output and expect in bad.output
     assert bad.exception is None or isinstance(bad.exception, SystemExit)
+
+
+def test_simulate_log_dir_that_is_a_file_is_a_one_line_error(tmp_path, engine):
+    from tether_build.cli import main
+
+    target = tmp_path / "a-file"
+    target.write_text("x")
+    r = CliRunner().invoke(main, ["simulate", "--engine", engine, "--games", "1",
+                                  "--players", "2", "--seed", "1", "--log-dir", str(target)])
+    assert r.exit_code == 1 and r.output.startswith("Error:"), r.output
+    assert "Traceback" not in r.output and r.exception is None or isinstance(r.exception,
+                                                                               SystemExit)
