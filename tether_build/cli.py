@@ -89,24 +89,33 @@ def cards(content_dir: Path, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--check", is_flag=True, help="Fail if schemas/ differs from the generated ones.")
+@click.option("--check", is_flag=True,
+              help="Fail if schemas/ or docs/effects.md differs from the generated ones.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("schemas"),
               show_default=True)
-def schemas(check: bool, out: Path) -> None:
-    """Write the JSON Schemas (generated from the effect language) into schemas/."""
+@click.option("--docs", type=click.Path(path_type=Path), default=Path("docs"),
+              show_default=True, help="Where the effect-language reference (effects.md) goes.")
+def schemas(check: bool, out: Path, docs: Path) -> None:
+    """Write the JSON Schemas and docs/effects.md, generated from the effect language."""
+    from .effects.reference import render
     from .errors import TetherError
+    from .fsutil import write_atomic
     from .schemas import all_schemas, dump, write_all
 
+    reference = docs / "effects.md"
     if check:
         stale = [name for name, schema in all_schemas().items()
                  if not (out / name).exists() or (out / name).read_text() != dump(schema)]
+        if not reference.exists() or reference.read_text() != render():
+            stale.append(str(reference))
         if stale:
-            raise TetherError(f"schemas out of date: {', '.join(stale)} "
-                              "(run 'tether schemas')")
-        click.echo("schemas are up to date")
+            raise TetherError(f"out of date: {', '.join(stale)} (run 'tether schemas')")
+        click.echo("schemas and the effect reference are up to date")
         return
     for path in write_all(out):
         click.echo(f"wrote {path}")
+    write_atomic(reference, render().encode())
+    click.echo(f"wrote {reference}")
 
 
 @main.command()

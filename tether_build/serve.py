@@ -185,9 +185,23 @@ def notes_page(content_dir: Path) -> str:
     return render_html(validate(content_dir), content_dir / "rules").decode()
 
 
+def effects_page(_content_dir: Path) -> str:
+    """The effect-language reference (docs/effects.md, generated from the language)."""
+    from markdown_it import MarkdownIt
+
+    from .effects.reference import render
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(render())
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>Effect language</title>"
+            "<style>body{font:15px sans-serif;margin:2rem;max-width:60rem}"
+            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}"
+            "pre{background:#f4f4f4;padding:6px}</style></head><body>" + body +
+            "</body></html>")
+
+
 def default_pages() -> dict[str, tuple[str, Callable]]:
-    """The preview's pages: card gallery, rulebook, designer report."""
+    """The preview's pages: card gallery, rulebook, designer report, effect reference."""
     from . import preview
     return {"/cards": ("Cards", preview.gallery_page),
             "/rules": ("Rulebook", preview.rules_page),
-            "/notes": ("Designer notes", notes_page)}
+            "/notes": ("Designer notes", notes_page),
+            "/effects": ("Effect language", effects_page)}
