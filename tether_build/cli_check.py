@@ -33,8 +33,16 @@ def register(group: click.Group) -> None:
               help="Games in the sweep (default: the tuned size; 0 skips the sweep).")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed of the first sweep game.")
-def check(content_dir: Path, as_json: bool, games: int | None, seed: int) -> None:
+@click.option("--design-document", "design_document", is_flag=False, flag_value="default",
+              default=None, metavar="[PATH]",
+              help="Instead: compare every card's numbers with the design document "
+                   "(default: shared/seeds/000_*.txt beside the repository).")
+def check(content_dir: Path, as_json: bool, games: int | None, seed: int,
+          design_document: str | None) -> None:
     """Prove every card, ability and passive resolves; report text/effect drift."""
+    if design_document is not None:
+        _design_document(content_dir, design_document)
+        return
     from .cards import normalized_cards
     from .check import DEFAULT_GAMES, run_check
     from .compile import CompileError
@@ -55,3 +63,23 @@ def check(content_dir: Path, as_json: bool, games: int | None, seed: int) -> Non
         n, d = len(report.failures), len(report.drift)
         raise CheckFailed(f"check failed: {n} failure{'s' * (n != 1)}, "
                           f"{d} text/effect drift{'s' * (d != 1)}")
+
+
+def _design_document(content_dir: Path, path: str) -> None:
+    """`tether check --design-document`: the content's numbers against the document's."""
+    from .designdoc import compare, default_document, parse_document
+    from .validate import validate
+
+    doc = default_document() if path == "default" else Path(path)
+    if doc is None or not doc.is_file():
+        raise TetherError(f"design document not found: {doc or 'shared/seeds/000_*.txt'} "
+                          "(pass its path: --design-document PATH)")
+    content = validate(content_dir)
+    mismatches = compare(content, doc)
+    entries = len(parse_document(doc))
+    for line in mismatches:
+        click.echo(f"DIFFERS {line}")
+    if mismatches:
+        raise CheckFailed(f"{len(mismatches)} of {entries} design-document cards differ")
+    click.echo(f"{entries}/{entries} design-document cards are in the content with their "
+               "numbers as written")
