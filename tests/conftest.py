@@ -1,26 +1,59 @@
-"""Shared fixtures: the shipped content, and a writable copy of it per test."""
+"""Shared fixtures: the frozen fixture content, and a writable copy of it per test.
+
+The tool's tests stand apart from the designer's content: they read tests/fixtures/content,
+never content/. A guard below watches every file the test process opens or lists; a test
+that reads the designer's content/ fails the session, so a designer's edit to content/ can
+never fail the tool's tests (it may fail `tether check`, which is its job).
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "tests" / "fixtures" / "content"
+LIVE = str(ROOT / "content")
+_LIVE_READS: list[str] = []
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event not in ("open", "os.scandir", "os.listdir") or not args:
+        return
+    path = args[0]
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        return
+    full = os.path.abspath(os.fsdecode(path))
+    if full == LIVE or full.startswith(LIVE + os.sep):
+        _LIVE_READS.append(full)
+
+
+sys.addaudithook(_audit)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fail the run if any test read the designer's content/ (tool tests use the fixture)."""
+    if _LIVE_READS:
+        shown = sorted(set(_LIVE_READS))[:10]
+        sys.stderr.write("\nA tool test read the designer's content/ (use the fixture "
+                         "tests/fixtures/content instead):\n  " + "\n  ".join(shown) + "\n")
+        session.exitstatus = 1
 
 
 @pytest.fixture(scope="session")
 def content():
-    """The shipped content, validated once per session."""
+    """The fixture content, validated once per session."""
     from tether_build.validate import validate
     return validate(CONTENT)
 
 
 @pytest.fixture
 def content_copy(tmp_path) -> Path:
-    """A copy of content/ (with schemas/ beside it) that a test may break."""
+    """A copy of the fixture content (with schemas/ beside it) that a test may break."""
     dst = tmp_path / "content"
     shutil.copytree(CONTENT, dst)
     shutil.copytree(ROOT / "schemas", tmp_path / "schemas")

@@ -11,8 +11,10 @@ from tether_cli import run_cli
 LINE = re.compile(r"^(?P<file>[^:\s]+\.(?:yaml|md)):(?P<line>\d+):(?P<col>\d+): (?P<field>\S+): (?P<msg>.+)$")
 
 
-def test_shipped_content_validates_and_prints_deck_counts():
-    result = run_cli("validate")
+def test_fixture_content_validates_and_prints_deck_counts():
+    from tests.conftest import CONTENT
+
+    result = run_cli("validate", "--content", str(CONTENT))
     assert result.exit_code == 0, result.output
     for deck in ("starter", "faction", "age1_market", "age2_market", "age3_market",
                  "age1_power", "age2_power", "age3_power"):

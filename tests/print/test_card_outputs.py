@@ -10,6 +10,10 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
+from tests.conftest import CONTENT as _CONTENT
+
+CONTENT = str(_CONTENT)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -114,8 +118,8 @@ def test_unknown_ids_are_refused_with_a_hint(shipped_content, shipped_cards):
 def test_cli_refuses_an_unknown_card(tmp_path):
     from tether_build.cli import main
 
-    res = CliRunner().invoke(main, ["print-cards", "--cards", "zap,zapp", "--out",
-                                    str(tmp_path)])
+    res = CliRunner().invoke(main, ["print-cards", "--content", CONTENT, "--cards",
+                                    "zap,zapp", "--out", str(tmp_path)])
     assert res.exit_code == 1 and "unknown card 'zapp' (did you mean 'zap'?)" in res.output
     assert "Traceback" not in res.output and not (tmp_path / "print").exists()
 
@@ -123,7 +127,8 @@ def test_cli_refuses_an_unknown_card(tmp_path):
 def test_cli_prints_one_card(tmp_path):
     from tether_build.cli import main
 
-    res = CliRunner().invoke(main, ["print-cards", "--cards", "zap", "--paper", "letter",
+    res = CliRunner().invoke(main, ["print-cards", "--content", CONTENT, "--cards", "zap",
+                                    "--paper", "letter",
                                     "--png", "none", "--no-tts", "--json", "--out",
                                     str(tmp_path)])
     assert res.exit_code == 0, res.output
