@@ -106,7 +106,7 @@ def test_allow_unresolved_builds_with_a_loud_warning(content_copy, tmp_path):
     result = run_cli("build", "--content", str(content_copy), "--out", str(out),
                      "--only", "check", *FAST, "--allow-unresolved")
     assert result.exit_code == 0
-    assert "WARNING: BUILT WITH UNRESOLVED CARDS" in result.output
+    assert "WARNING: BUILT ALTHOUGH A CARD DOES NOT RESOLVE" in result.output
     assert "paid_volunteers" in result.output
     assert (out / "designer-notes.html").exists()
 
@@ -249,3 +249,33 @@ def test_content_folder_of_any_name_is_rebuilt_when_edited(content_copy, tmp_pat
     summary = json.loads(_build(mygame, out).stdout)
     assert "cards.jsonl" in summary["written"]
     assert "now." in (out / "cards.jsonl").read_text()
+
+
+def test_a_drift_is_named_as_drift_at_the_text_line(content_copy, tmp_path):
+    """Issue 18.4: a number edited in the text only is drift, located at the text's line."""
+    out = tmp_path / "build"
+    path = content_copy / "cards" / "starter.yaml"
+    text = path.read_text()
+    assert 'text: "Gain +2 {gold}."' in text
+    path.write_text(text.replace('text: "Gain +2 {gold}."', 'text: "Gain +3 {gold}."'))
+    line = next(n for n, ln in enumerate(path.read_text().splitlines(), 1)
+                if 'text: "Gain +3 {gold}."' in ln)
+    result = run_cli("build", "--content", str(content_copy), "--out", str(out),
+                     "--only", "check", *FAST)
+    assert result.exit_code == 1
+    assert f"starter.yaml:{line}" in result.output
+    assert "text drifts from its effect" in result.output
+    assert "does not resolve" not in result.output.splitlines()[-1]
+
+
+def test_every_literal_glossary_name_is_reported_in_one_run(content_copy):
+    path = content_copy / "cards" / "starter.yaml"
+    path.write_text(path.read_text().replace('text: "Gain +2 {gold}."',
+                                             'text: "Gain +2 Gold; move Forces to the Center."'))
+    result = run_cli("validate", "--content", str(content_copy))
+    assert result.exit_code == 1
+    found = [ln for ln in result.output.splitlines() if "typed literally" in ln]
+    assert len(found) == 3
+    assert any("'Gold'" in ln and "write {gold}" in ln for ln in found)
+    assert any("'Forces'" in ln and "write [force:pl]" in ln for ln in found)
+    assert any("'Center'" in ln and "write [center]" in ln for ln in found)

@@ -249,11 +249,13 @@ def check_stage(ctx: Context) -> dict[str, bytes]:
     report = run_check(ctx.content, ctx.cards, memo=Cache(ctx.cache_dir))
     if not report.ok:
         lines = report.summary()
+        why = " and ".join(w for w, n in (("a card does not resolve", report.failures),
+                                          ("a card's text drifts from its effect",
+                                           report.drift)) if n)
         if not ctx.allow_unresolved:
-            raise TetherError("\n".join(lines) + "\nthe build writes nothing while a card "
-                              "does not resolve (see 'tether check'; --allow-unresolved "
-                              "builds anyway)")
-        ctx.warnings.append("BUILT WITH UNRESOLVED CARDS:\n" + "\n".join(lines))
+            raise TetherError("\n".join(lines) + f"\nthe build writes nothing while {why} "
+                              "(see 'tether check'; --allow-unresolved builds anyway)")
+        ctx.warnings.append(f"BUILT ALTHOUGH {why.upper()}:\n" + "\n".join(lines))
     return {"check.json": (json.dumps(report.to_json(timings=False), indent=1, sort_keys=True)
                            + "\n").encode()}
 

@@ -61,8 +61,17 @@ def normalize(content: Content, card: dict) -> dict:
         "effect": card["effect"],
         "triggers": [_ability(content, t) for t in card.get("triggers", [])],
         "notes": card.get("notes", []),
-        "source": {"file": card["_src"]["file"], "line": card["_src"]["line"]},
+        "source": {"file": card["_src"]["file"], "line": card["_src"]["line"],
+                   "text_line": _text_line(content, card)},
     }
+
+
+def _text_line(content: Content, card: dict) -> int:
+    """The line of the card's `text:` (where a text/effect drift is fixed), else its id's."""
+    src = card["_src"]
+    if "text" not in card or src["doc"] not in content.docs:
+        return src["line"]
+    return content.docs[src["doc"]].locate(("cards", src["index"], "text"))[0]
 
 
 def normalized_cards(content: Content) -> list[dict]:

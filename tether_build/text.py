@@ -73,3 +73,51 @@ def literal_names(terms: dict) -> list[tuple[re.Pattern, str]]:
             flags = 0 if term.get("common_word") else re.IGNORECASE
             out.append((re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", flags), tid))
     return out
+
+
+def icon_preferred(texts, icons: dict) -> set[str]:
+    """Terms that the content writes as an icon ({gold}) more often than as a term token."""
+    icon_of = {iid: icon["term"] for iid, icon in icons.items()}
+    as_icon: dict[str, int] = {}
+    as_term: dict[str, int] = {}
+    for value in texts:
+        for kind, tid, _form, _ in tokens(value):
+            if kind == "icon" and tid in icon_of:
+                as_icon[icon_of[tid]] = as_icon.get(icon_of[tid], 0) + 1
+            elif kind == "term":
+                as_term[tid] = as_term.get(tid, 0) + 1
+    return {tid for tid, n in as_icon.items() if n > as_term.get(tid, 0)}
+
+
+def literal_hits(text: str, literal: list[tuple[re.Pattern, str]], terms: dict,
+                 icons: dict, prefer_icon: set[str] = frozenset()) -> list[tuple[int, str, str]]:
+    """Every glossary name typed literally in `text` (tokens already stripped), as
+    (position, the words typed, the form to write instead), left to right, no overlaps.
+    The fix names the token in the form the content uses for that term: its icon ({gold})
+    where the content mostly writes the icon, else the term token ([force], [force:pl])."""
+    icon_of = {icon["term"]: iid for iid, icon in icons.items() if icon["term"] in prefer_icon}
+    taken = [False] * len(text)
+    hits = []
+    for pattern, tid in sorted(literal, key=lambda pt: -len(pt[0].pattern)):
+        for m in pattern.finditer(text):
+            if any(taken[m.start():m.end()]):
+                continue
+            taken[m.start():m.end()] = [True] * (m.end() - m.start())
+            term = terms[tid]
+            if tid in icon_of:
+                fix = "{" + icon_of[tid] + "}"
+            elif _plural(m.group(0), term):
+                fix = f"[{tid}:pl]"
+            else:
+                fix = f"[{tid}]"
+            hits.append((m.start(), m.group(0), fix))
+    return sorted(hits)
+
+
+def _plural(typed: str, term: dict) -> bool:
+    """Whether a literally typed name is the plural form (of the term or a design name)."""
+    typed, singular = typed.lower(), term["singular"].lower()
+    if typed == singular:
+        return False
+    return typed == term["plural"].lower() or (typed.endswith("s") and
+                                               not singular.endswith("s"))

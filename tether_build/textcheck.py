@@ -94,12 +94,13 @@ def card_drift(card: dict) -> list[Drift]:
     printed = set().union(*(text_numbers(t) for t in texts))
     spelled = set().union(*(text_numbers(t, words=True) for t in texts))
     src = card["source"]
+    line = src.get("text_line", src["line"])  # drift is fixed on the text's own line
     out = []
     for n in sorted(printed - explicit - implied - {1}):
-        out.append(Drift(card["id"], src["file"], src["line"],
+        out.append(Drift(card["id"], src["file"], line,
                          f"text says {n} but no step of the effect has {n}"))
     for n in sorted(x for x in explicit - spelled if x >= 2):
-        out.append(Drift(card["id"], src["file"], src["line"],
+        out.append(Drift(card["id"], src["file"], line,
                          f"effect has {n} but the text never says {n}"))
     return out
 

@@ -46,6 +46,9 @@ def check_text(content: Content):
     """Every token names a term or icon; no glossary name is typed literally."""
     terms, icons = content.terms, content.icons
     literal = textmod.literal_names(terms)
+    prefer_icon = textmod.icon_preferred(
+        (v for n, d in content.docs.items() if n not in NO_TOKEN_FILES
+         for _, v in _walk_text(d.data)), icons)
     for name, doc in content.docs.items():
         if name in NO_TOKEN_FILES:
             continue
@@ -64,13 +67,11 @@ def check_text(content: Content):
             if path[-1] == "name" or (len(path) > 1 and path[-2] == "name"):
                 continue  # a card's own name may use a game word ("Bridge Crew")
             bare = textmod.strip_tokens(value)
-            for pattern, tid in literal:
-                m = pattern.search(bare)
-                if m:
-                    yield content.problem(
-                        name, path, f"glossary name {m.group(0)!r} typed literally",
-                        f"write [{tid}] (or [{tid}:pl]) so a rename reaches this text")
-                    break
+            for pos, typed, fix in textmod.literal_hits(bare, literal, terms, icons,
+                                                        prefer_icon):
+                yield content.problem(
+                    name, path, f"glossary name {typed!r} typed literally (character {pos + 1})",
+                    f"write {fix} so a rename reaches this text")
 
 
 def check_ids(content: Content):

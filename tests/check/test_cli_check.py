@@ -84,9 +84,9 @@ def test_text_number_that_disagrees_with_the_effect_fails(content_copy):
     assert result.exit_code == 1
     drift = [x for x in result.output.splitlines() if x.startswith("DRIFT")]
     assert drift == [
-        ("DRIFT content/cards/age1_market.yaml:218: trade_caravan: text says 4 but no step "
+        ("DRIFT content/cards/age1_market.yaml:224: trade_caravan: text says 4 but no step "
         "of the effect has 4"),
-        ("DRIFT content/cards/age1_market.yaml:218: trade_caravan: effect has 3 but the text "
+        ("DRIFT content/cards/age1_market.yaml:224: trade_caravan: effect has 3 but the text "
         "never says 3")]
     assert "FAIL" not in result.output
     assert "0 failures, 2 text/effect drifts" in result.output

@@ -77,6 +77,8 @@ class ChapterRenderer:
         self.ctx = ctx
         self.words = ctx.words
         self.literal = textmod.literal_names(ctx.content.terms)
+        self.prefer_icon = textmod.icon_preferred(
+            (c.get("text") or "" for c in ctx.content.cards), ctx.content.icons)
         self.md = MarkdownIt("commonmark", {"html": True}).enable("table")
 
     # ---- checks ------------------------------------------------------------------------
@@ -117,14 +119,12 @@ class ChapterRenderer:
                                    f"did you mean '{close[0]}'?" if close else
                                    f"see content/terms.yaml {kind}s"))
         bare = textmod.strip_tokens(EXPRESSION.sub(lambda m: " " * len(m.group(0)), line))
-        for pattern, tid in self.literal:
-            m = pattern.search(bare)
-            if m:
-                out.append(Problem(shown, lineno, m.start() + 1, "text",
-                                   f"glossary name {m.group(0)!r} typed literally",
-                                   f"write [{tid}] (or [{tid}:pl]) so a rename reaches "
-                                   "this text"))
-                break
+        content = self.ctx.content
+        for pos, typed, fix in textmod.literal_hits(bare, self.literal, content.terms,
+                                                     content.icons, self.prefer_icon):
+            out.append(Problem(shown, lineno, pos + 1, "text",
+                               f"glossary name {typed!r} typed literally",
+                               f"write {fix} so a rename reaches this text"))
         return out
 
     # ---- rendering ---------------------------------------------------------------------
