@@ -279,3 +279,15 @@ def test_every_literal_glossary_name_is_reported_in_one_run(content_copy):
     assert any("'Gold'" in ln and "write {gold}" in ln for ln in found)
     assert any("'Forces'" in ln and "write [force:pl]" in ln for ln in found)
     assert any("'Center'" in ln and "write [center]" in ln for ln in found)
+
+
+def test_an_output_overwritten_by_another_command_is_rebuilt(content_copy, tmp_path):
+    """Issue 18.6: the manifest cannot be fooled by a file another command wrote over."""
+    out = tmp_path / "build"
+    assert _build(content_copy, out).exit_code == 0
+    good = (out / "designer-notes.html").read_bytes()
+    (out / "designer-notes.html").write_text("a subset someone printed over it")
+    summary = json.loads(_build(content_copy, out).stdout)
+    assert summary["stages"]["notes"]["status"] == "built"
+    assert (out / "designer-notes.html").read_bytes() == good
+    assert json.loads(_build(content_copy, out).stdout)["written"] == []

@@ -21,6 +21,7 @@ from pathlib import Path
 from . import __version__
 from .commit import commit, recover
 from .errors import TetherError
+from .fsutil import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ".tether-build.json"
@@ -141,6 +142,37 @@ def _inside(out: Path, rel) -> bool:
     return (root / rel).resolve().is_relative_to(root) and ".." not in Path(rel).parts
 
 
+def _stat(path: Path) -> list[int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def _untouched(out: Path, entry: dict) -> bool:
+    """Every output of a stage is there as the build left it (size and time): another
+    command that wrote over one (e.g. a subset print) makes the stage run again."""
+    stats = entry.get("stats") or {}
+    for rel in entry.get("outputs", {}):
+        now = _stat(out / rel)
+        if now is None or (rel in stats and stats[rel] != now):
+            return False
+    return True
+
+
+def _record_stats(out: Path, manifest: dict) -> None:
+    """Note each output's size and time in the manifest, after the outputs are in place."""
+    changed = False
+    for entry in manifest.values():
+        stats = {rel: _stat(out / rel) for rel in entry.get("outputs", {})}
+        if entry.get("stats") != stats:
+            entry["stats"], changed = stats, True
+    if changed:
+        write_atomic(out / MANIFEST,
+                     (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+
+
 def _load_manifest(out: Path, warn: Callable[[str], None] = lambda _m: None) -> dict:
     """The previous build's manifest; entries of the wrong shape or pointing outside `out`
     are dropped with a warning (the build never touches a path it did not write)."""
@@ -183,7 +215,7 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
     for stage in stages:
         key = stage_key(stage, ctx)
         old = manifest.get(stage.name, {})
-        outputs_present = all((ctx.out / rel).exists() for rel in old.get("outputs", {}))
+        outputs_present = _untouched(ctx.out, old)
         fresh, view_key = old.get("key") == key, None
         if stage.card_view and not (fresh or force) and outputs_present and old.get("view"):
             view_key = stage_key(stage, ctx, card_view=True)  # card fields it does not read?
@@ -218,6 +250,7 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
                                      + "\n").encode())
     removals = [rel for rel in result.removed if _inside(ctx.out, rel)]
     result.written, result.unchanged = commit(ctx.out, pending, removals, manifest_bytes)
+    _record_stats(ctx.out, new_manifest)
     if any(s["status"] == "built" for s in result.stages.values()) and ctx.cache_dir.is_dir():
         from .render.cache import prune
         prune(ctx.cache_dir)  # the render cache: least recently used entries beyond its bound

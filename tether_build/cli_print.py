@@ -31,8 +31,9 @@ def _ids(value: str | None) -> list[str] | None:
               help="Write Tabletop Simulator deck sheets and JSON.")
 @click.option("--tts-url", metavar="URL",
               help="Base URL where the TTS images will be hosted (default: file:// of out/tts).")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("build"),
-              show_default=True, help="Output folder.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Output folder (default: build/, or build/print/subsets/<selection>/ for "
+                   "a selection, so a subset never overwrites the full build's files).")
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
 def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, tts, tts_url,
@@ -44,6 +45,8 @@ def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, t
                         cards=_ids(card_ids), fronts_only=fronts_only,
                         png=None if png == "none" else png, tts=tts, tts_url=tts_url)
     say = (lambda msg: None) if quiet or as_json else (lambda msg: click.echo(msg, err=True))
+    if out is None:
+        out = Path("build") / _subset_folder(deck, faction, opts.cards)
     result = build_print(content_dir, out, opts, progress=say)
     small = shrunk(result.fits)
     if as_json:
@@ -64,6 +67,17 @@ def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, t
         click.echo(f"ok: {result.faces} faces of {result.cards} cards in "
                    f"{len(result.decks)} decks; {len(result.written)} files written, "
                    f"{len(result.unchanged)} unchanged; {result.seconds['total']:.1f} s")
+
+
+def _subset_folder(deck: str | None, faction: str | None, cards: list[str] | None) -> Path:
+    """'' for the whole game, else print/subsets/<selection> (a name made of the selection)."""
+    parts = [f"deck-{deck}" if deck else "", f"faction-{faction}" if faction else "",
+             ("cards-" + "-".join(cards)) if cards else ""]
+    name = "_".join(p for p in parts if p)
+    if not name:
+        return Path()
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name)[:80]
+    return Path("print") / "subsets" / safe
 
 
 def register(group: click.Group) -> None:

@@ -84,6 +84,7 @@ def test_odds_json(engine):
     bad = _run("odds", "--engine", engine, "--attacker", "champion=nobody",
                "--defender", "forces=1")
     assert bad.exit_code == 1 and "no Champion card" in bad.output
+    assert "Champion ids: " in bad.output and "shadeblade" in bad.output
 
 
 def test_simulate_logs_and_replay(tmp_path, engine):

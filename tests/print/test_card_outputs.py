@@ -135,3 +135,17 @@ def test_cli_prints_one_card(tmp_path):
     summary = json.loads(res.output)
     assert summary["faces"] == 1 and summary["decks"] == ["starter"]
     assert summary["written"] == [str(tmp_path / "print" / "cards-letter.pdf")]
+
+
+def test_a_subset_print_goes_to_its_own_folder(tmp_path, monkeypatch):
+    """Issue 18.6: print-cards --cards/--deck/--faction never overwrites build/print/*.pdf."""
+    from tether_build.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["print-cards", "--content", CONTENT, "--cards", "zap",
+                                    "--paper", "letter", "--png", "none", "--no-tts",
+                                    "--json"])
+    assert res.exit_code == 0, res.output
+    written = json.loads(res.output)["written"]
+    assert written == [str(Path("build/print/subsets/cards-zap/print/cards-letter.pdf"))]
+    assert not (tmp_path / "build" / "print" / "cards-letter.pdf").exists()

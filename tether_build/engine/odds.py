@@ -69,7 +69,13 @@ def battle_odds(rules, attacker: dict, defender: dict, where: str = "plain",
     for side in (attacker, defender):
         for cid in side["champions"]:
             if cid not in rules.by_id or rules.by_id[cid].type != "champion":
-                raise ValueError(f"no Champion card {cid!r}")
+                import difflib
+
+                ids = sorted(k for k, c in rules.by_id.items() if c.type == "champion")
+                close = difflib.get_close_matches(cid, ids, n=3, cutoff=0.4)
+                raise ValueError(f"no Champion card {cid!r} ("
+                                 + (f"did you mean {', '.join(close)}? " if close else "")
+                                 + "Champion ids: " + ", ".join(ids) + ")")
     facs = [f or "_none" for f in factions]
     for f in factions:
         if f is not None and f not in rules.factions:
