@@ -34,3 +34,45 @@ def test_spelled_numbers_satisfy_the_effect(content):
     card = _card(content, "civilizational_hero")
     assert "double" in card["text_source"]
     assert card_drift(card) == []
+
+
+def test_a_promised_draw_without_a_draw_step_is_reported(content):
+    """Issue 18.2: verbs and objects are compared, not only numbers."""
+    card = dict(_card(content, "war_taxes"), text_source="Gain +4 {gold} and draw a card.")
+    assert card["effect"] == [{"step": "gain_gold", "amount": 4}]
+    assert [d.message for d in card_drift(card)] == [
+        "text says 'draw' but no step of the effect does it"]
+
+
+def test_a_step_the_text_never_mentions_is_reported(content):
+    card = _card(content, "war_taxes")
+    extra = dict(card, effect=card["effect"] + [{"step": "heal", "amount": 4,
+                                                 "champion": {"side": "friendly"}}])
+    assert [d.message for d in card_drift(extra)] == [
+        "effect has a heal step but the text never says 'heal'"]
+
+
+def test_check_reports_the_verb_drift_of_a_card(content_copy):
+    from tether_cli import run_cli
+
+    path = content_copy / "cards" / "age2_market.yaml"
+    text = path.read_text()
+    assert 'text: "Gain +4 {gold}."' in text
+    path.write_text(text.replace('text: "Gain +4 {gold}."',
+                                 'text: "Gain +4 {gold} and draw a card."', 1))
+    result = run_cli("check", "--content", str(content_copy), "--games", "0")
+    assert result.exit_code == 1
+    assert any(ln.startswith("DRIFT") and "war_taxes" in ln and "'draw'" in ln
+               for ln in result.output.splitlines()), result.output[-2000:]
+
+
+def test_every_step_modifier_and_event_has_an_engine_reading(content):
+    """The engine's reading (effects/describe.py) covers the whole language and every card."""
+    from tether_build.effects import describe, reference, spec
+
+    for name, (_doc, params) in spec.STEPS.items():
+        step = reference.example("step", name, params)
+        text = describe.describe([step])
+        assert not text.startswith(f"{name} ("), (name, text)  # no fallback: a real phrase
+    for card in normalized_cards(content):
+        assert describe.reading(card).endswith(".")

@@ -76,16 +76,46 @@ def _validate_rules(content, content_dir: Path) -> None:
 def cards(content_dir: Path, as_json: bool) -> None:
     """List every card, normalized (ids resolved, text with current glossary names)."""
     from .cards import normalized_cards
+    from .effects.describe import reading
     from .validate import validate as run
 
     normalized = normalized_cards(run(content_dir))
     for card in normalized:
+        card["reading"] = reading(card)
         if as_json:
             sys.stdout.write(json.dumps(card, ensure_ascii=False, sort_keys=True) + "\n")
         else:
             cost = f"{card['mana']}m" + (f"+{card['gold']}g" if card["gold"] else "")
             click.echo(f"{card['id']:<28} {card['deck']:<12} {card['type']:<9} {cost:<6} "
                        f"x{card['copies']}  {card['name']}")
+
+
+@main.command()
+@CONTENT
+@click.argument("card_id")
+def explain(content_dir: Path, card_id: str) -> None:
+    """Show a card's printed text beside the engine's reading of its effect."""
+    import difflib
+
+    from .cards import normalized_cards
+    from .effects.describe import reading
+    from .errors import TetherError
+    from .textcheck import card_drift
+    from .validate import validate as run
+
+    cards = {c["id"]: c for c in normalized_cards(run(content_dir))}
+    if card_id not in cards:
+        close = difflib.get_close_matches(card_id, list(cards), n=5, cutoff=0.5)
+        raise TetherError(f"unknown card {card_id!r}" + (
+            f" (did you mean {', '.join(close)}?)" if close else
+            " (card ids: tether cards lists them)"))
+    card = cards[card_id]
+    src = card["source"]
+    click.echo(f"{card['name']}  ({card['deck']}, {src['file']}:{src['line']})")
+    click.echo(f"  printed: {card['text'] or '-'}")
+    click.echo(f"  engine:  {reading(card)}")
+    for d in card_drift(card):
+        click.echo(f"  DRIFT {d.file}:{d.line}: {d.message}")
 
 
 @main.command()

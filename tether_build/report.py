@@ -138,6 +138,15 @@ def load_designer_notes(path: Path, shown: str) -> tuple[list[dict], list[Proble
     return out, problems
 
 
+def _readings(content: Content) -> list[dict]:
+    """Every card's printed text and the engine's reading of its effect."""
+    from .cards import normalized_cards
+    from .effects.describe import reading
+
+    return [{"id": c["id"], "name": c["name"], "text": c["text"], "reading": reading(c)}
+            for c in normalized_cards(content)]
+
+
 def render_html(content: Content, rules_dir: Path | None = None) -> bytes:
     """The designer report as one self-contained HTML page."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -151,5 +160,5 @@ def render_html(content: Content, rules_dir: Path | None = None) -> bytes:
     return env.get_template("designer-notes.html").render(
         title=content.game["title"], version=content.game["version"], groups=groups,
         total=sum(len(i.notes) for i in items), open_total=sum(i.open_count for i in items),
-        renames=[i for i in items if i.renamed], open_re=OPEN,
+        renames=[i for i in items if i.renamed], open_re=OPEN, readings=_readings(content),
     ).encode()

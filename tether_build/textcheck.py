@@ -1,8 +1,12 @@
-"""Card text and card effect must agree in their numbers (amounts, distances, counts...).
+"""Card text and card effect must agree in their numbers and in what they do.
 
 Every number printed in a card's text must be a number of its effect (explicit, or a
 parameter default the engine fills in), and every number of 2 or more written in the effect
 must be printed in the text. Number words (two, three...) count as their digits.
+
+The verbs agree too: a text that says it draws, deploys, moves, heals, damages, destroys,
+builds, discards or gains gold needs a step that does so, and each such step of the effect
+needs its verb in the text ("Gain +4 {gold} and draw a card." with no draw step is drift).
 """
 
 from __future__ import annotations
@@ -102,6 +106,63 @@ def card_drift(card: dict) -> list[Drift]:
     for n in sorted(x for x in explicit - spelled if x >= 2):
         out.append(Drift(card["id"], src["file"], line,
                          f"effect has {n} but the text never says {n}"))
+    out += [Drift(card["id"], src["file"], line, m) for m in verb_drift(card)]
+    return out
+
+
+# verb -> (words in the text that say it, what in an effect does it: step kinds, modifiers
+# ("mod:..."), trigger events ("on:..."))
+VERBS = {
+    "draw": (r"\bdraws?\b", {"draw"}),
+    "deploy": (r"\bdeploy", {"deploy", "summon_champion", "deploy_champion", "mod:deploy_anchor",
+                             "mod:deploy_bonus", "on:on_deploy"}),
+    "move": (r"\bmoves?\b|\bmoving\b|\bmarch", {"move", "relocate", "mod:ignore_bridges",
+                                                "mod:extra_move", "mod:link_hexes"}),
+    "heal": (r"\bheal", {"heal", "multiply_hp"}),
+    "damage": (r"\bdamage\b", {"damage", "destroy_forces", "mod:prevent_damage_for_gold"}),
+    "build": (r"\bbuild", {"build_bridge"}),
+    "discard": (r"\bdiscard", {"discard", "look", "on:card_discarded"}),
+    "gain gold": (r"\bgains? \+?\d* ?\{gold\}|\+\d+ \{gold\}",
+                  {"gain_gold", "steal_gold", "mod:mine_bonus"}),
+}
+# step kinds whose verb the text must print (the reverse direction)
+SAYS = {"draw": "draw", "deploy": "deploy", "move": "move", "heal": "heal",
+        "build_bridge": "build", "discard": "discard", "gain_gold": "gain gold",
+        "damage": "damage"}
+
+
+def _steps_used(node, out: set[str]) -> set[str]:
+    """Step kinds, modifiers (mod:name) and trigger events (on:event) anywhere in a tree."""
+    if isinstance(node, dict):
+        if isinstance(node.get("step"), str):
+            out.add(node["step"])
+        if isinstance(node.get("modifier"), str):
+            out.add("mod:" + node["modifier"])
+        if isinstance(node.get("trigger"), str):
+            out.add("on:" + node["trigger"])
+        for value in node.values():
+            _steps_used(value, out)
+    elif isinstance(node, list):
+        for item in node:
+            _steps_used(item, out)
+    return out
+
+
+def verb_drift(card: dict) -> list[str]:
+    """What the text says the card does that no step does, and the reverse."""
+    text = (card.get("text_source") or "").lower()
+    if card["champion"]:
+        text += " " + " ".join((a.get("text_source") or a.get("text") or "").lower()
+                               for a in card["champion"]["abilities"])
+    steps = _steps_used([card["effect"], card["triggers"], card["requires"],
+                         (card["champion"] or {}).get("abilities")], set())
+    out = []
+    for verb, (pattern, kinds) in VERBS.items():
+        if re.search(pattern, text) and not steps & kinds:
+            out.append(f"text says '{verb}' but no step of the effect does it")
+    for kind, verb in SAYS.items():
+        if kind in steps and not re.search(VERBS[verb][0], text):
+            out.append(f"effect has a {kind} step but the text never says '{verb}'")
     return out
 
 
