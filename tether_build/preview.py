@@ -11,7 +11,10 @@ GALLERY_CSS = """<style>
   html, body { background: #d9d4c7; }
   .deck-title { font: bold 20px sans-serif; margin: 24px 12px 8px; color: #222; }
   .gallery { display: flex; flex-wrap: wrap; gap: 12px; padding: 0 12px 24px; }
-  .gallery > section.face { position: relative; flex: none; box-shadow: 0 2px 6px #0004; }
+  .gallery > .card-box { flex: none; width: 72mm; }
+  .card-box > section.face { position: relative; box-shadow: 0 2px 6px #0004; }
+  .reading { font: 11px/1.35 sans-serif; color: #222; margin-top: 4px; }
+  .reading .drift { color: #b00020; font-weight: bold; }
 </style>"""
 
 
@@ -38,9 +41,21 @@ def gallery_page(content_dir: Path) -> str:
             deck = card["deck"]
             sections.append(f"<h2 class='deck-title'>{html.escape(card['deck_name'])}</h2>"
                             "<div class='gallery'>")
-        sections.append(pages.face(card, 1))
+        sections.append("<div class='card-box'>" + str(pages.face(card, 1)) + _reading(card) +
+                        "</div>")
     sections.append("</div>")
     return _browser(pages.document([Markup(s) for s in sections]), GALLERY_CSS)
+
+
+def _reading(card: dict) -> str:
+    """Under a face: the engine's reading of the card, and its drift in red."""
+    from .effects.describe import reading
+    from .textcheck import card_drift
+
+    drift = "".join(f"<div class='drift'>DRIFT: {html.escape(d.message)}</div>"
+                    for d in card_drift(card))
+    return (f"<div class='reading' data-card='{html.escape(card['id'])}'>"
+            f"<b>Engine:</b> {html.escape(reading(card))}{drift}</div>")
 
 
 def rules_page(content_dir: Path) -> str:

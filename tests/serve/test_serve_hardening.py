@@ -102,3 +102,17 @@ def test_serve_port_out_of_range_and_port_in_use_are_one_line_errors(content_cop
         assert "Traceback" not in r.output
     finally:
         busy.close()
+
+
+def test_gallery_shows_the_engine_reading_and_drift_under_each_card(content_copy):
+    """Issue 18.2/18.8: the preview shows what the engine reads, and drift in red."""
+    from tether_build.preview import gallery_page
+
+    path = content_copy / "cards" / "starter.yaml"
+    path.write_text(path.read_text().replace('text: "Gain +2 {gold}."',
+                                             'text: "Gain +2 {gold} and draw a card."'))
+    page = gallery_page(content_copy)
+    assert page.count("class='reading'") == page.count("class='card-box'") > 100
+    box = page.split("data-card='supply_cache'>")[1].split("</div></div>")[0]
+    assert "Engine:</b> You gain 2 gold." in box
+    assert "DRIFT: text says &#x27;draw&#x27; but no step of the effect does it" in box
