@@ -27,9 +27,25 @@ def _audit(event: str, args: tuple) -> None:
     path = args[0]
     if not isinstance(path, (str, bytes, os.PathLike)):
         return
-    full = os.path.abspath(os.fsdecode(path))
-    if full == LIVE or full.startswith(LIVE + os.sep):
-        _LIVE_READS.append(full)
+    raw = os.fsdecode(path)
+    full = os.path.abspath(raw)
+    if not (full == LIVE or full.startswith(LIVE + os.sep)):
+        return
+    if not os.path.isabs(raw) and _inside_tree_walk():
+        return  # shutil.rmtree / pytest's cleanup open names relative to a folder fd
+    _LIVE_READS.append(full)
+
+
+def _inside_tree_walk() -> bool:
+    frame = sys._getframe(2)
+    for _ in range(12):
+        if frame is None:
+            return False
+        name = frame.f_code.co_filename
+        if name.endswith("shutil.py") or f"{os.sep}_pytest{os.sep}" in name:
+            return True
+        frame = frame.f_back
+    return False
 
 
 sys.addaudithook(_audit)
