@@ -51,8 +51,11 @@ def rulebook(content_dir: Path, out: Path, paper: str, quiet: bool, as_json: boo
 @click.argument("new_name")
 @click.option("--plural", help="The new plural (default: same rule as the old name's plural).")
 @click.option("--adjective", help="The new form before a noun, for terms that have one.")
+@click.option("--names", is_flag=True,
+              help="Also rename card names and notes that type the old name (a card's "
+                   "design_name keeps the document's name; notes get the term's token).")
 def rename(content_dir: Path, term: str, new_name: str, plural: str | None,
-           adjective: str | None) -> None:
+           adjective: str | None, names: bool) -> None:
     """Rename glossary TERM (its id in terms.yaml) to NEW_NAME everywhere.
 
     Edits content/terms.yaml in place, keeping comments and layout; every output follows
@@ -60,9 +63,16 @@ def rename(content_dir: Path, term: str, new_name: str, plural: str | None,
     """
     from .rulebook.rename import rename_term
 
-    done = rename_term(content_dir, term, new_name, plural, adjective)
+    done = rename_term(content_dir, term, new_name, plural, adjective, names=names)
     for field, name in done.new.items():
         click.echo(f"{term}.{field}: {done.old[field]!r} -> {name!r}")
+    if done.uses:
+        verb = "renamed" if names else "still type the old name (--names renames them)"
+        click.echo(f"{len(done.uses)} card name(s) and note(s) {verb}:")
+        for use in done.uses:
+            click.echo(f"  {use.file.name}:{use.line}: {use.kind}: {use.text[:90]}")
+    for why in done.skipped or []:
+        click.echo(f"  not renamed: {why}")
     click.echo(f"updated {', '.join(done.files)}; content validates. Rebuild to see the "
                "new name in every output.")
 

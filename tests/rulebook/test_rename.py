@@ -131,3 +131,25 @@ def test_two_renames_at_once_both_land(content_copy):
     assert [p.wait(timeout=120) for p in procs] == [0, 0]
     text = (content_copy / "terms.yaml").read_text()
     assert 'singular: "Span"' in text and 'singular: "Paragon"' in text
+
+
+def test_rename_lists_card_names_and_notes_that_type_the_old_name(content_copy):
+    """Issue 18.5: nothing keeps the old name silently."""
+    before = (content_copy / "cards" / "age2_market.yaml").read_text()
+    result = rename(content_copy, "gold", "Aurum")
+    assert result.exit_code == 0, result.output
+    assert "card name: Gold Plated Armor" in result.output
+    assert "--names renames them" in result.output
+    assert (content_copy / "cards" / "age2_market.yaml").read_text() == before
+
+
+def test_rename_names_renames_card_names_keeping_the_design_name_and_tokenises_notes(
+        content_copy):
+    result = rename(content_copy, "gold", "Aurum", "--names")
+    assert result.exit_code == 0, result.output
+    cards = (content_copy / "cards" / "age2_market.yaml").read_text()
+    assert "name: Aurum Plated Armor\n    design_name: \"Gold Plated Armor\"" in cards
+    notes = (content_copy / "cards" / "age1_market.yaml").read_text()
+    assert "Its {gold} cost is flat" in notes
+    from tether_build.validate import validate
+    validate(content_copy)  # still valid content

@@ -43,6 +43,8 @@ class Renamed:
     old: dict
     new: dict
     files: list[str]
+    uses: list = None      # card names and notes that type the old name (literals.Use)
+    skipped: list = None   # uses --names could not rewrite, with why
 
 
 def _quote(old_value: str, new: str) -> str:
@@ -170,12 +172,23 @@ def _validate_copy(content_dir: Path, edits: dict[Path, str]) -> None:
 
 
 def rename_term(content_dir: Path, tid: str, singular: str, plural: str | None = None,
-                adjective: str | None = None) -> Renamed:
+                adjective: str | None = None, names: bool = False) -> Renamed:
     """Rename term `tid` in content_dir/terms.yaml (and tied keywords): validated first,
-    written atomically, refused if the files changed meanwhile."""
+    written atomically, refused if the files changed meanwhile. Card names and notes that
+    type the old name are listed, and with `names` renamed too (literals.py)."""
+    from . import literals
+
     content_dir = Path(content_dir)
     with _locked(content_dir):
         originals, edits, old, new = _edits(content_dir, tid, singular, plural, adjective)
+        uses, skipped = literals.find(content_dir, old), []
+        if names and uses:
+            texts = {u.file: edits.get(u.file) or u.file.read_text(encoding="utf-8")
+                     for u in uses}
+            for path in texts:
+                originals.setdefault(path, path.read_bytes())
+            skipped = literals.apply(texts, uses, old, new, _tokens(content_dir, tid, old))
+            edits.update(texts)
         try:
             _validate_copy(content_dir, edits)
         except ContentError as exc:
@@ -187,7 +200,26 @@ def rename_term(content_dir: Path, tid: str, singular: str, plural: str | None =
                                   "written (run the rename again)")
         for path, text in edits.items():
             write_atomic(path, text.encode("utf-8"))
-    return Renamed(tid, old, new, [str(p) for p in edits])
+    return Renamed(tid, old, new, [str(p) for p in edits], uses, skipped)
+
+
+def _tokens(content_dir: Path, tid: str, old: dict) -> dict[str, str]:
+    """The token a note gets for each old name: the icon where the content writes the term
+    as an icon ({gold}), else [tid] / [tid:pl]."""
+    from ..text import icon_preferred
+    from ..validate import validate
+
+    content = validate(content_dir)
+    icons = [i for i, icon in content.icons.items() if icon["term"] == tid]
+    texts = (c.get("text") or "" for c in content.cards)
+    if icons and tid in icon_preferred(texts, content.icons):
+        return {v.lower(): "{" + icons[0] + "}" for v in old.values() if v}
+    out = {v.lower(): f"[{tid}]" for v in old.values() if v}
+    if old.get("plural") and old["plural"] != old["singular"]:
+        out[old["plural"].lower()] = f"[{tid}:pl]"
+    if old.get("adjective"):
+        out[old["adjective"].lower()] = f"[{tid}:adj]"
+    return out
 
 
 def _edits(content_dir: Path, tid: str, singular: str, plural: str | None,
