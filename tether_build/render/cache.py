@@ -52,13 +52,30 @@ def files_digest(base: Path, folders: tuple[str, ...]) -> str:
 def versions(*packages: str) -> str:
     """Installed versions of the packages that lay out, draw or encode the bytes (and of
     zlib, which compresses every PDF stream and PNG)."""
-    out = [f"zlib={zlib.ZLIB_RUNTIME_VERSION}"]
+    out = [f"zlib={zlib.ZLIB_RUNTIME_VERSION}", f"subsetter={font_subsetter()}"]
     for name in packages:
         try:
             out.append(f"{name}={metadata.version(name)}")
         except metadata.PackageNotFoundError:
             out.append(f"{name}=-")
     return ";".join(out)
+
+
+def font_subsetter() -> str:
+    """Which library subsets fonts into the PDFs: HarfBuzz (with its version) when WeasyPrint
+    finds libharfbuzz-subset, else fontTools. The bytes differ, so the cache key names it."""
+    try:
+        from weasyprint.text.ffi import harfbuzz, harfbuzz_subset
+    except ImportError:  # the print extra is not installed: nothing is laid out
+        return "-"
+    if harfbuzz_subset and harfbuzz.hb_version_atleast(4, 1, 0):
+        import ctypes
+        import ctypes.util
+
+        lib = ctypes.CDLL(ctypes.util.find_library("harfbuzz") or "libharfbuzz.so.0")
+        lib.hb_version_string.restype = ctypes.c_char_p
+        return "harfbuzz-" + lib.hb_version_string().decode()
+    return "fonttools"
 
 
 LAYOUT_PACKAGES = ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "pyphen",
