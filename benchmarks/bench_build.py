@@ -45,6 +45,7 @@ EFFECT_EDIT = ("cards/age2_market.yaml",
                "      - {step: gain_gold, amount: 2}\n      - step: if\n"
                "        condition: {occupies: {enemy_capital: true}}\n        then:\n"
                "          - {step: gain_gold, amount: 4}"))
+EDITS_EXTRA: list[tuple[str, tuple[str, str, str]]] = []  # (name, edit) run_all.py adds
 TARGETS = {"clean": 60.0, "nothing": 1.0, "one_card": 5.0, "one_effect": None}
 
 
@@ -87,7 +88,8 @@ def run_round(only: list[str], root: Path = ROOT) -> dict:
         runs = {}
         runs["clean"] = _build(content, out, only)
         runs["nothing"] = _build(content, out, only)
-        for name, (rel, old, new) in (("one_card", EDIT), ("one_effect", EFFECT_EDIT)):
+        for name, (rel, old, new) in [("one_card", EDIT), ("one_effect", EFFECT_EDIT),
+                                      *EDITS_EXTRA]:
             path = content / rel
             text = path.read_text()
             if old not in text:
