@@ -233,3 +233,18 @@ def test_prune_drops_least_recently_used_entries(tmp_path):
     assert cache.get("faces", "used") is not None   # a hit counts as a recent use
     assert prune(tmp_path, max_bytes=250) == 1
     assert sorted(p.stem for p in (tmp_path / "faces").iterdir()) == ["new", "used"]
+
+
+def test_a_constant_no_card_prints_leaves_the_cards_stage_up_to_date(small_content, tmp_path):
+    """Issue 18.7: the cards stage is keyed on what it reads, not on every content file."""
+    out = tmp_path / "build"
+    _build(small_content, out, "cards")
+    game = small_content / "game.yaml"
+    text = game.read_text()
+    assert "round_cap: 10" in text
+    game.write_text(text.replace("round_cap: 10", "round_cap: 11"))
+    again = _build(small_content, out, "cards")
+    assert again["stages"]["cards"]["status"] == "up to date" and again["written"] == []
+    _edit_card(small_content)
+    third = _build(small_content, out, "cards")
+    assert third["stages"]["cards"]["status"] == "built" and third["written"]

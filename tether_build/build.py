@@ -77,6 +77,10 @@ class Stage:
     # it, a card edit outside that view leaves the stage up to date: its second key hashes
     # the view instead of content/cards/. The stage must read cards only through the view.
     card_view: str | None = None
+    # "module:function" taking a Context: everything the stage reads of the content (JSON-able).
+    # With it, the key hashes this view instead of the content files, so an edit to a field
+    # the stage does not read (a rules constant, a note) leaves it up to date.
+    view: str | None = None
 
     def render(self, ctx: Context) -> dict[str, bytes]:
         return _call(self.target, ctx)
@@ -116,8 +120,12 @@ def stage_key(stage: Stage, ctx: Context, card_view: bool = False) -> str:
     h.update(f"|unresolved={ctx.allow_unresolved}|{ctx.board_players}|{ctx.seed}".encode())
     # content/... patterns name files of the content folder the stage reads, whatever its
     # name (--content DIR): the key hashes exactly what the stage read
-    groups = [(ctx.content_dir, tuple(p.removeprefix("content/") for p in stage.inputs
-                                      if p.startswith("content/"))),
+    content_globs = () if stage.view else tuple(p.removeprefix("content/")
+                                                for p in stage.inputs if p.startswith("content/"))
+    if stage.view:
+        h.update(b"|view|" + json.dumps(_call(stage.view, ctx), sort_keys=True, default=str,
+                                        ensure_ascii=False).encode())
+    groups = [(ctx.content_dir, content_globs),
               (ROOT, tuple(p for p in stage.inputs if not p.startswith("content/"))),
               (ROOT / "tether_build", stage.code + ("build.py", "fsutil.py", "text.py",
                                                       "cards.py", "content.py", "validate.py"))]
@@ -311,6 +319,17 @@ def cards_stage(ctx: Context) -> dict[str, bytes]:
     return {path.as_posix(): data for path, data in files.items()}
 
 
+def cards_view(ctx: Context) -> dict:
+    """All the cards stage reads of the content (render/ reads these and nothing else):
+    the normalized cards without their file positions, decks, factions, the title and
+    version, the glossary, icons and keywords. A constant no card prints is not in it."""
+    content = ctx.content
+    return {"cards": [{k: v for k, v in c.items() if k != "source"} for c in ctx.cards],
+            "decks": content.ages["decks"], "factions": content.factions,
+            "game": {k: content.game.get(k) for k in ("title", "version")},
+            "terms": content.terms, "icons": content.icons, "keywords": content.keywords}
+
+
 # What the tiles stage reads of a card: the components manifest lists decks and cards by
 # name, type and faction; the HP tracks need the highest Champion HP. Nothing else, so an
 # edit to a card's text (or cost, or effect) leaves tiles, tokens and manifest up to date.
@@ -370,7 +389,8 @@ STAGES: list[Stage] = [
           ("content/**/*", "templates/report/*"), ("report.py",)),
     Stage("cards", "card sheets, PNGs, TTS", "tether_build.build:cards_stage",
           ("content/**/*", "templates/cards/**/*", "templates/backs/**/*",
-           "templates/icons/**/*", "templates/fonts/**/*"), ("render/*.py",), uses_paper=True),
+           "templates/icons/**/*", "templates/fonts/**/*"), ("render/*.py", "cards.py"),
+          uses_paper=True, view="tether_build.build:cards_view"),
     Stage("rulebook", "rulebook", "tether_build.rulebook.book:stage",
           ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
            "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
