@@ -26,34 +26,43 @@ def _browser(document: str, extra_head: str = "") -> str:
 def gallery_page(content_dir: Path) -> str:
     """Every card face (first copy), grouped by deck, drawn by the print templates."""
     from .cards import normalized_cards
+    from .check import run_check
     from .render.context import Renderer
     from .render.html import TEMPLATES, Pages
     from .validate import validate
 
     content = validate(content_dir)
     pages = Pages(Renderer(content, TEMPLATES))
+    cards = normalized_cards(content)
+    # every card's scenarios in the engine (no sweep: ~0.5 s), shown under the card
+    failures: dict[str, list[str]] = {}
+    for f in run_check(content, cards, games=0).failures:
+        failures.setdefault(f.subject.split("/")[0].split(":")[0], []).append(
+            f"{f.step}: {f.why}")
     order = {deck_id: i for i, deck_id in enumerate(content.ages["decks"])}
     sections, deck = [], None
-    for card in sorted(normalized_cards(content), key=lambda c: order[c["deck"]]):
+    for card in sorted(cards, key=lambda c: order[c["deck"]]):
         if card["deck"] != deck:
             if deck is not None:
                 sections.append("</div>")
             deck = card["deck"]
             sections.append(f"<h2 class='deck-title'>{html.escape(card['deck_name'])}</h2>"
                             "<div class='gallery'>")
-        sections.append("<div class='card-box'>" + str(pages.face(card, 1)) + _reading(card) +
-                        "</div>")
+        sections.append("<div class='card-box'>" + str(pages.face(card, 1)) +
+                        _reading(card, failures.get(card["id"], [])) + "</div>")
     sections.append("</div>")
     return _browser(pages.document([Markup(s) for s in sections]), GALLERY_CSS)
 
 
-def _reading(card: dict) -> str:
-    """Under a face: the engine's reading of the card, and its drift in red."""
+def _reading(card: dict, failures: list[str]) -> str:
+    """Under a face: the engine's reading of the card, its drift and check failures in red."""
     from .effects.describe import reading
     from .textcheck import card_drift
 
     drift = "".join(f"<div class='drift'>DRIFT: {html.escape(d.message)}</div>"
                     for d in card_drift(card))
+    drift += "".join(f"<div class='drift'>DOES NOT RESOLVE: {html.escape(why)}</div>"
+                     for why in failures)
     return (f"<div class='reading' data-card='{html.escape(card['id'])}'>"
             f"<b>Engine:</b> {html.escape(reading(card))}{drift}</div>")
 

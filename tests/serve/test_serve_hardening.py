@@ -116,3 +116,16 @@ def test_gallery_shows_the_engine_reading_and_drift_under_each_card(content_copy
     box = page.split("data-card='supply_cache'>")[1].split("</div></div>")[0]
     assert "Engine:</b> You gain 2 gold." in box
     assert "DRIFT: text says &#x27;draw&#x27; but no step of the effect does it" in box
+
+
+def test_gallery_shows_a_card_that_does_not_resolve(content_copy):
+    from tether_build.preview import gallery_page
+
+    path = content_copy / "cards" / "age1_market.yaml"
+    text = path.read_text()
+    old = "{step: deploy, count: 4, where: {own_capital: true}}"
+    assert old in text
+    path.write_text(text.replace(old, old.replace("true}", "true, kind: [mine]}")))
+    page = gallery_page(content_copy)
+    box = page.split("data-card='paid_volunteers'>")[1].split("</div></div>")[0]
+    assert "DOES NOT RESOLVE" in box
