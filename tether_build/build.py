@@ -81,6 +81,7 @@ class Stage:
     # With it, the key hashes this view instead of the content files, so an edit to a field
     # the stage does not read (a rules constant, a note) leaves it up to date.
     view: str | None = None
+    versioned: bool = False  # prints the content's git version: the key includes it
 
     def render(self, ctx: Context) -> dict[str, bytes]:
         return _call(self.target, ctx)
@@ -118,6 +119,9 @@ def stage_key(stage: Stage, ctx: Context, card_view: bool = False) -> str:
     if stage.uses_paper:
         h.update(("|".join(ctx.papers)).encode())
     h.update(f"|unresolved={ctx.allow_unresolved}|{ctx.board_players}|{ctx.seed}".encode())
+    if stage.versioned:
+        from .versions.gitcontent import describe
+        h.update(f"|git={describe(ctx.content_dir)}".encode())
     # content/... patterns name files of the content folder the stage reads, whatever its
     # name (--content DIR): the key hashes exactly what the stage read
     content_globs = () if stage.view else tuple(p.removeprefix("content/")
@@ -273,8 +277,13 @@ def designer_notes(ctx: Context) -> dict[str, bytes]:
 
 
 def validate_stage(ctx: Context) -> dict[str, bytes]:
-    """Stage: validate content and write the normalized cards (what other tools read)."""
-    lines = [json.dumps(c, ensure_ascii=False, sort_keys=True) for c in ctx.cards]
+    """Stage: validate content and write the normalized cards (what other tools read), each
+    with the content version it was built from."""
+    from .rulebook.book import content_version
+
+    version = content_version(str(ctx.content.game.get("version", "")), ctx.content_dir)
+    lines = [json.dumps({**c, "content_version": version}, ensure_ascii=False,
+                        sort_keys=True) for c in ctx.cards]
     return {"cards.jsonl": ("\n".join(lines) + "\n").encode()}
 
 
@@ -321,10 +330,15 @@ def cards_stage(ctx: Context) -> dict[str, bytes]:
 
 def cards_view(ctx: Context) -> dict:
     """All the cards stage reads of the content (render/ reads these and nothing else):
-    the normalized cards without their file positions, decks, factions, the title and
-    version, the glossary, icons and keywords. A constant no card prints is not in it."""
+    the normalized cards without their file positions, the version stamp of each face,
+    decks, factions, the title and version, the glossary, icons and keywords. A constant no
+    card prints is not in it."""
+    from .versions.stamp import stamps
+
     content = ctx.content
+    version = str(content.game.get("version", ""))
     return {"cards": [{k: v for k, v in c.items() if k != "source"} for c in ctx.cards],
+            "stamps": stamps(ctx.content_dir, version, ctx.cards),
             "decks": content.ages["decks"], "factions": content.factions,
             "game": {k: content.game.get(k) for k in ("title", "version")},
             "terms": content.terms, "icons": content.icons, "keywords": content.keywords}
@@ -379,7 +393,7 @@ def board_stage(ctx: Context) -> dict[str, bytes]:
 STAGES: list[Stage] = [
     Stage("validate", "validate content", "tether_build.build:validate_stage",
           ("content/**/*", "schemas/*.json"), ("schemas.py", "schemacheck.py", "yamlio.py",
-                                               "effects/*.py")),
+                                               "effects/*.py"), versioned=True),
     Stage("check", "every card resolves", "tether_build.build:check_stage",
           ("content/**/*",), ("check/*.py", "engine/*.py", "compile.py", "textcheck.py",
                               "effects/*.py", "board.py")),
@@ -394,7 +408,8 @@ STAGES: list[Stage] = [
     Stage("rulebook", "rulebook", "tether_build.rulebook.book:stage",
           ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
            "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
-          ("rulebook/*.py", "render/*.py", "printing/*.py", "board.py"), uses_paper=True),
+          ("rulebook/*.py", "render/*.py", "printing/*.py", "board.py"), uses_paper=True,
+          versioned=True),
     Stage("tiles", "hex tiles, tokens, components", "tether_build.build:tiles_stage",
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py"),

@@ -235,7 +235,8 @@ def _register_optional() -> None:
     """Attach command groups of stages that live in their own modules."""
     import importlib
 
-    for module in ("cli_engine", "cli_print", "cli_board", "cli_rules", "cli_check"):
+    for module in ("cli_engine", "cli_print", "cli_board", "cli_rules", "cli_check",
+                   "cli_versions"):
         try:
             mod = importlib.import_module(f"tether_build.{module}")
         except ModuleNotFoundError as exc:

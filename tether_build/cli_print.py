@@ -34,19 +34,33 @@ def _ids(value: str | None) -> list[str] | None:
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Output folder (default: build/, or build/print/subsets/<selection>/ for "
                    "a selection, so a subset never overwrites the full build's files).")
+@click.option("--changed-since", "since", metavar="REV",
+              help="Only the cards whose face changed since git revision REV (and new cards); "
+                   "also writes print/errata.pdf with each changed card's old and new text.")
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
 def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, tts, tts_url,
-                out, quiet, as_json):
+                out, since, quiet, as_json):
     """Card sheets (A4/Letter, 3x3 with bleed and crop marks), PNGs and TTS decks."""
     from .render.build import PAPER_CHOICES, PrintOptions, build_print, shrunk
 
+    errata = None
+    if since:
+        card_ids, errata = _changed(content_dir, since, card_ids)
     opts = PrintOptions(papers=PAPER_CHOICES[paper], deck=deck, faction=faction,
                         cards=_ids(card_ids), fronts_only=fronts_only,
                         png=None if png == "none" else png, tts=tts, tts_url=tts_url)
     say = (lambda msg: None) if quiet or as_json else (lambda msg: click.echo(msg, err=True))
     if out is None:
-        out = Path("build") / _subset_folder(deck, faction, opts.cards)
+        out = Path("build") / _subset_folder(deck, faction, opts.cards, since)
+    if errata is not None:
+        from .fsutil import write_atomic
+
+        write_atomic(out / "print" / "errata.pdf", errata)
+        say(f"wrote {out / 'print' / 'errata.pdf'}")
+    if since and not card_ids:
+        say(f"no card face changed since {since}: nothing to print")
+        return
     result = build_print(content_dir, out, opts, progress=say)
     small = shrunk(result.fits)
     if as_json:
@@ -69,8 +83,26 @@ def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, t
                    f"{len(result.unchanged)} unchanged; {result.seconds['total']:.1f} s")
 
 
-def _subset_folder(deck: str | None, faction: str | None, cards: list[str] | None) -> Path:
+def _changed(content_dir: Path, since: str, card_ids: str | None) -> tuple[str, bytes]:
+    """(ids of the cards whose face changed since `since`, the errata PDF)."""
+    from .cli_versions import changes
+    from .render.html import TEMPLATES
+    from .versions.report import errata_html, write_pdf
+
+    ch, _old, new = changes(content_dir, since, None)
+    ids = ch.face_changed_ids()
+    if card_ids:
+        ids = [i for i in ids if i in set(_ids(card_ids))]
+    title = str(new[1].game.get("title", ""))
+    return ",".join(ids), write_pdf(errata_html(ch, title), TEMPLATES)
+
+
+def _subset_folder(deck: str | None, faction: str | None, cards: list[str] | None,
+                   since: str | None = None) -> Path:
     """'' for the whole game, else print/subsets/<selection> (a name made of the selection)."""
+    if since:
+        return Path("print") / "subsets" / ("changed-since-" + "".join(
+            ch if ch.isalnum() or ch in "-_." else "-" for ch in since)[:60])
     parts = [f"deck-{deck}" if deck else "", f"faction-{faction}" if faction else "",
              ("cards-" + "-".join(cards)) if cards else ""]
     name = "_".join(p for p in parts if p)

@@ -31,7 +31,18 @@ class Renderer:
         self.keywords = content.keywords
         self.version = str(content.game.get("version", ""))
         self.title = content.game.get("title", "")
+        self._stamps: dict[str, str] | None = None
         self._check_art()
+
+    def stamp(self, card: dict) -> str:
+        """The version printed on a card's face (versions/stamp.py)."""
+        if self._stamps is None:
+            from ..cards import normalized_cards
+            from ..versions.stamp import stamps
+
+            self._stamps = stamps(Path(self.content.root), self.version,
+                                  normalized_cards(self.content))
+        return self._stamps.get(card["id"], f"v{self.version}")
 
     # ---- text -------------------------------------------------------------------------
     def icon_html(self, icon: str, cls: str = "icon") -> str:
@@ -152,7 +163,7 @@ class Renderer:
             "abilities": abilities, "triggers": triggers, "mentioned": mentioned,
             "burn": burn, "champion": champion,
             "vp": {"amount": card["vp"], "name": self.term("vp")} if card["vp"] else None,
-            "copy_n": copy, "copies": card["copies"], "version": self.version,
+            "copy_n": copy, "copies": card["copies"], "version": self.stamp(card),
             "labels": {k: self.term(k) for k in ("mana", "gold", "initiative", "hp", "die",
                                                   "bounty", "champion")},
             "name_level": fit.get("name", 0), "text_level": fit.get("text", 0),

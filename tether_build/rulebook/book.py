@@ -129,7 +129,8 @@ def _context(content, content_dir: Path, cache=None) -> tuple[dict, Words, objec
     faces.fit()  # every face laid out once, shrunk to fit as on the printed cards
     game = content.game
     book = {
-        "title": words.plain(game["title"]), "version": str(game["version"]),
+        "title": words.plain(game["title"]),
+        "version": content_version(str(game["version"]), Path(content_dir)),
         "players": game["players"], "chapters": chapters,
         "setting": setting(content, words), "factions": factions(content, words, faces),
         "emblems": [f.get("emblem") for f in content.factions.values() if f.get("emblem")],
@@ -262,6 +263,14 @@ def _absolute(html: str, base: str) -> str:
     """The preview HTML with its template files (CSS, fonts, icons) as absolute URLs, so it
     opens from build/ while its own #links still work (a <base> element would break them)."""
     return re.sub(r'(href|src)="(?![a-z]+:|#)', lambda m: f'{m.group(1)}="{base}', html)
+
+
+def content_version(version: str, content_dir: Path) -> str:
+    """'0.1.0', or '0.1.0 (v2-3-g1a2b3c4+dirty)' in a git work tree (versions/gitcontent)."""
+    from ..versions.gitcontent import describe
+
+    name = describe(content_dir)
+    return f"{version} ({name})" if name else version
 
 
 def stage(ctx) -> dict[str, bytes]:

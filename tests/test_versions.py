@@ -1,0 +1,157 @@
+"""Versions (issue 16): diff between git revisions, errata and reprints, changelog, stamps.
+
+Each test builds a small git repository in a temp folder from the fixture content: v1, then
+a commit v2 with a cost change, a text change, a renamed card id, an added and a removed card.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import CONTENT
+from tether_build.cli import main
+
+GIT = ["git", "-c", "user.email=designer@example.org", "-c", "user.name=Designer"]
+
+
+def _git(repo, *args):
+    subprocess.run([*GIT, *args], cwd=repo, check=True, capture_output=True)
+
+
+def _replace(path, old, new):
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+@pytest.fixture
+def repo(tmp_path):
+    root = tmp_path / "game"
+    shutil.copytree(CONTENT, root / "content")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "first print")
+    _git(root, "tag", "v1")
+    cards = root / "content" / "cards"
+    age2 = cards / "age2_market.yaml"
+    text = age2.read_text()
+    war_taxes = text[text.index("  - id: war_taxes"):]
+    war_taxes = war_taxes[:war_taxes.index("\n  - id:", 5) + 1]
+    _replace(age2, war_taxes, war_taxes.replace("cost: {mana: 1}", "cost: {mana: 2}") +
+             war_taxes.replace("id: war_taxes", "id: war_levy")
+                      .replace("name: War Taxes", "name: War Levy"))
+    _replace(cards / "starter.yaml", 'text: "Gain +2 {gold}."', 'text: "Gain +2 {gold} now."')
+    _replace(cards / "starter.yaml", "id: quick_move", "id: quick_step")
+    age1 = cards / "age1_market.yaml"
+    text = age1.read_text()
+    start = text.index("  - id: trade_caravan")
+    end = text.index("\n  - id:", start + 5) + 1
+    age1.write_text(text[:start] + text[end:])
+    _git(root, "commit", "-qam", "second print")
+    _git(root, "tag", "v2")
+    return root
+
+
+def _run(*args):
+    result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_diff_names_every_kind_of_change(repo, tmp_path):
+    r = _run("diff", "v1", "--to", "v2", "--content", str(repo / "content"), "--json",
+             "--out", str(tmp_path / "out"))
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["cards"]["added"] == ["war_levy"]
+    assert d["cards"]["removed"] == ["trade_caravan"]
+    assert d["cards"]["renamed"] == [{"from": "quick_move", "to": "quick_step"}]
+    changed = {c["id"]: c for c in d["cards"]["changed"]}
+    assert changed["war_taxes"]["fields"]["mana"] == {"old": 1, "new": 2}
+    assert changed["supply_cache"]["text"] == "Gain +2 [-Gold.-] {+Gold now.+}"
+    assert set(changed) == {"war_taxes", "supply_cache"}
+    page = (tmp_path / "out" / "changes.html").read_text()
+    assert page.count("class='faces'") == 2 and "<ins>Gold now.</ins>" in page
+
+
+def test_default_revision_is_the_last_tag_and_the_work_tree_is_dirty(repo, tmp_path):
+    _replace(repo / "content" / "cards" / "starter.yaml", "Gain +2 {gold} now.",
+             "Gain +2 {gold} at once.")
+    r = _run("diff", "--content", str(repo / "content"), "--out", str(tmp_path / "out"))
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("changes from v2 to v2+dirty:")
+    assert "changed supply_cache" in r.output and "war_taxes" not in r.output
+
+
+def test_reprint_only_what_changed_with_an_errata_sheet(repo, tmp_path):
+    out = tmp_path / "reprint"
+    r = _run("print-cards", "--content", str(repo / "content"), "--changed-since", "v1",
+             "--paper", "a4", "--png", "none", "--no-tts", "--json", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.output)
+    assert summary["cards"] == 4  # supply_cache, war_taxes, war_levy, quick_step
+    from pypdf import PdfReader
+
+    errata = PdfReader(out / "print" / "errata.pdf")
+    text = " ".join(page.extract_text() for page in errata.pages)
+    assert "Supply Cache" in text and "War Taxes" in text and "mana 1" in text
+    assert "Trade Caravan" in text and "War Levy" in text
+
+
+def test_changelog_from_tag_to_tag(repo, tmp_path):
+    out = tmp_path / "CHANGELOG.md"
+    r = _run("changelog", "--content", str(repo / "content"), "--out", str(out))
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert text.startswith("# Changelog") and "## v2" in text
+    assert "**War Levy**" in text and "**Trade Caravan**" in text
+    assert "**War Taxes**: mana 1 → 2" in text and "`quick_move` is now `quick_step`" in text
+
+
+def test_face_stamp_shows_the_tag_and_dirty_only_on_the_edited_card(repo):
+    from tether_build.cards import normalized_cards
+    from tether_build.validate import validate
+    from tether_build.versions.stamp import stamps
+
+    content = repo / "content"
+    cards = normalized_cards(validate(content))
+    clean = stamps(content, "0.1.0", cards)
+    assert re.fullmatch(r"v0\.1\.0 v2 #[0-9a-f]{6}", clean["war_taxes"])
+    _replace(content / "cards" / "age2_market.yaml", 'text: "Gain +4 {gold}."',
+             'text: "Gain +4 {gold} now."')
+    cards = normalized_cards(validate(content))
+    dirty = stamps(content, "0.1.0", cards)
+    assert "v2+dirty" in dirty["war_taxes"] and dirty["war_taxes"] != clean["war_taxes"]
+    assert dirty["supply_cache"] == clean["supply_cache"]  # untouched: still the tag
+
+
+@pytest.mark.parametrize("case", ["unknown_rev", "no_git", "invalid_at_rev"])
+def test_bad_revisions_are_one_line_errors(repo, tmp_path, case):
+    content = repo / "content"
+    rev = "v9"
+    if case == "no_git":
+        content = tmp_path / "plain" / "content"
+        shutil.copytree(CONTENT, content)
+        rev = "v1"
+    elif case == "invalid_at_rev":
+        _replace(repo / "content" / "game.yaml", "round_cap: 10", "round_cap: [")
+        _git(repo, "commit", "-qam", "broken")
+        _git(repo, "tag", "broken")
+        _git(repo, "revert", "--no-edit", "HEAD")
+        rev = "broken"
+    out = tmp_path / "out"
+    r = _run("diff", rev, "--content", str(content), "--out", str(out))
+    assert r.exit_code == 1, r.output
+    assert r.output.startswith("Error:")
+    expect = {"unknown_rev": "unknown revision 'v9'", "no_git": "not in a git repository",
+              "invalid_at_rev": "the content at broken no longer validates"}[case]
+    assert expect in r.output
+    if case == "invalid_at_rev":
+        assert "broken: content/game.yaml:" in r.output
+    assert not out.exists()

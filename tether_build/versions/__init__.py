@@ -1,0 +1,1 @@
+"""Versions of the content: git revisions, what changed between two, errata, changelog."""

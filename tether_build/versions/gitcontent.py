@@ -1,0 +1,122 @@
+"""The content at a git revision, read without touching the work tree, and its version name.
+
+`content_at(rev)` extracts the content folder as it was at `rev` (git archive) into a
+temporary folder and validates it there; `describe()` names the work tree's content version
+(`git describe --tags --always`, plus `+dirty` when the content has uncommitted edits).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import ContentError, TetherError
+
+
+def _git(cwd: Path, *args: str) -> str:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False,
+                              timeout=60)
+    except FileNotFoundError:
+        raise TetherError("git is not installed (versions need git)") from None
+    if done.returncode:
+        raise TetherError(done.stderr.decode(errors="replace").strip().splitlines()[-1]
+                          if done.stderr.strip() else f"git {' '.join(args)} failed")
+    return done.stdout.decode("utf-8", errors="replace").strip()
+
+
+def repo_of(content_dir: Path) -> tuple[Path, str]:
+    """(repository root, the content folder's path inside it); TetherError outside git."""
+    content_dir = Path(content_dir).resolve()
+    if not content_dir.is_dir():
+        raise TetherError(f"no content folder at {content_dir}")
+    try:
+        root = Path(_git(content_dir, "rev-parse", "--show-toplevel"))
+    except TetherError:
+        raise TetherError(f"{content_dir} is not in a git repository (versions need git)") \
+            from None
+    return root, content_dir.relative_to(root.resolve()).as_posix()
+
+
+def describe(content_dir: Path) -> str | None:
+    """'v0.2', 'v0.2-3-g1a2b3c4' or 'g1a2b3c4', with '+dirty' when the content folder has
+    uncommitted edits; None outside a git work tree or before the first commit."""
+    try:
+        root, rel = repo_of(content_dir)
+        name = _git(root, "describe", "--tags", "--always", "--abbrev=7")
+        dirty = _git(root, "status", "--porcelain", "--", rel)
+    except TetherError:
+        return None
+    if name and not any(c.isalpha() for c in name.split("-")[0]) and "-" not in name:
+        name = "g" + name  # a bare commit id reads as one
+    return name + ("+dirty" if dirty else "")
+
+
+def resolve(content_dir: Path, rev: str) -> str:
+    """The commit id of `rev` (a tag, branch or commit); TetherError naming it if unknown."""
+    root, _ = repo_of(content_dir)
+    if rev.startswith("-"):
+        raise TetherError(f"not a revision: {rev!r}")
+    try:
+        return _git(root, "rev-parse", "--verify", "--quiet", rev + "^{commit}")
+    except TetherError:
+        raise TetherError(f"unknown revision {rev!r} (a tag, branch or commit of "
+                          f"{root.name})") from None
+
+
+def last_tag(content_dir: Path) -> str | None:
+    """The newest tag reachable from HEAD, or None."""
+    root, _ = repo_of(content_dir)
+    try:
+        return _git(root, "describe", "--tags", "--abbrev=0")
+    except TetherError:
+        return None
+
+
+def tags(content_dir: Path) -> list[str]:
+    """Every tag, oldest first (by the date of its commit)."""
+    root, _ = repo_of(content_dir)
+    out = _git(root, "tag", "--sort=creatordate")
+    return [t for t in out.splitlines() if t]
+
+
+@contextlib.contextmanager
+def content_at(content_dir: Path, rev: str) -> Iterator[Path]:
+    """The content folder as it was at `rev`, extracted into a temporary folder."""
+    root, rel = repo_of(content_dir)
+    commit = resolve(content_dir, rev)
+    try:
+        data = subprocess.run(["git", "archive", "--format=tar", commit, rel], cwd=root,
+                              capture_output=True, check=True, timeout=120).stdout
+    except subprocess.CalledProcessError:
+        raise TetherError(f"revision {rev!r} has no {rel}/ folder") from None
+    with tempfile.TemporaryDirectory(prefix="tether-rev-") as tmp:
+        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            tar.extractall(tmp, filter="data")
+        yield Path(tmp) / rel
+
+
+def validated_at(content_dir: Path, rev: str):
+    """(Content, normalized cards) of the content at `rev`; its own errors name the rev."""
+    from ..cards import normalized_cards
+    from ..validate import validate
+
+    with content_at(content_dir, rev) as old:
+        try:
+            content = validate(old)
+        except ContentError as exc:
+            lines = [f"{rev}: {p}" for p in exc.problems[:20]]
+            raise TetherError(f"the content at {rev} no longer validates:\n"
+                              + "\n".join(lines)) from None
+        return content, normalized_cards(content), _rules(old)
+
+
+def _rules(content_dir: Path) -> dict[str, str]:
+    """Rules chapters by file name -> text (compared as text)."""
+    return {p.name: p.read_text(encoding="utf-8")
+            for p in sorted((content_dir / "rules").glob("*.md"))}
