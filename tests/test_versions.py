@@ -155,3 +155,13 @@ def test_bad_revisions_are_one_line_errors(repo, tmp_path, case):
     if case == "invalid_at_rev":
         assert "broken: content/game.yaml:" in r.output
     assert not out.exists()
+
+
+def test_the_preview_has_a_changes_page(repo):
+    from tether_build.serve import Site, default_pages
+
+    _replace(repo / "content" / "cards" / "starter.yaml", "Gain +2 {gold} now.",
+             "Gain +2 {gold} at once.")
+    status, body = Site(repo / "content", default_pages()).render("/changes")
+    assert status == 200 and "Changes from v2 to v2+dirty" in body
+    assert "class='faces'" in body and "<base href='/templates/'>" in body

@@ -54,6 +54,19 @@ def faces(old, new, ids: list[str]) -> dict[str, tuple[str, str]]:
     return out
 
 
+def changes_html(content_dir: Path, rev: str | None, to: str | None, base: str):
+    """(Changes, the changes page with old and new faces; `base` locates templates/)."""
+    from .render.context import Renderer
+    from .render.html import TEMPLATES, Pages
+    from .versions.report import page
+
+    ch, old, new = changes(content_dir, rev, to)
+    html_page = page(ch, faces(old, new, [c.id for c in ch.changed]))
+    wrapper = Pages(Renderer(new[1], TEMPLATES)).document([])
+    head = wrapper.split("</head>")[0].split("<head>")[-1]
+    return ch, html_page.replace("</head>", f"<base href='{base}'>{head}</head>", 1)
+
+
 @click.command("diff")
 @CONTENT
 @click.argument("rev", required=False)
@@ -66,17 +79,10 @@ def diff_cmd(content_dir: Path, rev: str | None, to: str | None, as_json: bool,
              out: Path) -> None:
     """What changed in the content since REV (default: the last tag, else HEAD)."""
     from .fsutil import write_atomic
-    from .render.context import Renderer
-    from .render.html import TEMPLATES, Pages
+    from .render.html import TEMPLATES
     from .versions.diff import summary
-    from .versions.report import page
 
-    ch, old, new = changes(content_dir, rev, to)
-    html_page = page(ch, faces(old, new, [c.id for c in ch.changed]))
-    wrapper = Pages(Renderer(new[1], TEMPLATES)).document([])
-    head = wrapper.split("</head>")[0].split("<head>")[-1]
-    html_page = html_page.replace("</head>", f"<base href='{TEMPLATES.as_uri()}/'>{head}"
-                                  "</head>", 1)
+    ch, html_page = changes_html(content_dir, rev, to, TEMPLATES.as_uri() + "/")
     write_atomic(out / "changes.html", html_page.encode())
     if as_json:
         click.echo(json.dumps(ch.to_json(), indent=2, sort_keys=True, default=str))

@@ -198,10 +198,18 @@ def effects_page(_content_dir: Path) -> str:
             "</body></html>")
 
 
+def changes_page(content_dir: Path) -> str:
+    """What changed since the last tag (or HEAD): `tether diff` as a page."""
+    from .cli_versions import changes_html
+
+    return changes_html(content_dir, None, None, "/templates/")[1]
+
+
 def default_pages() -> dict[str, tuple[str, Callable]]:
     """The preview's pages: card gallery, rulebook, designer report, effect reference."""
     from . import preview
     return {"/cards": ("Cards", preview.gallery_page),
             "/rules": ("Rulebook", preview.rules_page),
             "/notes": ("Designer notes", notes_page),
-            "/effects": ("Effect language", effects_page)}
+            "/effects": ("Effect language", effects_page),
+            "/changes": ("Changes", changes_page)}
