@@ -112,7 +112,18 @@ def setting_schema() -> dict:
                      "notes": NOTES}, ["world", "sections"]))
 
 
+def designer_notes_schema() -> dict:
+    """rules/designer-notes.yaml: notes on the rules chapters, shown in the designer report."""
+    note = obj({"chapter": {"type": "string", "pattern": "^[a-z0-9_-]+$",
+                            "description": "id of a rules chapter (its front matter `id`)"},
+                "section": {"type": "string", "description": "the design document's section"},
+                "note": {"type": "string", "minLength": 1}}, ["chapter", "note"])
+    return _doc("designer-notes.schema.json", "Designer notes on the rules",
+                {"type": "array", "items": note})
+
+
 KIND_SCHEMAS = {
+    "designer-notes.schema.json": designer_notes_schema,
     "game.schema.json": game_schema,
     "tiles.schema.json": tiles_schema,
     "ages.schema.json": ages_schema,

@@ -110,32 +110,18 @@ def collect(content: Content, rules_dir: Path | None = None) -> list[Item]:
     return out
 
 
-NOTE_KEYS = {"chapter": True, "section": False, "note": True}
-
-
 def load_designer_notes(path: Path, shown: str) -> tuple[list[dict], list[Problem]]:
-    """rules/designer-notes.yaml: a list of {chapter, section, note}; problems located."""
+    """rules/designer-notes.yaml: a list of {chapter, section, note}, checked against
+    schemas/designer-notes.schema.json; problems located."""
+    from .schemacheck import check
+
     doc, problems = yamlio.load(path, shown)
     if doc is None or problems:
         return [], problems
-    if not isinstance(doc.data, list):
-        return [], [Problem(shown, 1, 1, "", "designer notes must be a list of notes",
-                            "write '- chapter: ...' / '  note: ...' entries")]
-    out = []
-    for i, entry in enumerate(doc.data):
-        line, col = doc.locate((i,))
-        bad = (f"entry is a {type(entry).__name__}" if not isinstance(entry, dict) else
-               next((f"unknown field {k!r}" for k in entry if k not in NOTE_KEYS), None) or
-               next((f"'{k}' is required" for k, need in NOTE_KEYS.items()
-                     if need and k not in entry), None) or
-               next((f"'{k}' must be text" for k in entry
-                     if not isinstance(entry[k], str)), None))
-        if bad:
-            problems.append(Problem(shown, line, col, f"[{i}]", bad,
-                                    "fields: chapter (rules chapter id), section, note"))
-        else:
-            out.append(entry)
-    return out, problems
+    for where, message, hint in check(doc.data, "designer-notes.schema.json"):
+        line, col = doc.locate(where, key=message.startswith("unknown field"))
+        problems.append(Problem(shown, line, col, yamlio.dotted(where), message, hint))
+    return (doc.data if not problems else []), problems
 
 
 def _readings(content: Content) -> list[dict]:
