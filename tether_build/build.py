@@ -110,10 +110,13 @@ def _files(patterns: tuple[str, ...], base: Path) -> list[Path]:
     return sorted(out)
 
 
-def stage_key(stage: Stage, ctx: Context, card_view: bool = False) -> str:
+def stage_key(stage: Stage, ctx: Context, view: bool = False) -> str:
     """Hash of everything a stage's output depends on.
 
-    card_view: hash the stage's view of the cards instead of the files under content/cards/.
+    The plain key hashes the files (cheap: a no-change build reads no content). view: hash
+    the stage's declared view instead, of the cards (card_view: the other content files
+    still count) or of the whole content (view), so an edit outside it leaves the stage
+    up to date.
     """
     h = hashlib.sha256(f"{__version__}|{stage.name}".encode())
     if stage.uses_paper:
@@ -124,9 +127,10 @@ def stage_key(stage: Stage, ctx: Context, card_view: bool = False) -> str:
         h.update(f"|git={describe(ctx.content_dir)}".encode())
     # content/... patterns name files of the content folder the stage reads, whatever its
     # name (--content DIR): the key hashes exactly what the stage read
-    content_globs = () if stage.view else tuple(p.removeprefix("content/")
-                                                for p in stage.inputs if p.startswith("content/"))
-    if stage.view:
+    content_globs = tuple(p.removeprefix("content/") for p in stage.inputs
+                          if p.startswith("content/"))
+    if view and stage.view:
+        content_globs = ()
         h.update(b"|view|" + json.dumps(_call(stage.view, ctx), sort_keys=True, default=str,
                                         ensure_ascii=False).encode())
     groups = [(ctx.content_dir, content_globs),
@@ -134,6 +138,7 @@ def stage_key(stage: Stage, ctx: Context, card_view: bool = False) -> str:
               (ROOT / "tether_build", stage.code + ("build.py", "fsutil.py", "text.py",
                                                       "cards.py", "content.py", "validate.py"))]
     cards_dir = ctx.content_dir / "cards"
+    card_view = view and stage.card_view
     for base, patterns in groups:
         for path in _files(patterns, base):
             if card_view and path.is_relative_to(cards_dir):
@@ -141,8 +146,8 @@ def stage_key(stage: Stage, ctx: Context, card_view: bool = False) -> str:
             h.update(str(path.relative_to(base)).encode())
             h.update(hashlib.sha256(path.read_bytes()).digest())
     if card_view:
-        view = json.dumps(_call(stage.card_view, ctx), sort_keys=True, ensure_ascii=False)
-        h.update(b"|cards|" + view.encode())
+        cards = json.dumps(_call(stage.card_view, ctx), sort_keys=True, ensure_ascii=False)
+        h.update(b"|cards|" + cards.encode())
     return h.hexdigest()
 
 
@@ -229,8 +234,9 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
         old = manifest.get(stage.name, {})
         outputs_present = _untouched(ctx.out, old)
         fresh, view_key = old.get("key") == key, None
-        if stage.card_view and not (fresh or force) and outputs_present and old.get("view"):
-            view_key = stage_key(stage, ctx, card_view=True)  # card fields it does not read?
+        viewed = stage.card_view or stage.view
+        if viewed and not (fresh or force) and outputs_present and old.get("view"):
+            view_key = stage_key(stage, ctx, view=True)  # only fields it does not read?
             fresh = old["view"] == view_key
         if not force and fresh and outputs_present:
             progress(stage.name, "up to date")
@@ -248,8 +254,8 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
         new_manifest[stage.name] = {
             "key": key, "outputs": {rel: hashlib.sha256(d).hexdigest()
                                     for rel, d in sorted(outputs.items())}}
-        if stage.card_view:
-            new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, card_view=True)
+        if stage.card_view or stage.view:
+            new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, view=True)
         stale = set(old.get("outputs", {})) - set(outputs)
         result.removed += sorted(stale)
         result.stages[stage.name] = {"status": "built", "outputs": len(outputs),
@@ -404,7 +410,7 @@ STAGES: list[Stage] = [
     Stage("cards", "card sheets, PNGs, TTS", "tether_build.build:cards_stage",
           ("content/**/*", "templates/cards/**/*", "templates/backs/**/*",
            "templates/icons/**/*", "templates/fonts/**/*"), ("render/*.py", "cards.py"),
-          uses_paper=True, view="tether_build.build:cards_view"),
+          uses_paper=True, view="tether_build.build:cards_view", versioned=True),
     Stage("rulebook", "rulebook", "tether_build.rulebook.book:stage",
           ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
            "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
