@@ -172,3 +172,21 @@ def test_parse_side_errors():
     for bad in ("forces=x", "horses=2", "forces"):
         with pytest.raises(ValueError):
             parse_side(bad)
+
+
+def test_a_huge_stack_fights_by_counts(rules):
+    """Issue 17.13: Forces' hits are counted, not listed: 300,000 Cohorts against 40 end
+    in one battle without one object per die, and the result is what the counts say."""
+    import tracemalloc
+
+    g = scenario(rules, 2, 7, passives=False)
+    plain = hex_of_kind(g, "plain", set(g.s.capital_of))
+    g.s.add_forces(0, plain, 40)
+    tracemalloc.start()
+    g.deploy(1, plain, 300_000)
+    g.resolve_contacts(1)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert g.s.occupants(plain) == {1}
+    assert 299_000 < g.s.forces[plain][1] <= 300_000
+    assert peak < 400_000  # bytes: ~100,000 hits listed one by one would need ~800 kB

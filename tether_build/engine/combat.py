@@ -3,6 +3,8 @@ assignment, Champion damage and bounty, and every combat modifier."""
 
 from __future__ import annotations
 
+import itertools
+
 from . import rand
 from .mods import battle_applies, bind_battle
 
@@ -127,19 +129,24 @@ class CombatMixin:
         dice = setd if setd is not None else dice + extra
         return max(0, dice), min(own_hit, cap_hit)
 
-    def _roll_side(self, b: Battle, p: int) -> list:
-        """Roll every die of p's units; returns the hit sources (None = a Force)."""
+    def _roll_side(self, b: Battle, p: int) -> tuple[int, list]:
+        """Roll every die of p's units: (hits scored by Forces, as a count; the Champions
+        that scored the other hits, one entry per hit). Forces are counted, never listed,
+        so a large stack costs no memory; the dice are drawn in the same order as ever."""
         s, rng = self.s, self.rng
-        hits: list = []
         nf = s.forces[b.hex].get(p, 0)
+        force_hits = 0
         if nf:
             dice, hit = self.unit_stats(b, p, None)
             rnd = rng.random
-            hits.extend(None for _ in range(nf * dice) if rnd() * 6 < hit)  # d6 <= hit
+            for _ in range(nf * dice):
+                if rnd() * 6 < hit:  # d6 <= hit
+                    force_hits += 1
+        champ_hits: list = []
         for ch in [c for c in s.champs_at[b.hex] if c.owner == p]:
             dice, hit = self.unit_stats(b, p, ch)
-            hits.extend(ch for _ in range(dice) if rng.random() * 6 < hit)
-        return hits
+            champ_hits.extend(ch for _ in range(dice) if rng.random() * 6 < hit)
+        return force_hits, champ_hits
 
     def combat_round(self, b: Battle) -> None:
         """§14.1-14.3: both sides roll, hits are assigned, casualties removed together."""
@@ -148,9 +155,9 @@ class CombatMixin:
         plan = {}
         for p in b.sides:
             enemy = b.defender if p == b.attacker else b.attacker
-            plan[p] = self._assign(b, p, enemy, rolls[p])
+            plan[p] = self._assign(b, p, enemy, *rolls[p])
         self.log("round", hex=s.topo.name(b.hex), n=b.round,
-                 hits={str(p): len(rolls[p]) for p in b.sides})
+                 hits={str(p): rolls[p][0] + len(rolls[p][1]) for p in b.sides})
         for p in b.sides:
             enemy = b.defender if p == b.attacker else b.attacker
             forces_hit, champ_hits = plan[p]
@@ -158,18 +165,20 @@ class CombatMixin:
             for ch, (n, src) in champ_hits.items():
                 self.damage(ch, n, p, src, b)
 
-    def _assign(self, b: Battle, p: int, enemy: int, hits: list):
-        """Assign p's hits to enemy units: chosen (assign_hits) or random (§14.2)."""
+    def _assign(self, b: Battle, p: int, enemy: int, force_hits: int, champ_hits: list):
+        """Assign p's hits to enemy units: chosen (assign_hits) or random (§14.2). The hits
+        are taken Forces' first, then each Champion's, as they were rolled."""
         s = self.s
         nf = s.forces[b.hex].get(enemy, 0)
         champs = [c for c in s.champs_at[b.hex] if c.owner == enemy]
-        chosen = self._chosen_hits(b, p, len(hits))
+        chosen = self._chosen_hits(b, p, force_hits + len(champ_hits))
         forces_hit: set[int] = set()
-        champ_hits: dict = {}
+        champ_hits_on: dict = {}
         total = nf + len(champs)
         if total == 0:
             return 0, {}
-        for k, src in enumerate(hits):
+        for k, src in enumerate(itertools.chain(itertools.repeat(None, force_hits),
+                                                champ_hits)):
             if k < chosen:
                 options = ([("force",)] if len(forces_hit) < nf else []) + [
                     ("champion", c.cid) for c in champs]
@@ -186,11 +195,11 @@ class CombatMixin:
                 ch = champs[tgt - nf]
                 if self._redirect(b, enemy, ch, nf, forces_hit):
                     continue
-                n, _ = champ_hits.get(ch, (0, None))
-                champ_hits[ch] = (n + 1, src)
+                n, _ = champ_hits_on.get(ch, (0, None))
+                champ_hits_on[ch] = (n + 1, src)
             else:
                 forces_hit.add(tgt)
-        return len(forces_hit), champ_hits
+        return len(forces_hit), champ_hits_on
 
     def _chosen_hits(self, b: Battle, p: int, n: int) -> int:
         best = 0
