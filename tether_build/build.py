@@ -21,10 +21,9 @@ from pathlib import Path
 from . import __version__
 from .commit import commit, recover
 from .errors import TetherError
-from .fsutil import write_atomic
+from .manifest import MANIFEST, inside, load_manifest, record_stats, untouched
 
 ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = ".tether-build.json"
 PAPERS = ("a4", "letter")
 
 
@@ -151,70 +150,6 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False) -> str:
     return h.hexdigest()
 
 
-def _inside(out: Path, rel) -> bool:
-    """True when `rel` is a relative path that stays inside the output folder."""
-    if not isinstance(rel, str) or not rel or "\0" in rel or Path(rel).is_absolute():
-        return False
-    root = out.resolve()
-    return (root / rel).resolve().is_relative_to(root) and ".." not in Path(rel).parts
-
-
-def _stat(path: Path) -> list[int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns]
-
-
-def _untouched(out: Path, entry: dict) -> bool:
-    """Every output of a stage is there as the build left it (size and time): another
-    command that wrote over one (e.g. a subset print) makes the stage run again."""
-    stats = entry.get("stats") or {}
-    for rel in entry.get("outputs", {}):
-        now = _stat(out / rel)
-        if now is None or (rel in stats and stats[rel] != now):
-            return False
-    return True
-
-
-def _record_stats(out: Path, manifest: dict) -> None:
-    """Note each output's size and time in the manifest, after the outputs are in place."""
-    changed = False
-    for entry in manifest.values():
-        stats = {rel: _stat(out / rel) for rel in entry.get("outputs", {})}
-        if entry.get("stats") != stats:
-            entry["stats"], changed = stats, True
-    if changed:
-        write_atomic(out / MANIFEST,
-                     (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
-
-
-def _load_manifest(out: Path, warn: Callable[[str], None] = lambda _m: None) -> dict:
-    """The previous build's manifest; entries of the wrong shape or pointing outside `out`
-    are dropped with a warning (the build never touches a path it did not write)."""
-    try:
-        data = json.loads((out / MANIFEST).read_text())
-    except (OSError, ValueError, RecursionError):
-        return {}
-    if not isinstance(data, dict):
-        warn(f"ignoring {MANIFEST}: not a mapping of stages")
-        return {}
-    clean = {}
-    for name, entry in data.items():
-        outputs = entry.get("outputs") if isinstance(entry, dict) else None
-        if not isinstance(outputs, dict) or not isinstance(entry.get("key"), str):
-            warn(f"ignoring {MANIFEST} entry {name!r}: not a stage record")
-            continue
-        bad = [rel for rel in outputs if not _inside(out, rel)]
-        if bad:
-            warn(f"ignoring {MANIFEST} entry {name!r}: path outside the build folder "
-                 f"({str(bad[0])[:80]!r})")
-            continue
-        clean[name] = entry
-    return clean
-
-
 def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], None],
               force: bool = False) -> Result:
     """Run stages; write every output only after all succeeded; return what happened."""
@@ -225,14 +160,14 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
         done = recover(ctx.out)
         if done:
             ctx.warnings.append(done)
-    manifest = _load_manifest(ctx.out, ctx.warnings.append)
+    manifest = load_manifest(ctx.out, ctx.warnings.append)
     result = Result()
     pending: dict[str, bytes] = {}
     new_manifest = dict(manifest)
     for stage in stages:
         key = stage_key(stage, ctx)
         old = manifest.get(stage.name, {})
-        outputs_present = _untouched(ctx.out, old)
+        outputs_present = untouched(ctx.out, old)
         fresh, view_key = old.get("key") == key, None
         viewed = stage.card_view or stage.view
         if viewed and not (fresh or force) and outputs_present and old.get("view"):
@@ -266,9 +201,9 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
     if new_manifest != manifest:
         manifest_bytes = (MANIFEST, (json.dumps(new_manifest, indent=1, sort_keys=True)
                                      + "\n").encode())
-    removals = [rel for rel in result.removed if _inside(ctx.out, rel)]
+    removals = [rel for rel in result.removed if inside(ctx.out, rel)]
     result.written, result.unchanged = commit(ctx.out, pending, removals, manifest_bytes)
-    _record_stats(ctx.out, new_manifest)
+    record_stats(ctx.out, new_manifest)
     if any(s["status"] == "built" for s in result.stages.values()) and ctx.cache_dir.is_dir():
         from .render.cache import prune
         prune(ctx.cache_dir)  # the render cache: least recently used entries beyond its bound
