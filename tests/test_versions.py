@@ -165,3 +165,25 @@ def test_the_preview_has_a_changes_page(repo):
     status, body = Site(repo / "content", default_pages()).render("/changes")
     assert status == 200 and "Changes from v2 to v2+dirty" in body
     assert "class='faces'" in body and "<base href='/templates/'>" in body
+
+
+def test_json_outputs_and_tile_sheets_carry_the_content_version(repo, tmp_path):
+    out = tmp_path / "build"
+    r = _run("build", "--content", str(repo / "content"), "--out", str(out), "--only",
+             "engine", "--only", "validate", "--quiet")
+    assert r.exit_code == 0, r.output
+    for name in ("cards.json", "game.json", "factions.json", "tiles.json"):
+        assert json.loads((out / "engine" / name).read_text())["content_version"] == \
+            "0.1.0 (v2)"
+    first = json.loads((out / "cards.jsonl").read_text().splitlines()[0])
+    assert first["content_version"] == "0.1.0 (v2)"
+
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from tether_build.printing.tiles import render_tiles
+    from tether_build.validate import validate
+
+    pdf = PdfReader(BytesIO(render_tiles(validate(repo / "content"), "a4")))
+    assert "0.1.0 (v2)" in pdf.pages[0].extract_text()

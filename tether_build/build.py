@@ -40,6 +40,7 @@ class Context:
     warnings: list[str] = field(default_factory=list)
     _content: object = None
     _cards: list | None = None
+    _git: dict = field(default_factory=dict)
 
     @property
     def content(self):
@@ -53,6 +54,19 @@ class Context:
         """The render cache (faces, PNGs, book layouts): content-addressed, under out/."""
         from .render.cache import CACHE_DIR
         return self.out / CACHE_DIR
+
+    def git_name(self, level: str) -> str | None:
+        """The content's git name: "work" with +dirty, "commit" the last commit's."""
+        if level not in self._git:
+            from .versions.gitcontent import describe
+            self._git[level] = describe(self.content_dir, dirty=level == "work")
+        return self._git[level]
+
+    def content_version(self, level: str) -> str:
+        """The game's version with the content's git name: '0.1.0 (v2-3-g1a2b3c4)'."""
+        version = str(self.content.game.get("version", ""))
+        name = self.git_name(level)
+        return f"{version} ({name})" if name else version
 
     @property
     def cards(self) -> list[dict]:
@@ -80,7 +94,10 @@ class Stage:
     # With it, the key hashes this view instead of the content files, so an edit to a field
     # the stage does not read (a rules constant, a note) leaves it up to date.
     view: str | None = None
-    versioned: bool = False  # prints the content's git version: the key includes it
+    # prints the content's git version, so the key includes it: "work" (with +dirty, as the
+    # card faces and the rulebook cover), "commit" (the last commit's name: outputs that
+    # should not be redrawn by every edit, e.g. tiles and the JSON outputs)
+    versioned: str = ""
 
     def render(self, ctx: Context) -> dict[str, bytes]:
         return _call(self.target, ctx)
@@ -122,8 +139,7 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False) -> str:
         h.update(("|".join(ctx.papers)).encode())
     h.update(f"|unresolved={ctx.allow_unresolved}|{ctx.board_players}|{ctx.seed}".encode())
     if stage.versioned:
-        from .versions.gitcontent import describe
-        h.update(f"|git={describe(ctx.content_dir)}".encode())
+        h.update(f"|git={ctx.git_name(stage.versioned)}".encode())
     # content/... patterns name files of the content folder the stage reads, whatever its
     # name (--content DIR): the key hashes exactly what the stage read
     content_globs = tuple(p.removeprefix("content/") for p in stage.inputs
@@ -181,6 +197,8 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
         t0 = time.perf_counter()
         progress(stage.name, "running")
         outputs = stage.render(ctx)
+        if stage.versioned:
+            outputs = _stamp_json(outputs, ctx.content_version(stage.versioned))
         for rel, data in outputs.items():
             if rel in pending:
                 raise TetherError(f"stage {stage.name} writes {rel}, already written by "
@@ -211,6 +229,19 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
     return result
 
 
+def _stamp_json(outputs: dict[str, bytes], version: str) -> dict[str, bytes]:
+    """Every JSON object a stage writes carries the content version it was built from
+    (Tabletop Simulator's deck files are left as that program expects them)."""
+    out = dict(outputs)
+    for rel, data in outputs.items():
+        if rel.endswith(".json") and not rel.startswith("tts/"):
+            obj = json.loads(data)
+            if isinstance(obj, dict):
+                obj = {"content_version": version, **obj}
+                out[rel] = (json.dumps(obj, indent=1, ensure_ascii=False) + "\n").encode()
+    return out
+
+
 def designer_notes(ctx: Context) -> dict[str, bytes]:
     """Stage: the designer report."""
     from .report import render_html
@@ -220,9 +251,7 @@ def designer_notes(ctx: Context) -> dict[str, bytes]:
 def validate_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: validate content and write the normalized cards (what other tools read), each
     with the content version it was built from."""
-    from .rulebook.book import content_version
-
-    version = content_version(str(ctx.content.game.get("version", "")), ctx.content_dir)
+    version = ctx.content_version("work")
     lines = [json.dumps({**c, "content_version": version}, ensure_ascii=False,
                         sort_keys=True) for c in ctx.cards]
     return {"cards.jsonl": ("\n".join(lines) + "\n").encode()}
@@ -334,31 +363,32 @@ def board_stage(ctx: Context) -> dict[str, bytes]:
 STAGES: list[Stage] = [
     Stage("validate", "validate content", "tether_build.build:validate_stage",
           ("content/**/*", "schemas/*.json"), ("schemas.py", "schemacheck.py", "yamlio.py",
-                                               "effects/*.py"), versioned=True),
+                                               "effects/*.py"), versioned="work"),
     Stage("check", "every card resolves", "tether_build.build:check_stage",
           ("content/**/*",), ("check/*.py", "engine/*.py", "compile.py", "textcheck.py",
-                              "effects/*.py", "board.py")),
+                              "effects/*.py", "board.py"), versioned="commit"),
     Stage("engine", "engine definitions", "tether_build.build:engine_stage",
-          ("content/**/*",), ("compile.py", "effects/*.py")),
+          ("content/**/*",), ("compile.py", "effects/*.py"), versioned="commit"),
     Stage("notes", "designer report", "tether_build.build:designer_notes",
           ("content/**/*", "templates/report/*"), ("report.py",)),
     Stage("cards", "card sheets, PNGs, TTS", "tether_build.build:cards_stage",
           ("content/**/*", "templates/cards/**/*", "templates/backs/**/*",
            "templates/icons/**/*", "templates/fonts/**/*"), ("render/*.py", "cards.py"),
-          uses_paper=True, view="tether_build.build:cards_view", versioned=True),
+          uses_paper=True, view="tether_build.build:cards_view", versioned="work"),
     Stage("rulebook", "rulebook", "tether_build.rulebook.book:stage",
           ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
            "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
           ("rulebook/*.py", "render/*.py", "printing/*.py", "board.py"), uses_paper=True,
-          versioned=True),
+          versioned="work"),
     Stage("tiles", "hex tiles, tokens, components", "tether_build.build:tiles_stage",
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py"),
-          uses_paper=True, card_view="tether_build.build:tiles_cards"),
+          uses_paper=True, card_view="tether_build.build:tiles_cards", versioned="commit"),
     Stage("board", "board map", "tether_build.build:board_stage",
           ("content/game.yaml", "content/terms.yaml", "content/tiles.yaml",
            "templates/tiles/**/*", "templates/icons/**/*", "templates/fonts/**/*"),
-          ("printing/*.py", "render/pdf.py", "board.py"), uses_paper=True),
+          ("printing/*.py", "render/pdf.py", "board.py"), uses_paper=True,
+          versioned="commit"),
 ]
 
 

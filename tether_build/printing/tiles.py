@@ -151,10 +151,15 @@ def sheets(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> list[li
 
 def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> bytes:
     """The tile sheets of one paper size as PDF bytes."""
+    from ..versions.gitcontent import describe
+
     width, height = common.paper_size(paper)
+    name = describe(content.root, dirty=False)  # the last commit's: edits do not redraw tiles
+    version = str(content.game.get("version", "")) + (f" ({name})" if name else "")
     html = common.render_html("tiles.html.j2", pages=sheets(content, paper, flat),
                               paper=(width, height), rim=common.RIM, cut=common.CUT,
-                              cut_width=0.2, flat=flat)
+                              cut_width=0.2, flat=flat,
+                              version=f"{content.game.get('title', '')} {version}")
     return common.to_pdf(html)
 
 

@@ -43,18 +43,24 @@ def repo_of(content_dir: Path) -> tuple[Path, str]:
     return root, content_dir.relative_to(root.resolve()).as_posix()
 
 
-def describe(content_dir: Path) -> str | None:
-    """'v0.2', 'v0.2-3-g1a2b3c4' or 'g1a2b3c4', with '+dirty' when the content folder has
-    uncommitted edits; None outside a git work tree or before the first commit."""
+def describe(content_dir: Path, dirty: bool = True) -> str | None:
+    """'v0.2', 'v0.2-3-g1a2b3c4' or, before any tag, 'g1a2b3c4'; with '+dirty' when the
+    content folder has uncommitted edits (unless `dirty` is False: the last commit's name).
+    None outside a git work tree or before the first commit."""
     try:
         root, rel = repo_of(content_dir)
-        name = _git(root, "describe", "--tags", "--always", "--abbrev=7")
-        dirty = _git(root, "status", "--porcelain", "--", rel)
     except TetherError:
         return None
-    if name and not any(c.isalpha() for c in name.split("-")[0]) and "-" not in name:
-        name = "g" + name  # a bare commit id reads as one
-    return name + ("+dirty" if dirty else "")
+    try:
+        name = _git(root, "describe", "--tags", "--abbrev=7")
+    except TetherError:
+        try:
+            name = "g" + _git(root, "rev-parse", "--short=7", "HEAD")
+        except TetherError:
+            return None
+    if dirty and _git(root, "status", "--porcelain", "--", rel):
+        name += "+dirty"
+    return name
 
 
 def resolve(content_dir: Path, rev: str) -> str:
