@@ -33,11 +33,15 @@ def register(group: click.Group) -> None:
               help="Games in the sweep (default: the tuned size; 0 skips the sweep).")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed of the first sweep game.")
+@click.option("--cache", "cache_dir", type=click.Path(path_type=Path),
+              default=Path("build") / ".cache", show_default=True,
+              help="The build's cache: results of unchanged definitions are reused from it "
+                   "when it exists (tether build fills it).")
 @click.option("--design-document", "design_document", is_flag=False, flag_value="default",
               default=None, metavar="[PATH]",
               help="Instead: compare every card's numbers with the design document "
                    "(default: shared/seeds/000_*.txt beside the repository).")
-def check(content_dir: Path, as_json: bool, games: int | None, seed: int,
+def check(content_dir: Path, as_json: bool, games: int | None, seed: int, cache_dir: Path,
           design_document: str | None) -> None:
     """Prove every card, ability and passive resolves; report text/effect drift."""
     if design_document is not None:
@@ -46,12 +50,15 @@ def check(content_dir: Path, as_json: bool, games: int | None, seed: int,
     from .cards import normalized_cards
     from .check import DEFAULT_GAMES, run_check
     from .compile import CompileError
+    from .render.cache import Cache
     from .validate import validate
 
     content = validate(content_dir)
+    memo = Cache(cache_dir) if cache_dir.is_dir() else None
     try:
         report = run_check(content, normalized_cards(content),
-                           games=DEFAULT_GAMES if games is None else games, seed=seed)
+                           games=DEFAULT_GAMES if games is None else games, seed=seed,
+                           memo=memo)
     except CompileError as exc:
         raise CheckFailed(str(exc)) from None
     if as_json:

@@ -90,3 +90,20 @@ def test_text_number_that_disagrees_with_the_effect_fails(content_copy):
         "never says 3")]
     assert "FAIL" not in result.output
     assert "0 failures, 2 text/effect drifts" in result.output
+
+
+def test_check_reuses_the_build_cache_and_gives_the_same_report(content_copy, tmp_path):
+    """Issue 19.4: `tether check` after `tether build` reuses the build's check results."""
+    import json
+
+    cache = tmp_path / "build" / ".cache"
+    cold = _check(content_copy, "--json", "--games", "5", "--cache", str(tmp_path / "none"))
+    cache.mkdir(parents=True)
+    first = _check(content_copy, "--json", "--games", "5", "--cache", str(cache))
+    again = _check(content_copy, "--json", "--games", "5", "--cache", str(cache))
+    reports = [json.loads(r.output) for r in (cold, first, again)]
+    assert [r["cached"] for r in reports] == [False, False, True]
+    for r in reports:
+        r.pop("seconds", None)
+        r.pop("cached", None)
+    assert reports[0] == reports[1] == reports[2]
