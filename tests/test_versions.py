@@ -187,3 +187,18 @@ def test_json_outputs_and_tile_sheets_carry_the_content_version(repo, tmp_path):
 
     pdf = PdfReader(BytesIO(render_tiles(validate(repo / "content"), "a4")))
     assert "0.1.0 (v2)" in pdf.pages[0].extract_text()
+
+
+def test_a_failed_reprint_leaves_no_errata_sheet(repo, tmp_path, monkeypatch):
+    from tether_build.errors import TetherError
+    from tether_build.render import build as render_build
+
+    def fails(*_args, **_kwargs):
+        raise TetherError("the printer caught fire")
+
+    monkeypatch.setattr(render_build, "build_print", fails)
+    out = tmp_path / "reprint"
+    r = _run("print-cards", "--content", str(repo / "content"), "--changed-since", "v1",
+             "--paper", "a4", "--png", "none", "--no-tts", "--out", str(out))
+    assert r.exit_code == 1 and "printer caught fire" in r.output
+    assert not (out / "print" / "errata.pdf").exists()

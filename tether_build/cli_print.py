@@ -53,15 +53,12 @@ def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, t
     say = (lambda msg: None) if quiet or as_json else (lambda msg: click.echo(msg, err=True))
     if out is None:
         out = Path("build") / _subset_folder(deck, faction, opts.cards, since)
-    if errata is not None:
-        from .fsutil import write_atomic
-
-        write_atomic(out / "print" / "errata.pdf", errata)
-        say(f"wrote {out / 'print' / 'errata.pdf'}")
     if since and not card_ids:
         say(f"no card face changed since {since}: nothing to print")
+        _write_errata(out, errata, say)
         return
     result = build_print(content_dir, out, opts, progress=say)
+    _write_errata(out, errata, say)  # only once the reprint succeeded: never one without it
     small = shrunk(result.fits)
     if as_json:
         click.echo(json.dumps({"faces": result.faces, "cards": result.cards,
@@ -81,6 +78,16 @@ def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, t
         click.echo(f"ok: {result.faces} faces of {result.cards} cards in "
                    f"{len(result.decks)} decks; {len(result.written)} files written, "
                    f"{len(result.unchanged)} unchanged; {result.seconds['total']:.1f} s")
+
+
+def _write_errata(out: Path, errata: bytes | None, say) -> None:
+    """print/errata.pdf beside the reprinted sheets (--changed-since only)."""
+    if errata is None:
+        return
+    from .fsutil import write_atomic
+
+    write_atomic(out / "print" / "errata.pdf", errata)
+    say(f"wrote {out / 'print' / 'errata.pdf'}")
 
 
 def _changed(content_dir: Path, since: str, card_ids: str | None) -> tuple[str, bytes]:
