@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from functools import lru_cache
+
+from .intent import ctx_intent, target_intent
 
 
 class Agent:
@@ -33,6 +36,7 @@ class RandomAgent(Agent):
 
 OBJECTIVE = {"mine": 4.0, "center": 6.0, "forge": 5.0}
 SKIP = 0.5  # the worth of declining an optional ("you may") step
+VICTORY_BID = 4  # the most Gold the heuristic pays for each Permanence a Victory card gives
 CATEGORY = {"recruitment": 3.0, "economy": 2.5, "movement": 2.0, "champion": 3.5,
             "victory": 3.0, "combat": 1.5, "bridges": 1.5, "deckcraft": 1.0,
             "synergy": 1.5, "power": 2.0}
@@ -52,6 +56,32 @@ def strength(g, p: int, h: int) -> float:
             ch = c.defn.champion
             v += c.hp * ch["dice"] * ch["hit"] / 4.0
     return v
+
+
+ODDS_TRIALS = 100  # battles the heuristic simulates to judge an attack (the engine's odds)
+ODDS_FORCES = 12   # Forces beyond this count as this many when judging odds
+
+
+@lru_cache(maxsize=4096)
+def attack_odds(rules, att: tuple, dfn: tuple, siege: bool) -> float:
+    """P(attacker wins) from the engine's own battle code (engine/odds), fixed seed; a side
+    is (forces, champion ids...)."""
+    from .odds import battle_odds
+
+    def side(t):
+        return {"forces": min(t[0], ODDS_FORCES), "champions": list(t[1:])}
+    got = battle_odds(rules, side(att), side(dfn), "capital" if siege else "plain",
+                      trials=ODDS_TRIALS, seed=0)
+    return got["attacker_wins"]
+
+
+def side_at(g, p: int, h: int, champs=None, forces=None) -> tuple:
+    """Seat p's fighting side in hex h as (forces, champion ids...) for attack_odds."""
+    s = g.s
+    if champs is None:
+        champs = [c for c in s.champs_at[h] if c.owner == p]
+    n = s.forces[h].get(p, 0) if forces is None else forces
+    return (n, *sorted(c.defn.id for c in champs))
 
 
 class HeuristicAgent(Agent):
@@ -76,7 +106,7 @@ class HeuristicAgent(Agent):
     def _default(self, g, p, opt, ctx) -> float:
         return 0.0
 
-    def _hex_value(self, g, p: int, h: int, power: float) -> float:
+    def _hex_value(self, g, p: int, h: int) -> float:
         s = g.s
         tile = s.tile[h]
         v = OBJECTIVE.get(tile, 0.0)
@@ -85,12 +115,28 @@ class HeuristicAgent(Agent):
         if h in s.capital_of and s.capital_of[h] != p:
             v += 3.0
         enemies = [o for o in s.occupants(h) if o != p]
-        if enemies:
-            theirs = strength(g, enemies[0], h)
-            v += 4.0 if power > 1.4 * theirs + 1 else -6.0
+        if enemies:  # held by an enemy: taking it is worth more than an empty one
+            v += 2.0
         elif s.occupies(p, h):
             v *= 0.2
         return v
+
+    def _attack(self, g, p: int, opt, enemies) -> float:
+        """Worth of fighting at the end of a move: win odds against the strongest enemy."""
+        unit, src, cid, nf, path = opt
+        s, dst = g.s, path[-1]
+        champs = [c for c in s.champs_at[src] if c.owner == p and (not cid or c.cid == cid)]
+        if unit == "force":
+            champs, forces = [], 1
+        elif cid or unit == "champion":
+            forces = 0
+        else:
+            forces = s.forces[src].get(p, 0) if nf is None else nf
+        foe = max(enemies, key=lambda o: strength(g, o, dst))
+        win = attack_odds(g.rules, side_at(g, p, src, champs, forces), side_at(g, foe, dst),
+                          dst in s.capital_of)
+        stake = 5.0 + (4.0 if dst in s.capital_of else 0.0)
+        return stake * (2.0 * win - 1.0) - (6.0 if win < 0.35 else 0.0)
 
     def _near_objective(self, g, p: int, h: int) -> float:
         """Potential of a hex: the best (objective value - distance) not yet held by p."""
@@ -113,9 +159,11 @@ class HeuristicAgent(Agent):
             return 0.5
         _, src, cid, _nf, path = opt
         s = g.s
-        power = strength(g, p, src) if not cid else strength(g, p, src) * 0.5
         dst = path[-1]
-        v = self._hex_value(g, p, dst, power)
+        v = self._hex_value(g, p, dst)
+        enemies = [o for o in s.occupants(dst) if o != p]
+        if enemies:  # a battle: judged by the engine's odds, not by the rough strength
+            v += self._attack(g, p, opt, enemies)
         if not cid and s.tile[src] in OBJECTIVE:  # the whole stack leaves: the tile is lost
             v -= OBJECTIVE[s.tile[src]] + 0.3 * s.mine_value[src]
         v += 0.8 * (self._near_objective(g, p, dst) - self._near_objective(g, p, src))
@@ -138,9 +186,10 @@ class HeuristicAgent(Agent):
         if kind == "done":
             return 0.2
         if kind == "card":
-            defn = g.s.cards[opt[1]].defn
+            inst = g.s.cards[opt[1]]
+            defn = inst.defn
             return 1.5 + 0.5 * CATEGORY.get(defn.category, 1.0) + (
-                1.5 if defn.type == "champion" else 0.0)
+                1.5 if defn.type == "champion" else 0.0) - self._misaimed(g, p, inst)
         if kind == "march":
             return 1.5 + self._move(g, p, opt[1], ctx)
         if kind == "bridge":
@@ -149,14 +198,31 @@ class HeuristicAgent(Agent):
             return 0.5 + (3.0 if g.capital_has_enemy(p) else 0.0) + min(pl.gold / 6.0, 1.5)
         return 2.5
 
+    def _misaimed(self, g, p, inst) -> float:
+        """A penalty for a card whose first chosen Champion target could only be a friend
+        when it harms, or only a foe when it helps (the card would be wasted or worse)."""
+        st = next((x for x in inst.defn.effect if x.targets is not None), None)
+        if st is None or ("champion" not in st.params):
+            return 0.0
+        aim = target_intent(st, inst.defn.raw.get("effect"))
+        if not aim:
+            return 0.0
+        cands = st.targets(g.probe(p, inst))
+        if aim < 0 and cands and all(c.owner == p for c in cands):
+            return 10.0
+        if aim > 0 and cands and all(c.owner != p for c in cands):
+            return 10.0
+        return 0.0
+
     def _bid(self, g, p, opt, ctx) -> float:
         kind, x = opt
         defn = g.s.cards[ctx["card"]].defn
         gold = g.s.players[p].gold
         worth = card_value(defn) * (1.0 + gold / 8.0)
-        if defn.vp:
-            worth = max(worth, gold - 1.0)
-        target = min(worth - 1.0, gold - 1.0)
+        # what the plan needs this round: the gold the hand's cards ask for
+        need = max((g.s.cards[i].get("gold") for i in g.s.players[p].hand), default=0)
+        target = min(worth - 1.0, gold - 1.0 - need, VICTORY_BID * defn.vp if defn.vp
+                     else gold)
         if kind == "pass":
             return (1.0 if target < 1 else -1.0) - x
         return 2.0 - abs(x - target) if target >= 1 else -2.0
@@ -177,13 +243,26 @@ class HeuristicAgent(Agent):
     def _hex(self, g, p, h, ctx) -> float:
         s = g.s
         v = OBJECTIVE.get(s.tile[h], 0.0) * 0.5
-        if any(o != p for o in s.occupants(h)):
+        enemy = any(o != p for o in s.occupants(h))
+        mine = s.occupies(p, h)
+        aim = ctx_intent(ctx) if ctx is not None else 0
+        if aim < 0:  # a harmful effect: where enemies stand and none of ours
+            return v + (4.0 if enemy else 0.0) - (6.0 if mine else 0.0) + 0.1 * sum(
+                n for q, n in s.forces[h].items() if q != p)
+        if aim > 0:  # a helpful effect: our own hexes, the threatened first
+            return v + (3.0 if mine else 0.0) + (1.0 if mine and enemy else 0.0)
+        if enemy:
             v += 2.0
         if h == s.players[p].capital:
             v += 1.0
         return v - 0.2 * s.topo.dist[h][s.topo.center]
 
     def _champion(self, g, p, ch, ctx) -> float:
+        aim = ctx_intent(ctx) if ctx is not None else 0
+        if aim < 0:  # harm: enemies, the weakest (a kill) first; our own only if forced
+            return 10.0 - ch.hp if ch.owner != p else -10.0 + ch.hp * 0.1
+        if aim > 0:  # help: our own, the most hurt first; enemies only if forced
+            return 1.0 + ch.max_hp - ch.hp if ch.owner == p else -10.0
         if ch.owner == p:
             return float(ch.max_hp - ch.hp)
         return 10.0 - ch.hp
@@ -197,7 +276,7 @@ class HeuristicAgent(Agent):
 
     def _player(self, g, p, q, ctx) -> float:
         pl = g.s.players[q]
-        return pl.gold + pl.pvp
+        return pl.gold + pl.cvp  # Permanent VP of others is hidden (§15.4)
 
     def _assign_hit(self, g, p, opt, ctx) -> float:
         if opt[0] == "force":

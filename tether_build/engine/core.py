@@ -23,10 +23,20 @@ class NoTarget(Exception):
     """At declaration a required target has no legal choice: the card cannot be played."""
 
 
+def shared(cls):
+    """Mark a class of immutable definitions (compiled cards, steps, selectors, the board's
+    topology): a cloned game shares them instead of copying them (`Game.clone`)."""
+    cls.__copy__ = lambda self: self
+    cls.__deepcopy__ = lambda self, memo: self
+    return cls
+
+
+@shared
 class Step:
     """One compiled step: kind, unique id, and its select/apply closures."""
 
-    __slots__ = ("apply", "exists", "kind", "may_fail", "options", "params", "select", "uid")
+    __slots__ = ("apply", "exists", "kind", "may_fail", "options", "params", "select",
+                 "targets", "uid")
 
     def __init__(self, kind: str, params: dict, apply, select=None):
         self.kind, self.params, self.apply, self.select = kind, params, apply, select
@@ -36,6 +46,7 @@ class Step:
         # that know it never can say so; it spares the target look-ahead of such cards
         self.may_fail = True
         self.exists = None  # fn(ctx) -> bool: has `select` a choice (a quick look-ahead)
+        self.targets = None  # a chosen-target step: fn(ctx) -> candidates (agents' preview)
 
     def run(self, ctx: Ctx) -> None:
         """Choose (or use the locked) target, then apply."""
@@ -66,6 +77,7 @@ class Ctx:
     """Everything a running effect sees: the game, who acts, this card / Champion, refs."""
 
     __slots__ = (
+        "asking",
         "battle",
         "champ",
         "declaring",
@@ -91,6 +103,7 @@ class Ctx:
         self.dry = dry
         self.last_count = 0
         self.quick = False  # a look-ahead that only asks whether targets exist (Step.exists)
+        self.asking = None  # the key (step) of the choice being asked (agents read it)
 
     @property
     def source_type(self) -> str | None:
@@ -103,6 +116,21 @@ class Ctx:
                 self.battle, event if event is not None else self.event)
         c.refs = dict(self.refs)
         return c
+
+    def _log_aim(self, key, kind: str, value) -> None:
+        """Log whose units a chosen Champion or hex target holds (for the agents' audit)."""
+        step = key[0] if isinstance(key, tuple) else key
+        if kind == "champion" and hasattr(value, "owner"):
+            owners = [value.owner]
+        elif kind == "hex" and isinstance(value, int):
+            owners = sorted(self.s.occupants(value))
+        else:
+            return
+        card = self.inst.defn.id if self.inst is not None else None
+        params = getattr(step, "params", None) or {}
+        side = (params.get("champion") or params.get("hex") or {}).get("side", "any")
+        self.g.log("aim", p=self.p, step=getattr(step, "kind", ""), card=card, owners=owners,
+                   side=side)
 
     def choose(self, key, kind: str, options_fn, valid=None, optional: bool = False,
                required: bool = True):
@@ -127,7 +155,10 @@ class Ctx:
         if self.dry or len(options) == 1:
             value = options[0]
         else:
+            self.asking = key
             value = self.g.decide(self.p, kind, options, self)
+            if self.g.events is not None:
+                self._log_aim(key, kind, value)
         if self.declaring:
             locks[key] = value
         return value

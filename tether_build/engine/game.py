@@ -1,7 +1,7 @@
 """The Game: state + ruleset + options + one seeded RNG + agents + event log.
 
-Rules live in the mixins (cards, units, movement, combat, market, phases); this module
-holds decisions, logging and trigger dispatch.
+Rules live in the mixins (cards, units, movement, combat, market, phases); clone,
+observation and determinization in views; this module holds decisions, logging and trigger dispatch.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from .mods import Hooks
 from .movement import MoveMixin
 from .options import Options
 from .units import UnitsMixin
+from .views import ViewsMixin
 
 EVENT_CHAMP = ("on_deploy", "on_death")
 UNIT_KINDS = ("all", "forces", "champions", "this", "target", "enemy_forces",
@@ -32,7 +33,7 @@ EVENTS_FIRED = {
 }
 
 
-class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin):
+class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
     """One game in progress. Create with `setup.new_game`."""
 
     def __init__(self, rules, state, opt: Options, rng: random.Random, agents, log=None,

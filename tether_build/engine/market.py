@@ -71,7 +71,8 @@ def resolve_card(g, iid: int, eligible: list[int]) -> int:
     bids = {p: g.decide(p, "bid", bid_options(s.players[p].gold, market), ctx)
             for p in eligible}
     if g.events is not None:
-        g.log("bids", card=s.cards[iid].defn.id, bids={str(p): list(b) for p, b in bids.items()})
+        g.log("bids", card=s.cards[iid].defn.id, bids={str(p): list(b) for p, b in bids.items()},
+              gold={str(p): s.players[p].gold for p in bids})
     buys = {p: x for p, (kind, x) in bids.items() if kind == "buy"}
     if buys:
         top = max(buys.values())

@@ -8,7 +8,7 @@ effects add them with a duration through the add_modifier / add_trigger steps.
 from __future__ import annotations
 
 from .conds import condition
-from .core import Ctx
+from .core import Ctx, shared
 from .select import BridgeSel, HexSel, amount
 
 BATTLE_BOUND = ("this_battle", "next_battle", "first_battle")
@@ -30,6 +30,7 @@ DURATIONS = ("this_battle", "next_battle", "first_battle", "end_of_round", "perm
 LIMITS = ("unlimited", "once_per_round", "once_per_battle", "once")
 
 
+@shared
 class ModDef:
     """A compiled modifier: kind, raw params, and compiled parts."""
 
@@ -52,6 +53,7 @@ class ModDef:
         self.b = HexSel(spec["b"]) if "b" in spec else None
 
 
+@shared
 class Ability:
     """A compiled Champion ability / faction passive / card trigger."""
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
+from .core import shared
+
 # name -> (allowed values, one-line reason). The default is the dataclass default.
 CHOICES: dict[str, tuple[tuple, str]] = {
     "initiative": (("first", "second", "lower", "higher"),
@@ -46,6 +48,7 @@ CHOICES: dict[str, tuple[tuple, str]] = {
 }
 
 
+@shared
 @dataclass(frozen=True)
 class Options:
     """The rules options of one game (defaults = the engine's reading of the document)."""

@@ -12,13 +12,14 @@ from pathlib import Path
 
 from . import steps_basic, steps_board, steps_cards, steps_flow  # noqa: F401  (register)
 from .conds import condition
-from .core import REGISTRY, Step
+from .core import REGISTRY, Step, shared
 from .declare import quick_check, target_check
 from .mods import Ability
 
 FILES = ("cards.json", "game.json", "factions.json", "tiles.json")
 
 
+@shared
 class CardDef:
     """A compiled card definition (frozen after load)."""
 
@@ -69,6 +70,7 @@ class CardDef:
         return f"<card {self.id}>"
 
 
+@shared
 class Compiler:
     """Turns step lists into Step objects through the registry, numbering each step."""
 
@@ -93,6 +95,7 @@ class Compiler:
         return Ability(raw, self.steps)
 
 
+@shared
 class Faction:
     """A compiled faction: passives, starter spell id, Champion id."""
 
@@ -105,6 +108,7 @@ class Faction:
         self.spell, self.champion = d["spell"], d["champion"]
 
 
+@shared
 class Ruleset:
     """Constants, cards, factions and ages of one compiled content build."""
 

@@ -6,7 +6,7 @@ Each selector dict of the effect language compiles once into a small object whos
 
 from __future__ import annotations
 
-from .core import ALL
+from .core import ALL, shared
 
 # the selector keys this module understands; an unknown key is a load error
 HEX_KEYS = frozenset({"ref", "this", "own_capital", "enemy_capital", "not_capital", "anywhere",
@@ -55,6 +55,7 @@ def ref_hex(ctx, name: str | None):
     return None
 
 
+@shared
 class Within:
     """A compiled 'within' area: called, the set of hexes within `d` of its sources."""
 
@@ -87,6 +88,7 @@ _CONTAINS = {
 }
 
 
+@shared
 class HexSel:
     """A compiled hex selector. `deploy` widens own_capital with deploy anchors."""
 
@@ -207,6 +209,7 @@ def _hex_preds(spec: dict) -> list:
 
 
 # ---- champions ---------------------------------------------------------------------------
+@shared
 class ChampSel:
     """A compiled Champion selector (its keys read once, here, not on every call)."""
 
@@ -297,6 +300,7 @@ def _cid(champ) -> int:
 
 
 # ---- bridges -------------------------------------------------------------------------------
+@shared
 class BridgeSel:
     """A compiled Bridge selector; `build` lists free edges, else existing Bridges."""
 

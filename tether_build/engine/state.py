@@ -26,6 +26,13 @@ class CardInst:
     def __init__(self, iid: int, defn):
         self.iid, self.defn, self.counter, self.over = iid, defn, 0, NO_OVERRIDES
 
+    def __deepcopy__(self, memo):
+        """A copy sharing the definition and the (never mutated) overrides mapping."""
+        c = CardInst(self.iid, self.defn)
+        c.counter, c.over = self.counter, self.over
+        memo[id(self)] = c
+        return c
+
     def get(self, key: str):
         """A cost/initiative/burn value, honouring overrides (e.g. gained with burn)."""
         return self.over.get(key, getattr(self.defn, key))
@@ -43,6 +50,14 @@ class Bridges(set):
         self.at: list[tuple] = [()] * n
         self.removals = 0  # Bridges removed so far: while it stands, the set only grew
         self.update(edges)
+
+    def __reduce__(self):
+        """Copy and pickle as (board size, edges) + the removal count (a set subclass with
+        its own __init__ cannot use set's reduction)."""
+        return (Bridges, (len(self.at), sorted(self)), {"removals": self.removals})
+
+    def __setstate__(self, state: dict) -> None:
+        self.removals = state["removals"]
 
     def add(self, e: int) -> None:
         """Build the Bridge with edge key e."""

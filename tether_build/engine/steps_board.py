@@ -27,6 +27,8 @@ def _targeted(kind: str, d: dict, sel, apply_one, tkind: str) -> Step:
     st = Step(kind, d, None)
     optional = d.get("optional", False)
     st.select = lambda ctx: pick(ctx, st, tkind, sel, optional)
+    if sel.pick == "choose":
+        st.targets = sel.candidates
     st.may_fail = not optional and sel.pick == "choose" and not getattr(sel, "never_empty", False)
     if st.may_fail:
         st.exists = sel.exists

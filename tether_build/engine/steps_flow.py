@@ -39,7 +39,7 @@ def choose_target(d, comp):
             ctx.refs[name] = value
     st.select, st.apply = select, apply
     if sel is not None and sel.pick == "choose":
-        st.options = sel.candidates
+        st.options = st.targets = sel.candidates
     st.may_fail = st.options is not None or (sel is not None and sel.pick == "all")
     if st.may_fail:
         st.exists = sel.exists

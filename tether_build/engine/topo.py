@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from .. import board as geo
+from .core import shared
 
 
 def edge_key(a: int, b: int) -> int:
@@ -21,6 +22,7 @@ def edge_ends(key: int) -> tuple[int, int]:
     return key >> 8, key & 255
 
 
+@shared
 class Topology:
     """Coordinates, neighbours and the distance table of a hexagonal board."""
 

@@ -1,0 +1,107 @@
+"""How sensibly the agents play, read from the game logs of seeded games.
+
+    python3 benchmarks/bench_agents.py                 # 200 four-player games, 200 duels
+    python3 benchmarks/bench_agents.py --games 40      # a quicker look
+
+Prints, for the heuristic agent on the project's content:
+- absurd plays over the 4-player games (bar 0): harm aimed at one's own units where the
+  card allowed an enemy target, heals aimed at enemies, Victory buy bids spending more
+  than half of the bidder's Gold (and more than 2);
+- the share of 4-player games that end at the round cap (bar < 20 %), battles and cards
+  played per game;
+- heuristic against random in 2-player games, seats swapped (bar >= 90 %), with the 95 %
+  Wilson interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tether_build.cards import normalized_cards
+from tether_build.compile import compile_engine
+from tether_build.content import load_content
+from tether_build.engine.agents import HeuristicAgent, RandomAgent
+from tether_build.engine.play import play_game
+from tether_build.engine.ruleset import Ruleset
+from tether_build.engine.simulate import wilson
+
+HARM = {"damage", "destroy_forces", "remove_champion"}
+HEAL = {"heal", "multiply_hp"}
+
+
+def absurd(events: list[dict], rules) -> dict:
+    """Count the absurd plays of one game's log."""
+    out = {"harm aimed at own units": 0, "heals aimed at enemies": 0,
+           "Victory bids over half the purse": 0}
+    for e in events:
+        if e["e"] == "aim":
+            if e["step"] in HARM and e["side"] != "friendly" and e["p"] in e["owners"]:
+                out["harm aimed at own units"] += 1
+            if e["step"] in HEAL and any(o != e["p"] for o in e["owners"]):
+                out["heals aimed at enemies"] += 1
+        elif e["e"] == "bids" and rules.by_id[e["card"]].vp:
+            for p, (kind, x) in e["bids"].items():
+                if kind == "buy" and x > max(2, e["gold"][p] / 2):
+                    out["Victory bids over half the purse"] += 1
+    return out
+
+
+def four_player(rules, games: int) -> None:
+    """Absurd plays, round-cap share, battles and cards per game."""
+    total = {}
+    cap = battles = played = 0
+    t = time.perf_counter()
+    for seed in range(games):
+        g = play_game(rules, 4, seed, [HeuristicAgent() for _ in range(4)], log=True)
+        for k, v in absurd(g.events, rules).items():
+            total[k] = total.get(k, 0) + v
+        cap += g.s.end_reason == "round_cap"
+        battles += sum(e["e"] == "battle" for e in g.events)
+        played += sum(e["e"] == "play" for e in g.events)
+    lo, hi = wilson(cap, games)
+    print(f"4-player heuristic games: {games} in {time.perf_counter() - t:.1f} s")
+    for k, v in total.items():
+        print(f"  absurd: {k}: {v}  (bar 0{' MISSED' if v else ''})")
+    print(f"  ended at the round cap: {cap / games:.0%} [{lo:.0%}, {hi:.0%}]  (bar < 20 %"
+          f"{' MISSED' if cap / games >= 0.2 else ''})")
+    print(f"  battles per game: {battles / games:.2f}; cards played per game: "
+          f"{played / games:.1f}")
+
+
+def duel(rules, games: int) -> None:
+    """Heuristic against random, 2 players, seats swapped every other game."""
+    wins = 0
+    for seed in range(games):
+        h = seed % 2
+        agents = [RandomAgent(), RandomAgent()]
+        agents[h] = HeuristicAgent()
+        g = play_game(rules, 2, 10_000 + seed, agents)
+        wins += (h in g.s.winner) / len(g.s.winner)
+    lo, hi = wilson(wins, games)
+    print(f"heuristic vs random, 2 players, {games} games: {wins / games:.0%} "
+          f"[{lo:.0%}, {hi:.0%}]  (bar >= 90 %{' MISSED' if wins / games < 0.9 else ''})")
+
+
+def main() -> None:
+    """Parse arguments, load the content, print every figure."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--content", default=str(ROOT / "content"))
+    a = ap.parse_args()
+    content = load_content(Path(a.content))
+    rules = Ruleset.from_compiled(compile_engine(normalized_cards(content), content))
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    four_player(rules, a.games)
+    duel(rules, a.games)
+    print("search agent: not built (issue 13's search agent is missing)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""What search needs from a game: an exact copy, what one seat may know, and a sampled
+world consistent with that knowledge.
+
+- `clone()`: a deep copy sharing only the immutable definitions (compiled cards, steps,
+  selectors, topology, options; see core.shared). The RNG and the agents' RNGs are copied,
+  so a clone continued with the same agents has the same future as the original.
+- `observation(p)`: seat p's information set (§15.4 and the Gold display rule): the public
+  board, everyone's Gold, Mana, hand size and face-up piles; p's own hand and the contents
+  (not the order) of p's draw pile. Not other seats' hands, any draw order, the supply
+  decks' order, or other seats' Permanent VP.
+- `determinize(p, seed)`: a clone in which everything p cannot know is resampled: each other
+  seat's hand and draw pile are shuffled together and dealt again (sizes kept), p's own draw
+  pile and every supply deck are shuffled, other seats' Permanent VP is replaced by what
+  the Victory cards they own would give, and the dice stream is reseeded.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from .topo import edge_ends
+
+
+class ViewsMixin:
+    """Clone, observation and determinization of a Game."""
+
+    def clone(self, agents=None):
+        """An independent copy of this game (agents copied too unless given)."""
+        memo: dict = {}
+        if self.check is not None:
+            memo[id(self.check)] = self.check
+        if agents is not None:
+            memo[id(self.agents)] = list(agents)
+        return copy.deepcopy(self, memo)
+
+    def observation(self, p: int) -> dict:
+        """Everything seat p may know now, as plain data (see the module docstring)."""
+        s = self.s
+        name = s.topo.name
+
+        def cards(ids):
+            return sorted(s.cards[i].defn.id for i in ids)
+
+        seats = []
+        for pl in s.players:
+            mine = pl.seat == p
+            seats.append({
+                "seat": pl.seat, "faction": pl.faction, "gold": pl.gold, "mana": pl.mana,
+                "control_vp": pl.cvp, "permanent_vp": pl.pvp if mine else None,
+                "hand_size": len(pl.hand), "draw_size": len(pl.draw),
+                "hand": cards(pl.hand) if mine else None,
+                "draw_contents": cards(pl.draw) if mine else None,
+                "discard": cards(pl.discard), "burn": cards(pl.burn),
+                "scrapped": cards(pl.scrapped), "played": cards(pl.played),
+                "capital": name(pl.capital) if pl.capital >= 0 else None,
+            })
+        return {
+            "seat": p, "round": s.round, "age": s.age, "lead": s.lead,
+            "players": seats,
+            "tiles": {name(h): t for h, t in enumerate(s.tile) if t != "plain"},
+            "mines": {name(h): v for h, v in enumerate(s.mine_value) if v},
+            "forces": {name(h): sorted(f.items()) for h, f in enumerate(s.forces) if f},
+            "champions": sorted((c.owner, c.defn.id, name(c.hex), c.hp, c.max_hp)
+                                for c in s.champions.values()),
+            "bridges": sorted("-".join(name(x) for x in edge_ends(e)) for e in s.bridges),
+            "revealed": cards(s.revealed),
+            "deck_sizes": {k: len(v) for k, v in sorted(s.decks.items())},
+        }
+
+    def determinize(self, p: int, seed: int, agents=None):
+        """A clone consistent with seat p's observation; hidden parts sampled from `seed`."""
+        g = self.clone(agents)
+        s, rng = g.s, random.Random(seed)
+        for pl in s.players:
+            if pl.seat == p:
+                rng.shuffle(pl.draw)
+                continue
+            pool = pl.hand + pl.draw
+            rng.shuffle(pool)
+            k = len(pl.hand)
+            pl.hand[:], pl.draw[:] = pool[:k], pool[k:]
+            pl.pvp = sum(s.cards[i].defn.vp for z in pl.zones() for i in z)
+        for deck in s.decks.values():
+            rng.shuffle(deck)
+        g.rng = random.Random(rng.getrandbits(64))
+        g.memo, g.bridge_cache = None, {}
+        return g
