@@ -5,12 +5,14 @@
 
 Prints, for the heuristic agent on the project's content:
 - absurd plays over the 4-player games (bar 0): harm aimed at one's own units where the
-  card allowed an enemy target, heals aimed at enemies, Victory buy bids spending more
-  than half of the bidder's Gold (and more than 2);
+  card allowed an enemy target, heals aimed at enemies, Victory buy bids that leave the
+  bidder less Gold than the dearest card in its hand asks this round (no plan left);
 - the share of 4-player games that end at the round cap (bar < 20 %), battles and cards
   played per game;
 - heuristic against random in 2-player games, seats swapped (bar >= 90 %), with the 95 %
-  Wilson interval.
+  Wilson interval;
+- search (default budget) against heuristic in 2-player games, seats swapped (bar >= 65 %),
+  and the search agent's seconds per searched decision (bar < 0.5 s).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from tether_build.content import load_content
 from tether_build.engine.agents import HeuristicAgent, RandomAgent
 from tether_build.engine.play import play_game
 from tether_build.engine.ruleset import Ruleset
+from tether_build.engine.search import SearchAgent
 from tether_build.engine.simulate import wilson
 
 HARM = {"damage", "destroy_forces", "remove_champion"}
@@ -39,7 +42,7 @@ HEAL = {"heal", "multiply_hp"}
 def absurd(events: list[dict], rules) -> dict:
     """Count the absurd plays of one game's log."""
     out = {"harm aimed at own units": 0, "heals aimed at enemies": 0,
-           "Victory bids over half the purse": 0}
+           "Victory bids leaving no Gold for the hand": 0}
     for e in events:
         if e["e"] == "aim":
             if e["step"] in HARM and e["side"] != "friendly" and e["p"] in e["owners"]:
@@ -48,8 +51,8 @@ def absurd(events: list[dict], rules) -> dict:
                 out["heals aimed at enemies"] += 1
         elif e["e"] == "bids" and rules.by_id[e["card"]].vp:
             for p, (kind, x) in e["bids"].items():
-                if kind == "buy" and x > max(2, e["gold"][p] / 2):
-                    out["Victory bids over half the purse"] += 1
+                if kind == "buy" and e["gold"][p] - x < e["need"][p]:
+                    out["Victory bids leaving no Gold for the hand"] += 1
     return out
 
 
@@ -89,10 +92,30 @@ def duel(rules, games: int) -> None:
           f"[{lo:.0%}, {hi:.0%}]  (bar >= 90 %{' MISSED' if wins / games < 0.9 else ''})")
 
 
+def search_duel(rules, games: int) -> None:
+    """Search (default budget) against heuristic, 2 players, seats swapped."""
+    wins = secs = searches = 0
+    for seed in range(games):
+        s = SearchAgent()
+        agents = [HeuristicAgent(), HeuristicAgent()]
+        agents[seed % 2] = s
+        g = play_game(rules, 2, 20_000 + seed, agents)
+        wins += (seed % 2 in g.s.winner) / len(g.s.winner)
+        secs += s.stats["seconds"]
+        searches += s.stats["searches"]
+    lo, hi = wilson(wins, games)
+    per = secs / max(searches, 1)
+    print(f"search vs heuristic, 2 players, {games} games: {wins / games:.0%} "
+          f"[{lo:.0%}, {hi:.0%}]  (bar >= 65 %{' MISSED' if wins / games < 0.65 else ''})")
+    print(f"  search seconds per searched decision: {per:.3f}  (bar < 0.5"
+          f"{' MISSED' if per >= 0.5 else ''})")
+
+
 def main() -> None:
     """Parse arguments, load the content, print every figure."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--search-games", type=int, default=40)
     ap.add_argument("--content", default=str(ROOT / "content"))
     a = ap.parse_args()
     content = load_content(Path(a.content))
@@ -100,7 +123,7 @@ def main() -> None:
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     four_player(rules, a.games)
     duel(rules, a.games)
-    print("search agent: not built (issue 13's search agent is missing)")
+    search_duel(rules, a.search_games)
 
 
 if __name__ == "__main__":

@@ -53,6 +53,8 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
         self.move_gate: tuple = (-1, False, frozenset())  # see movement._plain_steps
         self.bridge_cache: dict[int, tuple] = {}  # see paths.bridge_options
         self._probe = None  # see probe()
+        self.trace: list[int] = []  # every decision's index, in order (search re-runs it)
+        self.origin: tuple | None = None  # (players, seed, factions, options) of setup
 
     # ---- decisions and log -------------------------------------------------------------
     def decide(self, p: int, kind: str, options: list, ctx=None):
@@ -63,6 +65,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
         i = self.agents[p].choose(self, p, kind, options, ctx)
         if not 0 <= i < len(options):
             raise ValueError(f"agent {p} chose {i} of {len(options)} for {kind}")
+        self.trace.append(i)
         if self.events is not None:
             self.events.append({"e": "decide", "p": p, "kind": kind, "n": len(options),
                                 "i": i})

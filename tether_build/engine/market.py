@@ -72,7 +72,9 @@ def resolve_card(g, iid: int, eligible: list[int]) -> int:
             for p in eligible}
     if g.events is not None:
         g.log("bids", card=s.cards[iid].defn.id, bids={str(p): list(b) for p, b in bids.items()},
-              gold={str(p): s.players[p].gold for p in bids})
+              gold={str(p): s.players[p].gold for p in bids},
+              need={str(p): max((s.cards[i].get("gold") for i in s.players[p].hand), default=0)
+                    for p in bids})
     buys = {p: x for p, (kind, x) in bids.items() if kind == "buy"}
     if buys:
         top = max(buys.values())

@@ -30,6 +30,7 @@ def new_game(rules, players: int, seed: int, agents, factions: list[str] | None 
     topo = topology(board.radius)
     state = State(topo, [Player(i, f) for i, f in enumerate(factions[:players])])
     g = Game(rules, state, options or Options(), rng, agents, log, check)
+    g.origin = (players, seed, list(factions[:players]), g.opt)
     for a in agents:  # every agent gets its own stream drawn from the one game RNG
         agent_seed = rng.getrandbits(64)
         if hasattr(a, "seed"):

@@ -8,8 +8,9 @@ from collections import Counter
 
 from .agents import HeuristicAgent, RandomAgent
 from .play import play_game, write_log
+from .search import SearchAgent
 
-AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent}
+AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "search": SearchAgent}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
