@@ -269,9 +269,16 @@ def _destroy_forces(ctx, info, target, rec):
     probs = target_problems(targets, hexes(d["hex"], ctx), d["hex"].get("pick", "choose"),
                             "hex", info.params.get("optional"))
     n = amount(d["count"], ctx)
+    if d["side"] == "mover":  # only the crossing group's Forces, at most as many as crossed
+        ev = ctx.event or {}
+        mover = ev.get("mover")
+        n = min(n, ev.get("moving_forces", 0))
 
-    def side(q):
-        return d["side"] == "any" or (d["side"] == "enemy") == (q != p)
+        def side(q):
+            return q == mover
+    else:
+        def side(q):
+            return d["side"] == "any" or (d["side"] == "enemy") == (q != p)
     before = {h: dict(s.forces[h]) for h in targets}
     yield
     hit = 0

@@ -206,7 +206,8 @@ def _step(kind: str, p: dict) -> str:
                           f"{champion(p['champion'])}",
         "destroy_forces": lambda: f"{may}destroy {'up to ' if p.get('up_to') else ''}"
                                   f"{amount(p['count'])} {p['side']} Cohorts in "
-                                  f"{hex_(p['hex'])}".replace("any Cohorts", "Cohorts"),
+                                  f"{hex_(p['hex'])}".replace("any Cohorts", "Cohorts")
+                                  .replace("mover Cohorts", "Cohorts of the crossing stack"),
         "remove_champion": lambda: f"{may}take {champion(p['champion'])} off the board to "
                                    + ("its owner's hand" if p["to"] == "hand" else
                                       "the Entropy pile"),

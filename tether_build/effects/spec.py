@@ -59,7 +59,7 @@ STEPS: dict[str, tuple[str, dict[str, str]]] = {
     "damage": ("Deal damage to Champions.",
                {"amount": "amount!", "champion": "champion!", **OPTIONAL}),
     "destroy_forces": ("Destroy Forces in a hex ('count: all' for every one).",
-                       {"count": "amount!", "hex": "hex!", "side": "enum:enemy|any|friendly=enemy",
+                       {"count": "amount!", "hex": "hex!", "side": "enum:enemy|any|friendly|mover=enemy",
                         "up_to": "bool=true", **OPTIONAL}),
     "remove_champion": ("Take Champions off the board to the burn pile or to the hand.",
                         {"champion": "champion!", "to": "enum:burn_pile|hand=burn_pile",

@@ -41,9 +41,10 @@ class MoveMixin(PathsMixin):
                 if self.opt.blocked_move == "cancel":
                     at = self._relocate_group(p, at, src, champs, nf)
                 break
+            stop = self.stops_at(p, b, stop_occ)  # before the group itself stands there
             at = self._relocate_group(p, a, b, champs, nf)
-            self._crossed(p, a, b)
-            if self.stops_at(p, b, stop_occ):
+            self._crossed(p, a, b, nf)
+            if stop:
                 break
         s.players[p].moves_this_round += 1
         if self.events is not None:
@@ -95,11 +96,13 @@ class MoveMixin(PathsMixin):
         self.dirty[b] = p
         return b
 
-    def _crossed(self, p: int, a: int, b: int) -> None:
+    def _crossed(self, p: int, a: int, b: int, nf: int = 0) -> None:
+        """Fire the crossing triggers; `nf`: Forces in the crossing group (side: mover)."""
         trigs = self.hooks.trigs
         if trigs.get("enemy_crosses_bridge"):
             key = a * 256 + b if a < b else b * 256 + a
-            self.fire("enemy_crosses_bridge", {"mover": p, "edge": key, "hex": b})
+            self.fire("enemy_crosses_bridge", {"mover": p, "edge": key, "hex": b,
+                                               "moving_forces": nf})
         owner = self.s.capital_of.get(b)
         if owner is not None and owner != p and trigs.get("enemy_enters_capital"):
             self.fire("enemy_enters_capital", {"mover": p, "hex": b, "owner": owner})

@@ -86,8 +86,12 @@ class PathsMixin:
         return extra
 
     def stops_at(self, p: int, h: int, stop_on_occupied: bool) -> bool:
-        """Does a move end on entering h (contact, §12.5)."""
+        """Does a move end on entering h (contact, §12.5). With `stop_on_occupied` (Column
+        Advance) any occupied hex stops it, the mover's own other units and an enemy Capital
+        included; asked before the moving units enter h."""
         s = self.s
+        if stop_on_occupied:
+            return bool(s.nocc[h]) or s.capital_of.get(h, p) != p
         others = s.nocc[h] - (h in s.ucount[p])  # players other than p with units there
         if not others:
             return False
@@ -119,7 +123,7 @@ class PathsMixin:
                         continue
                     np = path + (b,)
                     out.append(np)
-                    if depth < dist and not ((forces[b] or champs_at[b])
+                    if depth < dist and not ((stop_occ or forces[b] or champs_at[b])
                                              and stops_at(p, b, stop_occ)):
                         grow.append((b, np))
             frontier = grow
@@ -152,7 +156,7 @@ class PathsMixin:
                         continue  # two other players there (§12.6)
                     np = path + (b,)
                     out.append(np)
-                    if depth < dist and not ((forces[b] or champs_at[b])
+                    if depth < dist and not ((stop_occ or forces[b] or champs_at[b])
                                              and stops_at(p, b, stop_occ)):
                         grow.append((b, np))
             frontier = grow

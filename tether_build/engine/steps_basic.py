@@ -174,13 +174,12 @@ def put_on_top(d, comp):
 
 @handler("look")
 def look(d, comp):
-    """Look at the top cards of the draw pile; take some; the rest go to 'rest'."""
+    """Look at the top cards of the draw pile (fewer if it holds fewer: the discard pile is
+    not shuffled in, as looking is not drawing); take some; the rest go to 'rest'."""
     count, take, rest = d["count"], d["take"], d["rest"]
 
     def apply(ctx, _):
-        g, pl = ctx.g, ctx.s.players[ctx.p]
-        if not pl.draw and pl.discard:
-            g.reshuffle(ctx.p)
+        g, pl = ctx.g, ctx.s.players[ctx.p]  # only what is in the draw pile: no reshuffle
         extra = g.pick_extra(ctx.p) if take else 0  # Foresight: pick from n + 1
         seen = [pl.draw.pop() for _ in range(min(count + extra, len(pl.draw)))]
         taken = g.choose_cards(ctx.p, "look_take", seen, min(take, len(seen)), False, ctx)

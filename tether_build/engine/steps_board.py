@@ -127,7 +127,9 @@ def move(d, comp):
             return []
         chosen = []
         for i in range(n):
-            used = {c[1] for c in chosen}
+            # each unit moves at most once per card: a later stack may not start where an
+            # earlier one started or ends (it would carry the earlier stack again)
+            used = {c[1] for c in chosen} | {c[4][-1] for c in chosen}
 
             def options(used=used, i=i):
                 opts = ctx.g.move_options(ctx.p, unit, dist, ign, stop, used)
@@ -235,14 +237,22 @@ def damage(d, comp):
 
 @handler("destroy_forces")
 def destroy_forces(d, comp):
-    """Destroy Forces in a hex (enemy, friendly or any side)."""
+    """Destroy Forces in a hex (enemy, friendly or any side, or, in a crossing trigger, the
+    Forces of the group that just crossed: side 'mover')."""
     amt, side = amount(d["count"]), d["side"]
 
     def one(ctx, h):
         g, s = ctx.g, ctx.s
-        owners = [q for q in sorted(s.forces[h]) if side == "any" or
-                  (side == "enemy") == (q != ctx.p)]
-        left = amt(ctx)
+        want = left = amt(ctx)
+        if side == "mover":
+            ev = ctx.event or {}
+            q = ev.get("mover")
+            left = min(left, ev.get("moving_forces", 0))
+            owners = [q] if q is not None and q in s.forces[h] and left > 0 else []
+            want = left
+        else:
+            owners = [q for q in sorted(s.forces[h]) if side == "any" or
+                      (side == "enemy") == (q != ctx.p)]
         while left > 0:
             pool = [q for q in owners for _ in range(s.forces[h].get(q, 0))]
             if not pool:
@@ -250,7 +260,7 @@ def destroy_forces(d, comp):
             q = g.rng.choice(pool) if len(owners) > 1 else pool[0]
             k = 1 if len(owners) > 1 else left
             left -= g.destroy_forces(q, h, k)
-        ctx.last_count = amt(ctx) - max(left, 0)
+        ctx.last_count = want - max(left, 0)
     return _targeted("destroy_forces", d, HexSel(d["hex"]), one, "hex")
 
 

@@ -1,0 +1,121 @@
+"""Cards do what their text says: the mechanisms behind Column Advance, Bridge Trap,
+War Chronicle and "move N stacks ... each" (issue: engine semantics)."""
+
+from __future__ import annotations
+
+from tests.engine.test_rules_fixes import _card
+from tether_build.engine import actions
+from tether_build.engine.scenario import give, scenario
+from tether_build.engine.topo import edge_key
+
+
+def _line(g, start, n):
+    """A straight-ish chain of n free hexes from `start`, bridged together."""
+    path, at = [], start
+    for _ in range(n):
+        nxt = next(b for b in g.s.topo.nbrs[at] if b not in path and b != start
+                   and not g.s.occupants(b) and b not in g.s.capital_of)
+        g.s.bridges.add(edge_key(at, nxt))
+        path.append(nxt)
+        at = nxt
+    return path
+
+
+def _play(g, p, defn, iid=None):
+    iid = give(g, p, "supply_cache") if iid is None else iid
+    inst = g.s.cards[iid]
+    inst.defn = defn
+    plan = {"p": p, "inst": inst, **actions.declare_card(g, p, inst, False)}
+    g.s.players[p].hand.remove(iid)
+    g.s.players[p].played.append(iid)
+    actions.resolve_card(g, plan)
+
+
+def _farthest(kind, options, ctx):
+    if kind == "move":
+        real = [o for o in options if o is not None]
+        return options.index(max(real, key=lambda o: len(o[4])))
+    return 0
+
+
+def test_stop_on_occupied_stops_at_the_movers_own_stack(rules, scripted):
+    offered = []
+
+    def fn(kind, options, ctx):
+        if kind == "move":
+            offered.extend(o for o in options if o is not None)
+        return _farthest(kind, options, ctx)
+    for flag in (True, False):
+        offered.clear()
+        g = scenario(rules, 2, 3, passives=False, agents=[scripted(fn), scripted()])
+        cap = g.s.players[0].capital
+        a, _b, _c = _line(g, cap, 3)
+        g.s.add_forces(0, cap, 3)
+        g.s.add_forces(0, a, 1)  # our own stack one hex out
+        _play(g, 0, _card([{"step": "move", "stacks": 1, "distance": 3,
+                            "stop_on_occupied": flag}]))
+        through = [o for o in offered if o[1] == cap and a in o[4][:-1]]
+        assert bool(through) is not flag  # with the flag nothing goes on past our stack
+
+
+def test_each_unit_moves_at_most_once_per_card(rules, scripted):
+    g = scenario(rules, 2, 3, passives=False, agents=[scripted(_farthest), scripted()])
+    cap = g.s.players[0].capital
+    a, b = _line(g, cap, 2)
+    g.s.add_forces(0, cap, 2)
+    _play(g, 0, _card([{"step": "move", "stacks": 2, "distance": 1}]))
+    # the first stack went cap -> a; it may not be carried on a -> b by the second move
+    assert g.s.forces[a].get(0) == 2 and not g.s.forces[b]
+
+
+TRAP = [{"step": "choose_target", "as": "trap", "bridge": {"touching": {"occupied_by": "you"}}},
+        {"step": "add_trigger", "trigger": "enemy_crosses_bridge", "target": "trap",
+         "duration": "end_of_round", "limit": "once",
+         "steps": [{"step": "destroy_forces", "count": 1, "hex": {"event_hex": True},
+                    "side": "mover"}]}]
+
+
+def _trapped(rules, scripted, crossing_champion: bool):
+    """Seat 0 traps the Bridge out of seat 1's Capital; seat 1 already has 1 Force in the
+    hex beyond and sends 2 Forces (or a Champion alone) across."""
+    from tether_build.engine.scenario import put_champion
+
+    g = scenario(rules, 2, 3, passives=False, agents=[scripted(), scripted(_farthest)])
+    cap1 = g.s.players[1].capital
+    (a,) = _line(g, cap1, 1)
+    g.s.add_forces(0, cap1, 0)
+    g.s.add_forces(1, a, 1)
+    champ = next(c.id for c in rules.by_id.values() if c.type == "champion")
+    if crossing_champion:
+        put_champion(g, 1, champ, cap1)
+    else:
+        g.s.add_forces(1, cap1, 2)
+    g.s.add_forces(0, cap1, 1)  # seat 0 touches the only Bridge out of cap1 while it sets
+    _play(g, 0, _card(TRAP, category="bridges", type="spell"))  # the trap on it
+    g.s.remove_forces(0, cap1, 1)
+    _play(g, 1, _card([{"step": "move", "stacks": 1, "distance": 1, "unit": "champion"
+                        if crossing_champion else "stack"}]))
+    return g, a
+
+
+def test_bridge_trap_takes_a_force_of_the_crossing_stack_only(rules, scripted):
+    g, a = _trapped(rules, scripted, crossing_champion=False)
+    trips = [e for e in g.events if e["e"] == "trigger" and e["ev"] == "enemy_crosses_bridge"]
+    assert len(trips) == 1
+    assert g.s.forces[a].get(1) == 2, "1 stood there + 2 crossed - 1 lost"
+
+
+def test_bridge_trap_spares_a_champion_crossing_alone(rules, scripted):
+    g, a = _trapped(rules, scripted, crossing_champion=True)
+    assert any(e["e"] == "trigger" and e["ev"] == "enemy_crosses_bridge" for e in g.events)
+    assert g.s.forces[a].get(1) == 1, "the Force that stood there is not in the crossing stack"
+
+
+def test_look_never_shuffles_the_discard_pile_in(rules):
+    g = scenario(rules, 2, 3, passives=False)
+    pl = g.s.players[0]
+    for _ in range(3):
+        give(g, 0, "recruit", "discard")
+    _play(g, 0, _card([{"step": "look", "count": 2, "take": 0, "rest": "top"}]))
+    assert pl.draw == [] and len(pl.discard) == 4  # 3 + the card played
+    assert not any(e["e"] == "reshuffle" for e in g.events)
