@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 -m venv "$tmp/venv"
-"$tmp/venv/bin/pip" install -q --disable-pip-version-check ".[print,test]"
+"$tmp/venv/bin/pip" install -q --disable-pip-version-check ".[print,balance,test]"
 {
   echo "# Exact versions of every Python package the tool installs (scripts/lock.sh writes this)."
   "$tmp/venv/bin/pip" freeze --exclude tether_build --exclude tether-build | sort -f

@@ -27,8 +27,8 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-extras="print"
-[ "${1:-}" = "--test" ] && extras="print,test"
+extras="print,balance"
+[ "${1:-}" = "--test" ] && extras="print,balance,test"
 # requirements.lock pins every Python package to the exact version the figures were measured
 # with (scripts/lock.sh regenerates it after a deliberate upgrade).
 PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check \

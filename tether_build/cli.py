@@ -236,7 +236,7 @@ def _register_optional() -> None:
     import importlib
 
     for module in ("cli_engine", "cli_print", "cli_board", "cli_rules", "cli_check",
-                   "cli_versions", "cli_play"):
+                   "cli_versions", "cli_play", "cli_balance"):
         try:
             mod = importlib.import_module(f"tether_build.{module}")
         except ModuleNotFoundError as exc:

@@ -67,7 +67,9 @@ class Site:
         self._locks = {route: threading.Lock() for route in pages}
 
     def version(self) -> str:
-        return tree_version(self.content_dir, TEMPLATES)
+        report = BALANCE / "report.html"
+        extra = f"|{report.stat().st_mtime_ns}" if report.is_file() else ""
+        return tree_version(self.content_dir, TEMPLATES) + extra
 
     def render(self, route: str) -> tuple[int, str]:
         """(status, html) of a page; content errors become an error page."""
@@ -205,6 +207,19 @@ def changes_page(content_dir: Path) -> str:
     return changes_html(content_dir, None, None, "/templates/")[1]
 
 
+BALANCE = Path("build/balance")  # where `tether balance` writes its report by default
+
+
+def balance_page(_content_dir: Path) -> str:
+    """The last `tether balance` report (build/balance/report.html), or how to make one."""
+    report = BALANCE / "report.html"
+    if report.is_file():
+        return report.read_text(encoding="utf-8")
+    return error_page("No balance report yet",
+                      ["Run: tether balance --games 1000 --players 4",
+                       "It writes build/balance/report.html; this page then shows it."])
+
+
 def default_pages() -> dict[str, tuple[str, Callable]]:
     """The preview's pages: card gallery, rulebook, designer report, effect reference."""
     from . import preview
@@ -212,4 +227,5 @@ def default_pages() -> dict[str, tuple[str, Callable]]:
             "/rules": ("Rulebook", preview.rules_page),
             "/notes": ("Designer notes", notes_page),
             "/effects": ("Effect language", effects_page),
-            "/changes": ("Changes", changes_page)}
+            "/changes": ("Changes", changes_page),
+            "/balance": ("Balance", balance_page)}

@@ -1,0 +1,114 @@
+"""`tether balance`: the report's numbers on small seeded runs of the fixture content."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tether_build.analysis import html, runner, stats
+from tether_build.compile import normalize_steps
+
+
+def _spec(games=12, players=2, agents=("heuristic",), seed=0):
+    return {"games": games, "players": players, "seed": seed, "agents": list(agents),
+            "factions": None, "options": None}
+
+
+def _report(compiled, spec, workers=1):
+    rules = runner.rules_of(compiled)
+    recs = runner.run(compiled, spec, workers=workers)
+    return stats.report(recs, spec, [c.id for c in rules.cards]), recs
+
+
+def _edit(compiled, name, fn):
+    data = json.loads(compiled[name])
+    fn(data)
+    return {**compiled, name: json.dumps(data).encode()}
+
+
+def test_same_report_for_one_and_two_workers(compiled):
+    spec = _spec(games=30, agents=("random",))
+    a, ra = _report(compiled, spec, workers=1)
+    b, rb = _report(compiled, spec, workers=2)
+    assert ra == rb and a == b
+    assert sum(v["n"] for v in a["factions"]["win_rate"].values()) == 60
+
+
+def test_an_absurdly_strong_card_tops_the_win_when_played_rate(compiled):
+    """One faction's Champion card also gives 8 Permanence when played (the goal)."""
+    facs = json.loads(compiled["factions.json"])["factions"]
+    champ = facs[min(facs)]["champion"]
+
+    def strong(data):
+        for c in data["cards"]:
+            if c["id"] == champ:
+                c["effect"] = c["effect"] + normalize_steps(
+                    [{"step": "gain_vp", "amount": 8}], "test")
+    rep, _ = _report(_edit(compiled, "cards.json", strong), _spec(games=30))
+    rows = [c for c in rep["cards"] if c["played_in_games"] >= 5]
+    top = max(rows, key=lambda c: (c["win_when_played_in"], c["played_in_games"]))
+    assert top["card"] == champ and top["win_when_played_in"] > 0.9
+
+
+def test_an_absurdly_weak_faction_is_at_the_bottom_of_the_matrix(compiled):
+    facs = json.loads(compiled["factions.json"])["factions"]
+    weak = sorted(facs)[1]
+
+    def starve(data):  # no Mana and no Gold at the start of every round
+        data["factions"][weak]["passives"].append({
+            "name": "Starved", "trigger": "round_start", "condition": None, "idea": False,
+            "keyword": None, "limit": "unlimited", "modifier": None,
+            "steps": normalize_steps([{"step": "set_mana", "amount": 0},
+                                      {"step": "lose_gold", "amount": 99}], "test")})
+    rep, _ = _report(_edit(compiled, "factions.json", starve), _spec(games=30))
+    m = rep["factions"]["matrix"]
+    row = {f: sum(c["rate"] for c in cols.values() if c) / sum(1 for c in cols.values() if c)
+           for f, cols in m.items()}
+    assert min(row, key=row.get) == weak and row[weak] < 0.25
+    assert rep["factions"]["win_rate"][weak]["rate"] == min(
+        v["rate"] for v in rep["factions"]["win_rate"].values())
+
+
+def test_report_files_and_removal_comparison(compiled, tmp_path):
+    spec = _spec(games=8, agents=("random",))
+    rep, _ = _report(compiled, spec)
+    card = rep["cards"][0]["card"]
+    other, _ = _report(runner.without(compiled, card), spec)
+    rows = html.compare(other, rep)
+    written = html.write(rep, tmp_path, {f"Without {card}": rows})
+    page = (tmp_path / "report.html").read_text()
+    for section in ("Factions", "Faction against faction", "Win rate by seat", "Cards",
+                    "Game shape", f"Without {card}"):
+        assert section in page
+    assert page.count("<svg") == 4 and (tmp_path / "win_rates.png").stat().st_size > 1000
+    assert json.loads((tmp_path / "report.json").read_text())["run"]["games"] == 8
+    lines = (tmp_path / "cards.csv").read_text().splitlines()
+    assert lines[0].startswith("card,offered,bought") and len(lines) == len(rep["cards"]) + 1
+    assert written[0].name == "report.html"
+    with pytest.raises(ValueError):
+        runner.without(compiled, "no_such_card")
+
+
+def test_a_real_dask_cluster_gives_the_same_records(compiled):
+    import distributed
+    spec = _spec(games=30, agents=("random",))
+    local = runner.run(compiled, spec, workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        remote = runner.run(compiled, spec, cluster=cluster.scheduler_address)
+    assert remote == local
+
+
+def test_tether_serve_shows_the_last_report(tmp_path, monkeypatch):
+    from tether_build.serve import Site, default_pages
+
+    monkeypatch.chdir(tmp_path)
+    site = Site(tmp_path, default_pages())
+    status, body = site.render("/balance")
+    assert "No balance report yet" in body and "tether balance" in body
+    (tmp_path / "build" / "balance").mkdir(parents=True)
+    (tmp_path / "build" / "balance" / "report.html").write_text(
+        "<html><body><h1>Balance report</h1></body></html>")
+    status, body = site.render("/balance")
+    assert status == 200 and "<h1>Balance report</h1>" in body

@@ -1,0 +1,44 @@
+"""One compact record per game, read from its event log (what the report needs, no more)."""
+
+from __future__ import annotations
+
+
+def record(g, k: int, agents: list[str]) -> dict:
+    """The record of a finished game `g` (played with a log), game number k."""
+    s = g.s
+    n = len(s.players)
+    seats = [{"faction": pl.faction, "agent": agents[i], "gained": [], "played": [],
+              "bought": [], "mines": 0} for i, pl in enumerate(s.players)]
+    offered: list[str] = []
+    vp_rounds: list[list[int]] = []   # per Scoring: each seat's total Permanence
+    battles_round: list[int] = []     # per Scoring: battles since the previous one
+    battles = loops = 0
+    since = 0
+    last_bids = None
+    for e in g.events:
+        kind = e["e"]
+        if kind == "market":
+            offered.extend(e["cards"])
+        elif kind == "bids":
+            last_bids = e["card"]
+        elif kind == "buy":
+            seats[e["p"]]["bought"].append([last_bids, e["gold"]])
+        elif kind == "gain":
+            seats[e["p"]]["gained"].append(e["card"])
+        elif kind == "play":
+            seats[e["p"]]["played"].append(e["card"])
+        elif kind == "battle":
+            battles += 1
+            since += 1
+        elif kind == "collect" and e.get("tile") == "mine":
+            seats[e["p"]]["mines"] += 1
+        elif kind == "score":
+            vp_rounds.append([sum(e["vp"][str(p)]) for p in range(n)])
+            battles_round.append(since)
+            since = 0
+        elif kind == "action_cap":
+            loops += 1
+    return {"k": k, "seed": g.origin[1], "players": n, "winners": list(s.winner),
+            "end": s.end_reason, "rounds": s.round, "battles": battles, "loops": loops,
+            "seats": seats, "offered": offered, "vp": vp_rounds,
+            "battles_by_round": battles_round}
