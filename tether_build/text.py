@@ -28,9 +28,31 @@ def tokens(text: str):
         yield "icon", m.group(1), None, m.start()
 
 
+ARTICLE = re.compile(r"(?<![\w-])([Aa])(n?) $")
+
+
+def article(before: str, name: str) -> str:
+    """`before` with a trailing "a " / "an " made to suit the name that follows it, so a
+    renamed term keeps its grammar ("a [burn_pile]" -> "an Entropy Pile")."""
+    m = ARTICLE.search(before)
+    if not m:
+        return before
+    low = name.lower()
+    vowel = low[:1] in "aeio" or (low[:1] == "u" and not low.startswith(("uni", "use", "usu")))
+    return before[:m.start()] + m.group(1) + ("n" if vowel else "") + " "
+
+
 def render_plain(text: str, terms: dict, icons: dict) -> str:
-    """Text with current glossary names; icons read as their term's name."""
-    text = TERM_TOKEN.sub(lambda m: term_form(terms[m.group(1)], m.group(2)), text)
+    """Text with current glossary names (a/an made to fit); icons read as their term's
+    name."""
+    out, pos = [], 0
+    for m in TERM_TOKEN.finditer(text):
+        name = term_form(terms[m.group(1)], m.group(2))
+        out.append(article(text[pos:m.start()], name))
+        out.append(name)
+        pos = m.end()
+    out.append(text[pos:])
+    text = "".join(out)
     return ICON_TOKEN.sub(lambda m: term_form(terms[icons[m.group(1)]["term"]], None), text)
 
 
@@ -39,11 +61,12 @@ def render_html(text: str, terms: dict, icons: dict, icon_html: Callable[[str], 
     out, pos = [], 0
     pattern = re.compile(TERM_TOKEN.pattern + "|" + ICON_TOKEN.pattern)
     for m in pattern.finditer(text):
-        out.append(html.escape(text[pos:m.start()]))
         if m.group(1):
             name = term_form(terms[m.group(1)], m.group(2))
+            out.append(html.escape(article(text[pos:m.start()], name)))
             out.append(f'<span class="term">{html.escape(name)}</span>')
         else:
+            out.append(html.escape(text[pos:m.start()]))
             out.append(icon_html(m.group(3)))
         pos = m.end()
     out.append(html.escape(text[pos:]))

@@ -183,3 +183,24 @@ def test_options_select_deck_faction_cards_and_fronts_only(tmp_path, shipped_con
     assert len(pages) == 1 and [p.name for p in pages[0].placed] == [
         "Face.recruit.1", "Face.recruit.2", "Face.zap.1"]
     assert result.faces == 3 and not (tmp_path / "print" / "cards-letter.pdf").exists()
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_sheet_page_has_trim_and_bleed_boxes(full_build, paper):
+    """A printer's RIP reads where to cut (TrimBox: the outer trim of the 3 x 3 block) and
+    how far the art runs on (BleedBox: that block grown by the sheet's bleed)."""
+    from pypdf import PdfReader
+
+    x0, y0 = _block(paper)
+    _w, h = PAPERS[paper]
+    mm = 72 / 25.4
+    reader = PdfReader(full_build["out"] / "print" / f"cards-{paper}.pdf")
+    for page in reader.pages:
+        trim = [float(v) / mm for v in page.trimbox]
+        bleed = [float(v) / mm for v in page.bleedbox]
+        assert trim == pytest.approx([x0, h - y0 - 3 * CARD_H, x0 + 3 * CARD_W, h - y0],
+                                     abs=EPS)
+        assert bleed[0] < trim[0] and bleed[1] < trim[1]
+        assert bleed[2] > trim[2] and bleed[3] > trim[3]
+        assert bleed[0] >= NO_PRINT - EPS and bleed[1] >= NO_PRINT - EPS  # printable area
+        assert "/TrimBox" in page and "/BleedBox" in page

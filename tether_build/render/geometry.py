@@ -90,6 +90,17 @@ class Sheet:
         return Rect(trim.x - grow["left"], trim.y - grow["top"],
                     trim.w + grow["left"] + grow["right"], trim.h + grow["top"] + grow["bottom"])
 
+    def boxes(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """(TrimBox, BleedBox) of a sheet page in PDF points (bottom-left origin): the
+        outer trim of the 3 x 3 block, and that block grown by the sheet's bleed."""
+        left, top = self.x0, self.y0
+        right, bottom = left + COLS * CARD_W, top + ROWS * CARD_H
+        trim = (pt(left), pt(self.height - bottom), pt(right), pt(self.height - top))
+        b = self.bleed
+        bleed = (pt(left - b["left"]), pt(self.height - bottom - b["bottom"]),
+                 pt(right + b["right"]), pt(self.height - top + b["top"]))
+        return trim, bleed
+
     def cut_lines(self) -> tuple[list[float], list[float]]:
         """x positions of the vertical cuts and y positions of the horizontal cuts."""
         xs = [self.x0 + i * CARD_W for i in range(COLS + 1)]

@@ -61,10 +61,13 @@ def _page(writer: Writer, sheet: Sheet, placed: list[tuple[str, int]], back: boo
                                  zlib.compress("\n".join(ops).encode("ascii"))))
     xobjects = b"".join(b"%s %d 0 R\n" % (name.encode(), num)
                         for name, num in dict(placed).items())   # a back repeats on its page
+    trim, bleed = sheet.boxes()  # where the printer cuts, and how far the art runs on
+    boxes = b"".join(b"/%s [%s]\n" % (name, " ".join(_num(v) for v in box).encode())
+                     for name, box in ((b"TrimBox", trim), (b"BleedBox", bleed)))
     return writer.add(
         b"<</Type /Page\n/Parent %d 0 R\n/MediaBox [0 0 %s %s]\n"
         % (parent, _num(pt(sheet.width)).encode(), _num(pt(sheet.height)).encode())
-        + b"/Resources <</XObject <<" + xobjects + b">>>>\n/Contents %d 0 R>>" % contents)
+        + boxes + b"/Resources <</XObject <<" + xobjects + b">>>>\n/Contents %d 0 R>>" % contents)
 
 
 def build_sheets(sheet: Sheet, faces: dict[str, Fragment], keys: list[str],
