@@ -119,3 +119,34 @@ def test_look_never_shuffles_the_discard_pile_in(rules):
     _play(g, 0, _card([{"step": "look", "count": 2, "take": 0, "rest": "top"}]))
     assert pl.draw == [] and len(pl.discard) == 4  # 3 + the card played
     assert not any(e["e"] == "reshuffle" for e in g.events)
+
+
+def test_action_step_choices_are_simultaneous(rules, scripted):
+    """§12.1: seat 1 chooses seeing seat 0's Mana, Gold and hand as they were at the start
+    of the Action Step, though seat 0 chose a card first; costs are paid at the reveal."""
+    seen = []
+
+    def first_card(kind, options, ctx):
+        return next((i for i, o in enumerate(options) if o[0] == "card"), 0) if (
+            kind == "action") else 0
+
+    class Watcher(scripted):
+        def choose(self, g, p, kind, options, ctx=None):
+            if kind == "action":
+                pl = g.s.players[0]
+                seen.append((pl.mana, pl.gold, len(pl.hand), len(pl.played)))
+            return super().choose(g, p, kind, options, ctx)
+
+    from tether_build.engine import actions as act
+
+    g = scenario(rules, 2, 1, agents=[scripted(first_card), Watcher(first_card)],
+                 passives=False, forces=1)
+    for pl in g.s.players:
+        pl.gold, pl.mana = 5, 1
+    give(g, 0, "supply_cache")
+    give(g, 1, "supply_cache")
+    assert act.seat_order(g)[0] == 0
+    act.action_phase(g)
+    assert seen[0] == (1, 5, 1, 0), "seat 0's choice was not visible to seat 1"
+    assert [e["p"] for e in g.events if e["e"] == "play"] == [0, 1]
+    assert g.s.players[0].mana == 0 and g.s.players[1].mana == 0

@@ -74,14 +74,26 @@ def _ability_options(g, p: int) -> list[tuple]:
 
 
 def declare(g, p: int) -> dict:
-    """Ask seat p for this step's action; pay costs now (§15.1). Returns the plan."""
+    """Ask seat p for this step's action and pay its costs now (one seat alone: tests,
+    probes). The Action Phase declares every seat first and pays at the reveal (§12.1)."""
+    return reveal(g, choose(g, p))
+
+
+def choose(g, p: int) -> dict:
+    """§12.1: seat p secretly chooses its action; nothing is paid or moved yet, so the
+    seats after it choose from the state as it was at the start of the Action Step."""
     g.memo = {}  # nothing changes until the costs are paid: queries may be memoised
     try:
         choice, locks = _choose_action(g, p)
     finally:
         g.memo = None
-    plan = {"p": p, "kind": choice[0], "choice": choice}
-    kind = choice[0]
+    return {"p": p, "kind": choice[0], "choice": choice, "declared": locks}
+
+
+def reveal(g, plan: dict) -> dict:
+    """§12.1 reveal: pay the chosen action's costs (§15.1); returns the plan."""
+    p, kind, choice = plan["p"], plan["kind"], plan["choice"]
+    locks = plan.pop("declared", None)
     pl = g.s.players[p]
     if kind == "done":
         pl.done = True
@@ -236,13 +248,13 @@ def action_phase(g) -> None:
     s = g.s
     players = s.players
     for step in range(MAX_ACTION_STEPS):
-        plans = []
-        for p in seat_order(g):
-            pl = players[p]
-            if not pl.done and pl.mana >= 1:
-                plans.append(declare(g, p))
+        # §12.1: every seat chooses from the state at the start of the step, then all reveal
+        plans = [choose(g, p) for p in seat_order(g)
+                 if not players[p].done and players[p].mana >= 1]
         if not plans:
             return
+        for plan in plans:
+            reveal(g, plan)
         if g.check is not None:
             g.checkpoint("declare")
         resolve_step(g, plans)
