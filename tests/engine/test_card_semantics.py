@@ -150,3 +150,25 @@ def test_action_step_choices_are_simultaneous(rules, scripted):
     assert seen[0] == (1, 5, 1, 0), "seat 0's choice was not visible to seat 1"
     assert [e["p"] for e in g.events if e["e"] == "play"] == [0, 1]
     assert g.s.players[0].mana == 0 and g.s.players[1].mana == 0
+
+
+def test_a_stack_may_send_its_champions_alone_or_its_cohorts_alone(rules, scripted):
+    """§2.1 "a stack is any number of your units": everything, the Champions alone or the
+    Cohorts alone, so "if moving alone" abilities can be used with Cohorts on the hex."""
+    from tether_build.engine.paths import ALONE_FORCES
+    from tether_build.engine.scenario import put_champion
+
+    champ = next(c.id for c in rules.by_id.values() if c.type == "champion")
+    for cid, nf, all_forces, moved_champion in ((0, None, True, True), (0, 0, False, True),
+                                                (ALONE_FORCES, None, True, False)):
+        g = scenario(rules, 2, 3, passives=False)
+        cap = g.s.players[0].capital
+        (a,) = _line(g, cap, 1)
+        g.s.add_forces(0, cap, 3)
+        ch = put_champion(g, 0, champ, cap)
+        there = g.s.forces[cap][0]  # (a Champion may bring Cohorts when it arrives)
+        opts = g.move_options(0, "stack", 1, False, False)
+        assert ("stack", cap, cid, nf, (a,)) in opts
+        g.do_move(0, ("stack", cap, cid, nf, (a,)), 1, False, False)
+        assert g.s.forces[a].get(0, 0) == (there if all_forces else 0)
+        assert (ch.hex == a) is moved_champion

@@ -114,7 +114,8 @@ def _simulate(g, p: int, chosen, stop_occ: bool):
         if unit == "champion":
             movers, nf = [cid] if where.get(cid) == src else [], 0
         else:
-            movers = [] if unit == "force" else [c for c, h in where.items() if h == src]
+            movers = [] if unit == "force" or cid < 0 else [
+                c for c, h in where.items() if h == src]
             nf = min(1, forces.get(src, 0)) if unit == "force" else forces.get(src, 0)
             if n_forces is not None and unit == "stack":
                 nf = min(n_forces, nf)
@@ -135,7 +136,7 @@ def _group(s, p: int, opt) -> tuple[list, int]:
     if unit == "force":
         return [], 1
     nf = s.forces[src].get(p, 0)
-    return [c for c in s.champs_at[src] if c.owner == p], (
+    return [c for c in s.champs_at[src] if c.owner == p and cid == 0], (
         nf if n_forces is None else min(n_forces, nf))
 
 

@@ -87,6 +87,8 @@ def choose(g, p: int) -> dict:
         choice, locks = _choose_action(g, p)
     finally:
         g.memo = None
+    if choice[0] == "card":
+        g.pending.add(choice[1])  # chosen, still in hand until the reveal
     return {"p": p, "kind": choice[0], "choice": choice, "declared": locks}
 
 
@@ -98,6 +100,7 @@ def reveal(g, plan: dict) -> dict:
     if kind == "done":
         pl.done = True
     elif kind == "card":
+        g.pending.discard(choice[1])
         _pay_card(g, p, plan, g.s.cards[choice[1]], locks or {"locks": {}, "refs": {}})
     elif kind == "ability":
         pl.mana -= g.opt.activation_mana

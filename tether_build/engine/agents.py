@@ -164,10 +164,10 @@ class HeuristicAgent(Agent):
         enemies = [o for o in s.occupants(dst) if o != p]
         if enemies:  # a battle: judged by the engine's odds, not by the rough strength
             v += self._attack(g, p, opt, enemies)
-        if not cid and s.tile[src] in OBJECTIVE:  # the whole stack leaves: the tile is lost
+        if not cid and _nf is None and s.tile[src] in OBJECTIVE:  # the stack leaves the tile
             v -= OBJECTIVE[s.tile[src]] + 0.3 * s.mine_value[src]
         v += 0.8 * (self._near_objective(g, p, dst) - self._near_objective(g, p, src))
-        if src == s.players[p].capital and not cid:
+        if src == s.players[p].capital and not cid and _nf is None:
             v -= 1.0 if s.forces[src].get(p, 0) > 3 else 2.5
         return v
 

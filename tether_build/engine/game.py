@@ -53,6 +53,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
         self.move_gate: tuple = (-1, False, frozenset())  # see movement._plain_steps
         self.bridge_cache: dict[int, tuple] = {}  # see paths.bridge_options
         self._probe = None  # see probe()
+        self.pending: set[int] = set()  # cards chosen this Action Step, not yet revealed
         self.trace: list[int] = []  # every decision's index, in order (search re-runs it)
         self.origin: tuple | None = None  # (players, seed, factions, options) of setup
 

@@ -26,6 +26,22 @@ def _hex(g, h: int) -> str:
     return where if tile == "plain" else f"{where} {tile}"
 
 
+def _group(g, opt) -> str:
+    """Which units a move option carries, and where."""
+    unit, src, cid, nf, path = opt
+    if unit == "champion" and cid in g.s.champions:
+        who = g.s.champions[cid].defn.name
+    elif unit == "stack" and cid < 0:
+        who = "the Cohorts alone"
+    elif unit == "stack" and nf == 0:
+        who = "the Champions alone"
+    elif unit == "stack" and nf is not None:
+        who = f"{nf} Cohorts and the Champions"
+    else:
+        who = "the stack" if unit == "stack" else "1 Cohort"
+    return f"{who} {_hex(g, src)} -> {_hex(g, path[-1])}"
+
+
 def describe(g, kind: str, opt) -> str:
     """One option of a decision, in words."""
     if opt is None:
@@ -37,8 +53,7 @@ def describe(g, kind: str, opt) -> str:
         if head == "card":
             return f"play {_card(g, opt[1])}"
         if head == "march":
-            unit, src, _cid, _nf, path = opt[1]
-            return f"march {unit} {_hex(g, src)} -> {_hex(g, path[-1])}"
+            return "march " + _group(g, opt[1])
         if head == "bridge":
             a, b = edge_ends(opt[1])
             return f"build a Bridge {_hex(g, a)} - {_hex(g, b)}"
@@ -50,8 +65,7 @@ def describe(g, kind: str, opt) -> str:
             return f"{head} bid {opt[1]} Gold"
         return " ".join(str(x) for x in opt)
     if kind == "move":
-        unit, src, _cid, _nf, path = opt
-        return f"move {unit} {_hex(g, src)} -> {_hex(g, path[-1])}"
+        return "move " + _group(g, opt)
     if kind in ("hex", "capital") and isinstance(opt, int):
         return _hex(g, opt)
     if hasattr(opt, "cid"):

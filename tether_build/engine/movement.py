@@ -79,8 +79,8 @@ class MoveMixin(PathsMixin):
             if ch is None or ch.hex != src or ch.owner != p:
                 raise Fizzle("the Champion is gone")
             return [ch]
-        if unit == "force" or not s.champs_at[src]:
-            return []
+        if unit == "force" or cid < 0 or not s.champs_at[src]:
+            return []  # a Force, or the Forces of a stack without its Champions
         return [c for c in s.champs_at[src] if c.owner == p]
 
     def _relocate_group(self, p: int, a: int, b: int, champs, nf: int) -> int:

@@ -20,6 +20,11 @@ NO_LINKS: dict[int, set[int]] = {}
 NO_EDGES: frozenset[int] = frozenset()
 
 
+# A stack move's group (the option's cid field): a Champion's cid moves it alone (unit
+# champion); 0 moves every unit of the stack (n_forces 0: its Champions alone);
+# ALONE_FORCES moves its Forces and leaves its Champions (§2.1 "any number of your units").
+ALONE_FORCES = -1
+
 class PathsMixin:
     """Move and Bridge choices of the Game."""
 
@@ -313,9 +318,9 @@ class PathsMixin:
             if h in exclude:
                 continue
             for cid, n_forces in self._groups(p, h, unit):
-                champs = [s.champions[cid]] if cid else (
+                champs = [s.champions[cid]] if cid > 0 else (
                     [c for c in s.champs_at[h] if c.owner == p]
-                    if unit != "force" and s.champs_at[h] else [])
+                    if unit != "force" and s.champs_at[h] and cid == 0 else [])
                 out.append((h, cid, n_forces, champs,
                             s.forces[h].get(p, 0) if n_forces is None else n_forces))
         return out
@@ -347,15 +352,21 @@ class PathsMixin:
         bridged, forces, nocc = s.bridges.at, s.forces, s.nocc
         steps = s.topo.unit_steps[unit]
         only_forces = unit == "force"
+        champs_at = s.champs_at
         out = []
         for h in s.occ[p]:
             if h in exclude or (only_forces and p not in forces[h]):
                 continue
             opts = steps[h]
+            split = (not only_forces and champs_at[h] and p in forces[h]
+                     and any(c.owner == p for c in champs_at[h]))
             for b, _ in bridged[h]:
                 if nocc[b] >= 2 and self.blocked(p, b):
                     continue  # two other players there (§12.6)
                 out.append(opts[b])
+                if split:  # §2.1: the Champions alone, or the Forces alone, may go too
+                    out.append(("stack", h, 0, 0, (b,)))
+                    out.append(("stack", h, ALONE_FORCES, None, (b,)))
         return out
 
     def _groups(self, p: int, h: int, unit: str) -> list[tuple]:
@@ -365,6 +376,9 @@ class PathsMixin:
             return [(c.cid, 0) for c in s.champs_at[h] if c.owner == p]
         if unit == "force":
             return [(0, 1)] if forces else []
-        if not self.opt.stack_split or forces <= 1:
-            return [(0, None)]
-        return [(0, None)] + [(0, k) for k in range(1, forces)]
+        out = [(0, None)]
+        if self.opt.stack_split and forces > 1:
+            out += [(0, k) for k in range(1, forces)]
+        if forces and any(c.owner == p for c in s.champs_at[h]):
+            out += [(0, 0), (ALONE_FORCES, None)]  # the Champions alone, the Forces alone
+        return out

@@ -13,7 +13,9 @@ iteration budget between them by UCB1. One iteration:
 4. scores the result for the seat: a win 1, a loss 0, else 0.5 plus its lead in Permanence
    over the best other seat, scaled.
 
-Every other decision is the heuristic's. The agent sees only what its seat may know: the
+Every other decision is the heuristic's. One leak is left: a card another seat chose earlier
+in the same Action Step stays in that seat's hand in the fork (it is revealed a moment later;
+resampling it would mean asking that seat again). The agent sees only what its seat may know: the
 forks are built from the public setup and the decisions, with the hidden parts resampled.
 It is deterministic for a seed: iterations, not the clock, set the work; a time cap (off by
 default) stops early and is recorded in `stats`.
@@ -88,10 +90,11 @@ def _resample(g, seat: int, rng: random.Random) -> None:
         if pl.seat == seat:
             rng.shuffle(pl.draw)
             continue
-        pool = pl.hand + pl.draw
+        keep = [i for i in pl.hand if i in g.pending]  # chosen this step: stays (see note)
+        pool = [i for i in pl.hand if i not in g.pending] + pl.draw
         rng.shuffle(pool)
-        k = len(pl.hand)
-        pl.hand[:], pl.draw[:] = pool[:k], pool[k:]
+        k = len(pl.hand) - len(keep)
+        pl.hand[:], pl.draw[:] = keep + pool[:k], pool[k:]
     for deck in s.decks.values():
         rng.shuffle(deck)
     g.rng.seed(rng.getrandbits(64))

@@ -76,10 +76,11 @@ class ViewsMixin:
             if pl.seat == p:
                 rng.shuffle(pl.draw)
                 continue
-            pool = pl.hand + pl.draw
+            keep = [i for i in pl.hand if i in g.pending]  # chosen, about to be revealed
+            pool = [i for i in pl.hand if i not in g.pending] + pl.draw
             rng.shuffle(pool)
-            k = len(pl.hand)
-            pl.hand[:], pl.draw[:] = pool[:k], pool[k:]
+            k = len(pl.hand) - len(keep)
+            pl.hand[:], pl.draw[:] = keep + pool[:k], pool[k:]
             pl.pvp = sum(s.cards[i].defn.vp for z in pl.zones() for i in z)
         for deck in s.decks.values():
             rng.shuffle(deck)
