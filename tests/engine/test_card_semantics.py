@@ -172,3 +172,86 @@ def test_a_stack_may_send_its_champions_alone_or_its_cohorts_alone(rules, script
         g.do_move(0, ("stack", cap, cid, nf, (a,)), 1, False, False)
         assert g.s.forces[a].get(0, 0) == (there if all_forces else 0)
         assert (ch.hex == a) is moved_champion
+
+
+def _trigger(g, name):
+    return next(a for acts in g.hooks.trigs.values() for a in acts
+                if a.ability is not None and a.ability.name == name)
+
+
+def test_once_per_round_is_spent_only_when_it_does_something(rules):
+    """Assassin's Edge in a battle with no enemy Champion stays unused for the round."""
+    from tether_build.engine.combat import Battle
+    from tether_build.engine.mods import bind_battle
+    from tether_build.engine.scenario import hex_of_kind, put_champion
+    g = scenario(rules, 2, 3, passives=False)
+    h = hex_of_kind(g, "plain", set(g.s.capital_of))
+    put_champion(g, 0, "shadeblade", h)
+    g.s.add_forces(1, h, 2)
+    edge = _trigger(g, "Assassin's Edge")
+
+    def start(bid):
+        b = Battle(bid, h, 1, 0, False)
+        champs = list(g.s.champs_at[h])
+        bind_battle(g.hooks, b, b.sides, champs)
+        g.fire("battle_start", {"battle": b, "hex": h, "sides": b.sides, "champs": champs})
+    start(1)
+    assert edge.used_round != g.s.round  # no enemy Champion: nothing done, not spent
+    foe = put_champion(g, 1, "blood_banker", h)
+    hp = foe.hp
+    start(2)
+    assert foe.hp == hp - 1 and edge.used_round == g.s.round
+    foe.hp = hp
+    start(3)
+    assert foe.hp == hp  # spent for this round
+
+
+def test_first_time_each_round_pays_once_in_one_battle(rules):
+    """Blood Banker: two Champions dying in its hex in one battle pay +2 gold once."""
+    from tether_build.engine.combat import Battle
+    from tether_build.engine.scenario import hex_of_kind, put_champion
+    g = scenario(rules, 2, 3, passives=False)
+    h = hex_of_kind(g, "plain", set(g.s.capital_of))
+    put_champion(g, 0, "blood_banker", h)
+    victims = [put_champion(g, 1, "shadeblade", h), put_champion(g, 1, "stormcaller", h)]
+    g.s.players[0].gold = 0
+    b = Battle(7, h, 0, 1, False)
+    for ch in victims:
+        g.kill(ch, None, battle=b)
+    assert g.s.players[0].gold == 2
+
+
+def test_hit_assignment_option(rules):
+    """§14.2: at the roll a second hit on the same Force is lost; `surviving` never wastes."""
+    from tether_build.engine.combat import Battle
+    from tether_build.engine.options import Options
+    from tether_build.engine.scenario import hex_of_kind
+    killed = {}
+    for how in ("at_roll", "surviving"):
+        g = scenario(rules, 2, 3, passives=False, options=Options(hit_assignment=how))
+        h = hex_of_kind(g, "plain", set(g.s.capital_of))
+        g.s.add_forces(1, h, 2)
+        b = Battle(1, h, 0, 1, False)
+        killed[how] = {g._assign(b, 0, 1, 2, [])[0] for _ in range(40)}
+    assert killed == {"at_roll": {1, 2}, "surviving": {2}}
+
+
+def test_collection_starts_at_the_lead(rules, scripted):
+    """§16 Collection goes in seat order from the Lead, not always from seat 0."""
+    from tether_build.engine.phases import collection_phase
+    from tether_build.engine.scenario import hex_of_kind
+    seen = []
+
+    def rec(seat):
+        def fn(kind, options, ctx):
+            seen.append((seat, kind))
+            return 0
+        return fn
+    g = scenario(rules, 2, 3, passives=False, agents=[scripted(rec(0)), scripted(rec(1))])
+    m0 = hex_of_kind(g, "mine", set(g.s.capital_of))
+    m1 = hex_of_kind(g, "mine", set(g.s.capital_of) | {m0})
+    g.s.add_forces(0, m0, 1)
+    g.s.add_forces(1, m1, 1)
+    g.s.lead = 1
+    collection_phase(g)
+    assert [s for s, k in seen if k == "mine"] == [1, 0]

@@ -190,7 +190,9 @@ class CombatMixin:
                 if tgt == -1:
                     tgt = min(set(range(nf)) - forces_hit)
             else:
-                tgt = rand.below(self.rng, total)
+                tgt = self._random_unit(nf, champs, forces_hit, champ_hits_on)
+                if tgt is None:
+                    break
             if tgt >= nf:
                 ch = champs[tgt - nf]
                 if self._redirect(b, enemy, ch, nf, forces_hit):
@@ -200,6 +202,15 @@ class CombatMixin:
             else:
                 forces_hit.add(tgt)
         return len(forces_hit), champ_hits_on
+
+    def _random_unit(self, nf: int, champs: list, forces_hit: set, champ_hits_on: dict):
+        """One random enemy unit for a hit (§14.2; option `hit_assignment`): any unit alive
+        at the roll, or with `surviving` only those earlier hits of this roll left alive."""
+        if self.opt.hit_assignment == "at_roll":
+            return rand.below(self.rng, nf + len(champs))
+        alive = [k for k in range(nf) if k not in forces_hit] + [
+            nf + i for i, c in enumerate(champs) if champ_hits_on.get(c, (0,))[0] < c.hp]
+        return alive[rand.below(self.rng, len(alive))] if alive else None
 
     def _chosen_hits(self, b: Battle, p: int, n: int) -> int:
         best = 0

@@ -153,10 +153,10 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
             if not self._trigger_scope(act, event, info):
                 continue
             battle = info.get("battle")
-            if not act.limit_ok(self, battle):
+            if not act.limit_ok(self, battle, reuse=False):
                 continue
             ctx = act.ctx(self, battle, info)
-            if not act.cond(ctx):
+            if not act.cond(ctx) or not self._would_act(act, ctx):
                 continue
             act.mark_used(self, battle)
             self.log("trigger", ev=event, p=act.owner,
@@ -165,6 +165,16 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
             self.run_steps(act.steps, ctx)
             if act.limit == "once" and act.duration != "permanent":
                 self.hooks.remove_where(lambda a, act=act: a is act)
+
+    @staticmethod
+    def _would_act(act, ctx) -> bool:
+        """A limited trigger whose first step has no legal target does nothing, so it
+        is not used up ("(1/round)" reading in docs/rules-options.md)."""
+        if act.limit == "unlimited" or not act.steps:
+            return True
+        first = act.steps[0]
+        exists = getattr(first, "exists", None) if getattr(first, "may_fail", False) else None
+        return exists is None or exists(ctx)
 
     def _trigger_scope(self, act, event: str, info: dict) -> bool:
         p, champ = act.owner, act.champ

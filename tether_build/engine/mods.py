@@ -111,13 +111,15 @@ class Active:
         c.refs = dict(self.refs)
         return c
 
-    def limit_ok(self, g, battle=None) -> bool:
-        """Does the once-per-round / battle / game limit still allow use now."""
+    def limit_ok(self, g, battle=None, reuse: bool = True) -> bool:
+        """Does the once-per-round / battle / game limit still allow use now.
+        `reuse`: a battle bonus already in use in this very battle still applies (a
+        trigger passes False: each firing is a use)."""
         lim = self.limit
         if lim == "unlimited":
             return True
         bid = battle.bid if battle is not None else -2
-        if self.used_battle == bid and bid >= 0:
+        if reuse and self.used_battle == bid and bid >= 0:
             return True  # already in use in this very battle
         if lim == "once_per_round":
             return self.used_round != g.s.round

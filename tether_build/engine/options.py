@@ -42,6 +42,10 @@ CHOICES: dict[str, tuple[tuple, str]] = {
                           "§11: a Market deck runs out: reveal fewer cards"),
     "hand_limit_draw": (("discard", "stop"),
                         "§2.5: drawing at HAND_LIMIT sends the card to the discard pile"),
+    "hit_assignment": (("at_roll", "surviving"),
+                       ("§14.2 'among all surviving enemy units': the units alive when the "
+                       "dice are rolled (a second hit on a dead Force is lost), or only those "
+                       "not yet killed by an earlier hit of the same roll")),
     "reforge_empty_hand": (("draft_only",),
                            ("§6.2 Reforge needs a card in hand; with an empty hand only the "
                            "Forge Draft remains")),
@@ -67,6 +71,7 @@ class Options:
     market_deck_empty: str = "skip"
     hand_limit_draw: str = "discard"
     reforge_empty_hand: str = "draft_only"
+    hit_assignment: str = "at_roll"
 
     @classmethod
     def from_dict(cls, values: dict | None) -> Options:

@@ -3,6 +3,7 @@ Scoring and victory (§3, §17), Cleanup (§18), Ages (§19)."""
 
 from __future__ import annotations
 
+from .actions import seat_order
 from .core import Ctx
 from .mods import owned
 
@@ -40,9 +41,10 @@ def _mine_bonus(g, p: int, h: int) -> int:
 
 def collection_phase(g) -> None:
     """§16: Mines (gold or a Mine Draft), Forges (Reforge or Forge Draft), Center (Power
-    Pick), for every tile each player occupies, in seat order."""
+    Pick), for every tile each player occupies, in seat order from the Lead (§16 says
+    'simultaneous'; the order only matters for the shared decks, read as in §12.3)."""
     s, market = g.s, g.rules.game["market"]
-    for p in range(len(s.players)):
+    for p in list(seat_order(g)):
         for h in s.occupied_by(p):
             tile = s.tile[h]
             if tile == "mine":
