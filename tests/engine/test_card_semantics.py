@@ -255,3 +255,25 @@ def test_collection_starts_at_the_lead(rules, scripted):
     g.s.lead = 1
     collection_phase(g)
     assert [s for s, k in seen if k == "mine"] == [1, 0]
+
+
+def test_last_stand_takes_forces_of_the_entering_stack_only(rules, scripted):
+    """Last Stand's mechanism: up to 3 Forces of the stack that enters, not the enemy
+    Forces already in the Capital."""
+    g = scenario(rules, 2, 3, passives=False)
+    cap0 = g.s.players[0].capital
+    (a,) = _line(g, cap0, 1)
+
+    def into_capital(kind, options, ctx):
+        if kind == "move":
+            return next(i for i, o in enumerate(options) if o is not None and o[4][-1] == cap0)
+        return 0
+    g.agents[1] = scripted(into_capital)
+    g.s.add_forces(1, cap0, 2)  # already there before the stack enters
+    g.s.add_forces(1, a, 2)
+    _play(g, 0, _card([{"step": "add_trigger", "trigger": "enemy_enters_capital",
+                        "limit": "once", "duration": "end_of_round",
+                        "steps": [{"step": "destroy_forces", "count": 3,
+                                   "hex": {"own_capital": True}, "side": "mover"}]}]))
+    _play(g, 1, _card([{"step": "move", "stacks": 1, "distance": 1}]))
+    assert g.s.forces[cap0].get(1) == 2 and not g.s.forces[a].get(1)

@@ -105,7 +105,8 @@ class MoveMixin(PathsMixin):
                                                "moving_forces": nf})
         owner = self.s.capital_of.get(b)
         if owner is not None and owner != p and trigs.get("enemy_enters_capital"):
-            self.fire("enemy_enters_capital", {"mover": p, "hex": b, "owner": owner})
+            self.fire("enemy_enters_capital", {"mover": p, "hex": b, "owner": owner,
+                                               "moving_forces": nf})
 
     def relocate_champion(self, ch, h: int) -> bool:
         """Move a Champion directly to a hex (no path); fails if two others are there."""
