@@ -277,3 +277,20 @@ def test_last_stand_takes_forces_of_the_entering_stack_only(rules, scripted):
                                    "hex": {"own_capital": True}, "side": "mover"}]}]))
     _play(g, 1, _card([{"step": "move", "stacks": 1, "distance": 1}]))
     assert g.s.forces[cap0].get(1) == 2 and not g.s.forces[a].get(1)
+
+
+def test_costs_n_gold_includes_the_nth_champion_gold(rules):
+    """One reading of "costs N gold" (Forge Miracle's gained cards, Last Contract): the
+    whole gold paid, the §20.2 Nth-Champion gold included."""
+    from tether_build.engine.declare import card_cost
+    from tether_build.engine.scenario import hex_of_kind, put_champion
+    from tether_build.engine.state import MappingProxyType
+    g = scenario(rules, 2, 3, passives=False)
+    h = hex_of_kind(g, "plain", set(g.s.capital_of))
+    put_champion(g, 0, "shadeblade", h)
+    put_champion(g, 0, "stormcaller", h)
+    iid = give(g, 0, "blood_banker")
+    inst = g.s.cards[iid]
+    assert card_cost(g, 0, inst)[1] > 0  # the third Champion's gold
+    inst.over = MappingProxyType({"gold": 0, "mana": 1})
+    assert card_cost(g, 0, inst)[:2] == (1, 0)

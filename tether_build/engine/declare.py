@@ -15,8 +15,8 @@ def card_cost(g, p: int, inst, peek: bool = True):
         mana, gold = over.get("mana", defn.mana), over.get("gold", defn.gold)
     else:
         mana, gold = defn.mana, defn.gold
-    if defn.is_champion:
-        gold += g.champion_gold(p, defn)
+    if defn.is_champion and not (over and "gold" in over):
+        gold += g.champion_gold(p, defn)  # "costs N gold" is the whole gold paid (§20.2)
     overrides = g.hooks.mods.get("cost_override")
     if not overrides:
         return mana, gold, None
