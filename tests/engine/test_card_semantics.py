@@ -294,3 +294,24 @@ def test_costs_n_gold_includes_the_nth_champion_gold(rules):
     assert card_cost(g, 0, inst)[1] > 0  # the third Champion's gold
     inst.over = MappingProxyType({"gold": 0, "mana": 1})
     assert card_cost(g, 0, inst)[:2] == (1, 0)
+
+
+def test_extra_draw_at_the_next_reset_is_kept(rules):
+    """Breakthrough Line's reading: 2 extra cards at the next Reset, after the usual draw
+    (drawn at Cleanup they would be discarded with the hand); once only."""
+    from tether_build.engine.phases import cleanup_phase, reset_phase
+    g = scenario(rules, 2, 3, passives=False)
+    pl = g.s.players[0]
+    for _ in range(12):
+        give(g, 0, "recruit", "draw")
+    _play(g, 0, _card([{"step": "add_trigger", "trigger": "round_start",
+                        "duration": "permanent", "limit": "once",
+                        "steps": [{"step": "draw", "count": 2}]}]))
+    size = rules.game["hand"]["size"]
+    cleanup_phase(g)
+    reset_phase(g)
+    assert len(pl.hand) == size + 2
+    cleanup_phase(g)
+    g.s.round += 1
+    reset_phase(g)
+    assert len(pl.hand) == size
