@@ -315,3 +315,21 @@ def test_extra_draw_at_the_next_reset_is_kept(rules):
     g.s.round += 1
     reset_phase(g)
     assert len(pl.hand) == size
+
+
+def test_capital_draft_comes_before_mines_and_forges(rules, scripted):
+    """§8: players draft Capital slots before the Center, Mines and Forges are placed."""
+    from tether_build.engine.setup import new_game
+    seen = []
+
+    class Watcher(scripted):
+        def choose(self, g, p, kind, options, ctx=None):
+            if kind == "capital":
+                seen.append(sorted(set(g.s.tile.values()) if isinstance(g.s.tile, dict)
+                                   else set(g.s.tile)))
+            return super().choose(g, p, kind, options, ctx)
+    g = new_game(rules, 3, 5, [Watcher(), Watcher(), Watcher()])
+    assert len(seen) == 2  # the last seat takes the slot left
+    assert not any({"mine", "forge", "center"} & set(tiles) for tiles in seen)
+    assert {"mine", "forge", "center"} <= set(g.s.tile.values() if isinstance(g.s.tile, dict)
+                                               else g.s.tile)

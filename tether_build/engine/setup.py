@@ -38,8 +38,8 @@ def new_game(rules, players: int, seed: int, agents, factions: list[str] | None 
     if log is not None:
         g.log("setup", players=players, seed=seed, factions=factions[:players],
               options=g.opt.to_dict(), rerolls=board.rerolls)
+    _capital_draft(g, capital_slots(players, game_cfg))  # §8: before the board's tiles
     _board(g, board)
-    _capital_draft(g, capital_slots(players, game_cfg))
     _decks(g)
     for p in range(players):
         for ab in rules.factions[state.players[p].faction].passives:
@@ -64,6 +64,7 @@ def _board(g: Game, board) -> None:
     for hx, value in board.mines.items():
         s.tile[index[hx]] = "mine"
         s.mine_value[index[hx]] = value
+    s._kinds.clear()  # a look at the tiles during the Capital draft saw none of these
 
 
 def _capital_draft(g: Game, slots: dict) -> None:
