@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from .effects import spec
+from .schema_examples import examples_schema
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE = "https://the-last-tether.example/schemas/"
@@ -220,6 +221,7 @@ def cards_schema() -> dict:
                                   "items": {"$ref": "effects.schema.json#/$defs/ability"}},
                 }},
             "notes": _ref("notes"),
+            "examples": examples_schema(),
         },
         "allOf": [
             {"if": {"properties": {"type": {"const": "champion"}}, "required": ["type"]},

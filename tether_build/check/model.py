@@ -38,6 +38,7 @@ class Report:
     replays: int = 0                # scenario replays made to probe modifiers and triggers
     seconds: dict = field(default_factory=dict)
     ideas: list[str] = field(default_factory=list)     # passives marked idea (not in play)
+    examples: int = 0              # card examples run
     cached: bool = False            # scenario and sweep results reused (definitions unchanged)
 
     @property
@@ -49,7 +50,8 @@ class Report:
         """The lines `tether check` prints."""
         lines = [f"{self.resolved}/{self.total} cards resolve",
                  f"{self.abilities[0]}/{self.abilities[1]} Champion abilities resolve",
-                 f"{self.passives[0]}/{self.passives[1]} faction passives resolve"]
+                 f"{self.passives[0]}/{self.passives[1]} faction passives resolve",
+                 f"{self.examples} card examples run"]
         sw = self.sweep
         if sw:
             lines.append(f"sweep: {sw['games']} games ({sw['players']} players, "

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..compile import compile_engine
 from ..render.cache import digest, files_digest
 from ..textcheck import drift
+from .examples import run_examples
 from .instrument import instrumented_rules
 from .model import Failure, Report
 from .scenarios import Runner
@@ -70,6 +71,8 @@ def run_check(content, cards: list[dict], games: int = DEFAULT_GAMES, seed: int 
     else:
         report.cached = True
     _attach(report, found, subs, cards)
+    report.examples, example_fails = run_examples(rules, content)
+    report.failures += example_fails
     report.total = len(rules.cards)
     bad = {f.subject for f in report.failures if f.kind == "sweep"}
     bad |= {s.card for s in subs if s.card and not found["subjects"][s.id]["ok"]}
