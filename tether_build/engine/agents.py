@@ -34,8 +34,9 @@ class RandomAgent(Agent):
         return int(self.rng.random() * len(options))
 
 
-OBJECTIVE = {"mine": 4.0, "center": 6.0, "forge": 5.0}
+OBJECTIVE = {"mine": 3.0, "center": 8.0, "forge": 7.0}
 SKIP = 0.5  # the worth of declining an optional ("you may") step
+LATE_ROUNDS = 5  # rounds before the cap in which the heuristic spends all spare Gold on VP
 VICTORY_BID = 4  # the most Gold the heuristic pays for each Permanence a Victory card gives
 CATEGORY = {"recruitment": 3.0, "economy": 2.5, "movement": 2.0, "champion": 3.5,
             "victory": 3.0, "combat": 1.5, "bridges": 1.5, "deckcraft": 1.0,
@@ -223,6 +224,8 @@ class HeuristicAgent(Agent):
         need = max((g.s.cards[i].get("gold") for i in g.s.players[p].hand), default=0)
         target = min(worth - 1.0, gold - 1.0 - need, VICTORY_BID * defn.vp if defn.vp
                      else gold)
+        if defn.vp and g.rules.game["victory"]["round_cap"] - g.s.round < LATE_ROUNDS:
+            target = gold - need  # Gold left at the cap only breaks ties: buy Permanence
         if kind == "pass":
             return (1.0 if target < 1 else -1.0) - x
         return 2.0 - abs(x - target) if target >= 1 else -2.0
