@@ -151,6 +151,7 @@ def ability_schema() -> dict:
             "condition": {"$ref": "#/$defs/condition"},
             "steps": {"$ref": "#/$defs/steps"},
             "notes": {"$ref": "content.schema.json#/$defs/notes"},
+            "examples": examples_schema(),
         },
         "oneOf": [{"required": ["modifier"], "not": {"required": ["trigger"]}},
                   {"required": ["trigger", "steps"], "not": {"required": ["modifier"]}}],
