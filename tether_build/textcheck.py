@@ -24,7 +24,7 @@ WORDS = {"once": 1, "one": 1, "two": 2, "twice": 2, "double": 2, "three": 3, "tr
          "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 WORD = re.compile(r"\b(" + "|".join(WORDS) + r")\b", re.IGNORECASE)
 # parameters whose numbers are not quantities printed on a card
-SILENT_KEYS = {"initiative", "center_chance"}
+SILENT_KEYS = {"initiative", "center_chance", "examples"}  # examples: scenario numbers, not rules
 
 
 @dataclass(frozen=True)
