@@ -37,10 +37,13 @@ def _ids(value: str | None) -> list[str] | None:
 @click.option("--changed-since", "since", metavar="REV",
               help="Only the cards whose face changed since git revision REV (and new cards); "
                    "also writes print/errata.pdf with each changed card's old and new text.")
+@click.option("--players", type=click.IntRange(1, 12), default=None,
+              help="Starter sets to print, one per player (default: the most players the "
+              "game takes, game.yaml players.max).")
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
 def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, tts, tts_url,
-                out, since, quiet, as_json):
+                out, since, players, quiet, as_json):
     """Card sheets (A4/Letter, 3x3 with bleed and crop marks), PNGs and TTS decks."""
     from .render.build import PAPER_CHOICES, PrintOptions, build_print, shrunk
 
@@ -49,7 +52,8 @@ def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, t
         card_ids, errata = _changed(content_dir, since, card_ids)
     opts = PrintOptions(papers=PAPER_CHOICES[paper], deck=deck, faction=faction,
                         cards=_ids(card_ids), fronts_only=fronts_only,
-                        png=None if png == "none" else png, tts=tts, tts_url=tts_url)
+                        png=None if png == "none" else png, tts=tts, tts_url=tts_url,
+                        players=players)
     say = (lambda msg: None) if quiet or as_json else (lambda msg: click.echo(msg, err=True))
     if out is None:
         out = Path("build") / _subset_folder(deck, faction, opts.cards, since)

@@ -98,7 +98,11 @@ def ages_schema() -> dict:
                "notes": NOTES}, ["numeral", "name", "rounds", "market_deck", "power_deck"])
     deck = obj({"name": _ref("text"), "kind": {"enum": ["starter", "faction", "market",
                                                          "power"]},
-                "age": {"enum": ["I", "II", "III"]}, "back": _ref("id"),
+                "age": {"enum": ["I", "II", "III"]},
+                "back": {**_ref("id"), "description": (
+                    "the back its cards get: player (default: the one back shared by every "
+                    "card that can enter a player's deck) or a template of templates/backs/, "
+                    "e.g. back (the deck's own back, with its name and Age)")},
                 "stated_count": INT, "notes": NOTES}, ["name", "kind"])
     return _doc("ages.schema.json", "Ages and decks",
                 obj({"ages": _named_map(age), "decks": _named_map(deck)}))

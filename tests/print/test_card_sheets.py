@@ -130,27 +130,31 @@ def test_backs_mirrored_per_deck(sheets, shipped_cards):
             assert b.name == f"Back.{shipped_cards[card]['deck']}"
 
 
-def test_faces_equal_sum_of_copies(sheets, shipped_cards):
+def _printed_copies(content, card):
+    """Copies on the sheets: a Starter card once per Starter set (game.yaml players.max)."""
+    kind = content.ages["decks"][card["deck"]]["kind"]
+    return card["copies"] * (content.game["players"]["max"] if kind == "starter" else 1)
+
+
+def test_faces_equal_sum_of_copies(sheets, shipped_cards, shipped_content):
     _, pages = sheets
     faces = Counter(p.name for page in pages[0::2] for p in page.placed)
     assert all(n == 1 for n in faces.values())          # every copy is its own face
     per_card = Counter(name.split(".")[1] for name in faces)
-    assert per_card == {cid: c["copies"] for cid, c in shipped_cards.items()}
-    assert sum(per_card.values()) == sum(c["copies"] for c in shipped_cards.values())
+    want = {cid: _printed_copies(shipped_content, c) for cid, c in shipped_cards.items()}
+    assert per_card == want
     for name in faces:
         _, cid, n = name.split(".")
-        assert 1 <= int(n) <= shipped_cards[cid]["copies"]
+        assert 1 <= int(n) <= want[cid]
 
 
-def test_a_distinct_back_per_deck(full_build):
-    from tether_build.validate import validate
-
-    content = validate(full_build["content"])
-    backs = [k for part in full_build["result"].face_pdfs for k in part[1]
-             if k.startswith("back:")]
-    assert sorted(b[5:] for b in backs) == sorted(content.ages["decks"])
+def test_every_player_deck_card_has_the_same_back(full_build):
+    """§15.3: every card can end up in a draw pile, so every back page shows one image."""
     import pypdfium2 as pdfium
 
+    backs = [k for part in full_build["result"].face_pdfs for k in part[1]
+             if k.startswith("back:")]
+    assert backs
     pixels = set()
     for part_pdf, part_keys in full_build["result"].face_pdfs:
         doc = pdfium.PdfDocument(part_pdf)
@@ -158,7 +162,7 @@ def test_a_distinct_back_per_deck(full_build):
             if key.startswith("back:"):
                 pixels.add(doc[i].render(scale=0.3).to_pil().tobytes())
         doc.close()
-    assert len(pixels) == len(backs)
+    assert len(pixels) == 1
 
 
 def test_options_select_deck_faction_cards_and_fronts_only(tmp_path, shipped_content,
@@ -177,12 +181,30 @@ def test_options_select_deck_faction_cards_and_fronts_only(tmp_path, shipped_con
     from tether_build.render.build import build_print
 
     result = build_print(ROOT / "tests" / "fixtures" / "content", tmp_path, PrintOptions(
-        cards=["zap", "recruit"], papers=("a4",), fronts_only=True, png=None, tts=False),
-        content=content)
+        cards=["zap", "recruit"], papers=("a4",), fronts_only=True, png=None, tts=False,
+        players=2), content=content)
     pages = read_sheets(tmp_path / "print" / "cards-a4.pdf")
+    # two Starter sets (--players 2): Recruit is 2 a set, Zap 1
     assert len(pages) == 1 and [p.name for p in pages[0].placed] == [
-        "Face.recruit.1", "Face.recruit.2", "Face.zap.1"]
-    assert result.faces == 3 and not (tmp_path / "print" / "cards-letter.pdf").exists()
+        "Face.recruit.1", "Face.recruit.2", "Face.recruit.3", "Face.recruit.4",
+        "Face.zap.1", "Face.zap.2"]
+    assert result.faces == 6 and not (tmp_path / "print" / "cards-letter.pdf").exists()
+
+
+def test_players_prints_one_starter_set_per_player(shipped_content, shipped_cards):
+    from tether_build.errors import TetherError
+    from tether_build.render.build import PrintOptions, select_cards
+
+    cards = list(shipped_cards.values())
+    starter = [c for c in cards if c["deck"] == "starter"]
+    for players in (2, 4):
+        got = select_cards(shipped_content, cards, PrintOptions(players=players))
+        assert sum(c["copies"] for c in got if c["deck"] == "starter") == players * sum(
+            c["copies"] for c in starter)
+        assert sorted((c["id"], c["copies"]) for c in got if c["deck"] != "starter") == \
+            sorted((c["id"], c["copies"]) for c in cards if c["deck"] != "starter")
+    with pytest.raises(TetherError):
+        select_cards(shipped_content, cards, PrintOptions(players=9))
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -204,3 +226,31 @@ def test_every_sheet_page_has_trim_and_bleed_boxes(full_build, paper):
         assert bleed[2] > trim[2] and bleed[3] > trim[3]
         assert bleed[0] >= NO_PRINT - EPS and bleed[1] >= NO_PRINT - EPS  # printable area
         assert "/TrimBox" in page and "/BleedBox" in page
+
+
+def test_the_initiative_that_counts_is_printed_large(full_build, shipped_cards):
+    """The number the rules use (the `initiative` option, default the first) is the
+    largest number on the face, at 14 pt or more; the other one is not printed."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    from tether_build.engine.options import Options
+
+    assert Options().initiative == "first"
+    seen = 0
+    for part_pdf, part_keys in full_build["result"].face_pdfs:
+        doc = pdfium.PdfDocument(part_pdf)
+        for i, key in enumerate(part_keys):
+            if key.startswith("back:") or seen >= 12:
+                continue
+            card = shipped_cards[key.rsplit("-", 1)[0]]
+            tp = doc[i].get_textpage()
+            chars = [(tp.get_text_range(n, 1), raw.FPDFText_GetFontSize(tp.raw, n))
+                     for n in range(tp.count_chars())]
+            big = "".join(ch for ch, size in chars if size >= 14)
+            assert big == str(card["initiative"][0]), (key, big)
+            if card["initiative"][1] != card["initiative"][0]:
+                assert str(card["initiative"][1]) not in "".join(ch for ch, _ in chars)
+            seen += 1
+        doc.close()
+    assert seen == 12

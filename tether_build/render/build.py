@@ -33,6 +33,7 @@ class PrintOptions:
     tts: bool = True
     tts_url: str | None = None      # where TTS finds the images; default file:// of out/tts
     cache: Path | None = None       # folder of the render cache (render/cache.py); None: none
+    players: int | None = None      # Starter sets to print; None: game.yaml players.max
 
 
 @dataclass
@@ -75,7 +76,20 @@ def select_cards(content, cards: list[dict], opts: PrintOptions) -> list[dict]:
     if not chosen:
         raise TetherError("no card matches the options (check --deck, --faction, --cards)")
     order = {d: i for i, d in enumerate(decks)}
+    sets = starter_sets(content, opts)
+    chosen = [dict(c, copies=c["copies"] * sets)
+              if content.ages["decks"][c["deck"]]["kind"] == "starter" else c for c in chosen]
     return sorted(chosen, key=lambda c: order[c["deck"]])  # stable: keeps file order
+
+
+def starter_sets(content, opts: PrintOptions) -> int:
+    """How many Starter sets to print: one per player (§8), for --players or, by default,
+    the most players the game takes (game.yaml players.max), so one print serves any table."""
+    lo, hi = content.game["players"]["min"], content.game["players"]["max"]
+    n = opts.players if opts.players is not None else hi
+    if not lo <= n <= hi:
+        raise TetherError(f"--players {n}: the game takes {lo}-{hi} players")
+    return n
 
 
 def _workers(faces: int) -> int:

@@ -21,6 +21,19 @@ ICON_DIR = "icons"
 LIMIT_KEYWORDS = {"once_per_round"}
 
 
+
+def initiative_shown(pair) -> dict:
+    """The initiative number the rules use (the engine's `initiative` option: first,
+    second, lower or higher of the two printed numbers) and the other one."""
+    from ..engine.options import Options
+
+    rule = Options().initiative
+    a, b = pair
+    main = {"first": a, "second": b, "lower": min(a, b), "higher": max(a, b)}[rule]
+    return {"main": main, "other": b if main == a else a, "rule": rule}
+
+PLAYER_BACK = "player"  # ages.yaml decks.<id>.back: the one back of every player-deck card
+
 class Renderer:
     """Turns content into template contexts; holds the glossary and icon lookups."""
 
@@ -157,7 +170,7 @@ class Renderer:
             "deck_name": self.html(deck["name"]), "age": card["age"],
             "faction": self.faction(card["faction"]),
             "mana": card["mana"], "gold": card["gold"],
-            "initiative": card["initiative"],
+            "initiative": card["initiative"], "init": initiative_shown(card["initiative"]),
             "text": self.html(card["text_source"]) if card["text_source"] and
             card["type"] != "champion" else None,
             "abilities": abilities, "triggers": triggers, "mentioned": mentioned,
@@ -171,9 +184,15 @@ class Renderer:
         }
 
     def back(self, deck_id: str) -> dict:
-        """The template context of a deck's back."""
+        """The template context of a deck's back. By default (`back: player`) every deck
+        gets the same back, as every card can end up in a player's draw pile (§15.3) and a
+        back must not tell where the top card came from; the deck shows on the front."""
         deck = self.content.ages["decks"][deck_id]
         emblems = [f["emblem"] for f in self.content.factions.values() if f.get("emblem")]
+        if deck.get("back", PLAYER_BACK) == PLAYER_BACK:
+            return {"deck": PLAYER_BACK, "kind": PLAYER_BACK, "name": "", "age": None,
+                    "title": self.title, "icon": None, "emblems": emblems,
+                    "back": PLAYER_BACK}
         icon = {"starter": "capital", "faction": None, "market": "market",
                 "power": "power"}[deck["kind"]]
         return {"deck": deck_id, "kind": deck["kind"], "name": self.html(deck["name"]),
