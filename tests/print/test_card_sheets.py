@@ -232,7 +232,7 @@ def test_the_initiative_that_counts_is_printed_large(full_build, shipped_cards):
     """The number the rules use (the `initiative` option, default the first) is the
     largest number on the face, at 14 pt or more; the other one is not printed."""
     import pypdfium2 as pdfium
-    import pypdfium2.raw as raw
+    from pypdfium2 import raw
 
     from tether_build.engine.options import Options
 
