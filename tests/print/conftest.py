@@ -46,3 +46,13 @@ def shipped_cards(shipped_content):
     from tether_build.cards import normalized_cards
 
     return {c["id"]: c for c in normalized_cards(shipped_content)}
+
+
+@pytest.fixture(scope="session")
+def printed_cards(shipped_content, shipped_cards):
+    """shipped_cards with the copies a print holds: a Starter card once per Starter set
+    (game.yaml players.max sets by default)."""
+    sets = shipped_content.game["players"]["max"]
+    kinds = {d: v["kind"] for d, v in shipped_content.ages["decks"].items()}
+    return {cid: dict(c, copies=c["copies"] * (sets if kinds[c["deck"]] == "starter" else 1))
+            for cid, c in shipped_cards.items()}

@@ -17,11 +17,11 @@ CONTENT = str(_CONTENT)
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_png_per_face_and_back_at_300_dpi(small_build, shipped_cards):
+def test_png_per_face_and_back_at_300_dpi(small_build, shipped_cards, printed_cards):
     out, result = small_build["out"], small_build["result"]
     pngs = sorted((out / "png").rglob("*.png"))
     expected = {f"{cid}-{n}.png" for cid in result.fits
-                for n in range(1, shipped_cards[cid]["copies"] + 1)}
+                for n in range(1, printed_cards[cid]["copies"] + 1)}
     assert {p.name for p in pngs if p.name != "back.png"} == expected
     assert {p.parent.name for p in pngs if p.name == "back.png"} == set(result.decks)
     for path in pngs:
@@ -54,12 +54,12 @@ def test_mpc_preset_from_the_same_pages(small_build):
         assert a.convert("RGB").crop((1, 1, 823, 1123)).tobytes() == b.convert("RGB").tobytes()
 
 
-def test_tts_sheets_backs_and_json(small_build, shipped_cards):
+def test_tts_sheets_backs_and_json(small_build, printed_cards):
     out, result = small_build["out"], small_build["result"]
     for deck in result.decks:
         doc = json.loads((out / "tts" / f"{deck}.json").read_text(encoding="utf-8"))
         state = doc["ObjectStates"][0]
-        faces = sum(c["copies"] for c in shipped_cards.values()
+        faces = sum(c["copies"] for c in printed_cards.values()
                     if c["deck"] == deck and c["id"] in result.fits)
         custom = state["CustomDeck"]["1"]
         assert custom["NumWidth"] <= 10 and custom["NumHeight"] <= 7
