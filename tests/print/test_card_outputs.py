@@ -128,12 +128,12 @@ def test_cli_prints_one_card(tmp_path):
     from tether_build.cli import main
 
     res = CliRunner().invoke(main, ["print-cards", "--content", CONTENT, "--cards", "zap",
-                                    "--paper", "letter",
+                                    "--paper", "letter", "--players", "2",
                                     "--png", "none", "--no-tts", "--json", "--out",
                                     str(tmp_path)])
     assert res.exit_code == 0, res.output
     summary = json.loads(res.output)
-    assert summary["faces"] == 1 and summary["decks"] == ["starter"]
+    assert summary["faces"] == 2 and summary["decks"] == ["starter"]  # a set per player
     assert summary["written"] == [str(tmp_path / "print" / "cards-letter.pdf")]
 
 
@@ -143,7 +143,7 @@ def test_a_subset_print_goes_to_its_own_folder(tmp_path, monkeypatch):
 
     monkeypatch.chdir(tmp_path)
     res = CliRunner().invoke(main, ["print-cards", "--content", CONTENT, "--cards", "zap",
-                                    "--paper", "letter", "--png", "none", "--no-tts",
+                                    "--paper", "letter", "--players", "2", "--png", "none", "--no-tts",
                                     "--json"])
     assert res.exit_code == 0, res.output
     written = json.loads(res.output)["written"]

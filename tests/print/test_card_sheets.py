@@ -12,6 +12,7 @@ PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CARD_W, CARD_H = 63.5, 88.9
 NO_PRINT, BLEED = 4.0, 3.0
 EPS = 0.01
+PX_PT = 0.75  # a CSS px is 0.75 pt
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -245,7 +246,8 @@ def test_the_initiative_that_counts_is_printed_large(full_build, shipped_cards):
                 continue
             card = shipped_cards[key.rsplit("-", 1)[0]]
             tp = doc[i].get_textpage()
-            chars = [(tp.get_text_range(n, 1), raw.FPDFText_GetFontSize(tp.raw, n))
+            # pdfium reports sizes in the page's user units: WeasyPrint draws in CSS px
+            chars = [(tp.get_text_range(n, 1), raw.FPDFText_GetFontSize(tp.raw, n) * PX_PT)
                      for n in range(tp.count_chars())]
             big = "".join(ch for ch, size in chars if size >= 14)
             assert big == str(card["initiative"][0]), (key, big)
