@@ -59,8 +59,8 @@ def strength(g, p: int, h: int) -> float:
     return v
 
 
-ODDS_TRIALS = 100  # battles the heuristic simulates to judge an attack (the engine's odds)
-ODDS_FORCES = 12   # Forces beyond this count as this many when judging odds
+ODDS_TRIALS = 40  # battles the heuristic simulates to judge an attack (the engine's odds)
+ODDS_FORCES = 8   # Forces beyond this count as this many when judging odds
 
 
 @lru_cache(maxsize=4096)
