@@ -6,7 +6,7 @@ iteration budget between them by UCB1. One iteration:
 1. re-runs the game from its setup to this very decision (setup seed + every decision made
    so far: `Game.origin` and `Game.trace`; the engine asks its questions from inside its
    rules, so a game is forked by re-running it, which is exact);
-2. at the decision, resamples everything the seat cannot know (`views.determinize`'s rule,
+2. at the decision, resamples everything the seat cannot know (`Game.resample`, the rule of `determinize`,
    applied in place: other seats' hands and draw piles dealt again from their pool, its own
    draw order, the supply decks, the dice), and takes the option under test;
 3. plays on with heuristic agents to the end of the next round (or the end of the game);
@@ -59,7 +59,7 @@ class _Fork:
         if pos < self.branch:
             return self.trace[pos]
         if pos == self.branch:
-            _resample(g, self.seat, self.rng)
+            g.resample(self.seat, self.rng)
             self.rollout = [HeuristicAgent() for _ in g.s.players]
             for a in self.rollout:
                 a.seed(self.rng.getrandbits(64))
@@ -81,23 +81,6 @@ class _Seat:
     def choose(self, g, p, kind, options, ctx=None) -> int:
         """Ask the fork."""
         return self.fork.choose(g, p, kind, options, ctx)
-
-
-def _resample(g, seat: int, rng: random.Random) -> None:
-    """Determinize in place: what `seat` cannot see is dealt again (views.determinize)."""
-    s = g.s
-    for pl in s.players:
-        if pl.seat == seat:
-            rng.shuffle(pl.draw)
-            continue
-        keep = [i for i in pl.hand if i in g.pending]  # chosen this step: stays (see note)
-        pool = [i for i in pl.hand if i not in g.pending] + pl.draw
-        rng.shuffle(pool)
-        k = len(pl.hand) - len(keep)
-        pl.hand[:], pl.draw[:] = keep + pool[:k], pool[k:]
-    for deck in s.decks.values():
-        rng.shuffle(deck)
-    g.rng.seed(rng.getrandbits(64))
 
 
 def _score(g, seat: int) -> float:

@@ -71,19 +71,28 @@ class ViewsMixin:
     def determinize(self, p: int, seed: int, agents=None):
         """A clone consistent with seat p's observation; hidden parts sampled from `seed`."""
         g = self.clone(agents)
-        s, rng = g.s, random.Random(seed)
+        g.resample(p, random.Random(seed))
+        s = g.s
+        for pl in s.players:
+            if pl.seat != p:
+                pl.pvp = sum(s.cards[i].defn.vp for z in pl.zones() for i in z)
+        g.memo, g.bridge_cache = None, {}
+        return g
+
+    def resample(self, p: int, rng: random.Random) -> None:
+        """In place, deal again what seat p cannot see: other seats' hands and draw piles
+        from their pool (a card chosen this Action Step stays in hand: it is about to be
+        revealed), p's draw order, every supply deck's order; reseed the dice."""
+        s = self.s
         for pl in s.players:
             if pl.seat == p:
                 rng.shuffle(pl.draw)
                 continue
-            keep = [i for i in pl.hand if i in g.pending]  # chosen, about to be revealed
-            pool = [i for i in pl.hand if i not in g.pending] + pl.draw
+            keep = [i for i in pl.hand if i in self.pending]
+            pool = [i for i in pl.hand if i not in self.pending] + pl.draw
             rng.shuffle(pool)
             k = len(pl.hand) - len(keep)
             pl.hand[:], pl.draw[:] = keep + pool[:k], pool[k:]
-            pl.pvp = sum(s.cards[i].defn.vp for z in pl.zones() for i in z)
         for deck in s.decks.values():
             rng.shuffle(deck)
-        g.rng = random.Random(rng.getrandbits(64))
-        g.memo, g.bridge_cache = None, {}
-        return g
+        self.rng.seed(rng.getrandbits(64))
