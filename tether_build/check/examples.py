@@ -1,20 +1,36 @@
 """Card examples: small written scenarios (`examples:` on a card) run in the real engine.
 
-An example gives each player's gold, mana and units (Cohorts per named hex: `capital`,
-`enemy_capital`, `center`), optional die faces and a seed; the card is played by seat 0 as
-the Action Phase does (declare, pay, resolve; every choice takes the first option) and
-`expect:` is compared with the state after. A mismatch is reported as
+An example builds a 2-player board (its `seed`), gives each player Gold, mana, Permanence
+and cards, puts units on named hexes (see `example_agent`), sets the Bridges (`bridges: all`
+by default, `none`, or a list of hex pairs), forces the first die faces, and then does one
+thing as seat 0: `play:` a card (default: the card that carries the example), `march:`,
+`reinforce:`, `ability:` (an "as an action" ability), `battle:` or `phase:` (reset,
+collection, scoring or cleanup). Seat 0's decisions take the answers of `choose:` in order.
+`expect:` is compared with the state after; a mismatch is reported as
 `file:line: card: example N: expected ..., got ...`.
 """
 
 from __future__ import annotations
 
-from ..engine.actions import declare, playable, resolve_card
+from ..engine import phases
+from ..engine.actions import choose, resolve_basic, resolve_card, reveal
 from ..engine.scenario import give, put_champion, scenario
+from .example_agent import (
+    ExampleAgent,
+    ExampleError,
+    QuietAgent,
+    edge_of,
+    fits,
+    hex_of,
+    named_hexes,
+)
 from .model import Failure
-from .world import ForcedDice, ScriptAgent
+from .world import ForcedDice
 
-PLAYER_FIELDS = ("gold", "mana", "hand", "discard")
+DOINGS = ("play", "march", "reinforce", "ability", "battle", "phase")
+PHASES = {"reset": phases.reset_phase, "collection": phases.collection_phase,
+          "scoring": phases.scoring_phase, "cleanup": phases.cleanup_phase}
+ZONES = ("hand", "discard", "draw")
 
 
 class ExampleDice(ForcedDice):
@@ -27,48 +43,57 @@ class ExampleDice(ForcedDice):
         return super().random()
 
 
-def _hexes(g) -> dict[str, int]:
-    s = g.s
-    return {"capital": s.players[0].capital, "enemy_capital": s.players[1].capital,
-            "center": s.topo.center}
-
-
-def _setup(rules, card_id: str, ex: dict):
-    agents = [ScriptAgent("first", ex.get("seed", 0)) for _ in range(2)]
+def _setup(rules, ex: dict):
+    seed = ex.get("seed", 0)
     given = ex.get("players", [])
+    agents = [ExampleAgent(ex.get("choose", ())), QuietAgent()]
     factions = [(given[p] if p < len(given) else {}).get("faction", rules.default_faction)
                 for p in range(2)]
-    g = scenario(rules, 2, ex.get("seed", 0), factions=factions, agents=agents)
-    g.rng = ExampleDice(ex.get("seed", 0), ex.get("dice", ()))
-    names = _hexes(g)
-    for p, given in enumerate(ex.get("players", [])):
+    g = scenario(rules, 2, seed, factions=factions, agents=agents)
+    g.rng = ExampleDice(seed, ex.get("dice", ()))
+    names = agents[0].names = named_hexes(g)
+    for p, want in enumerate(given):
         pl = g.s.players[p]
-        pl.gold, pl.mana = given.get("gold", 0), given.get("mana", 0)
-        for cid in given.get("hand", []):
-            give(g, p, cid, "hand")
+        pl.gold, pl.mana = want.get("gold", 0), want.get("mana", 0)
+        pl.pvp, pl.played_count = want.get("permanence", 0), want.get("played", 0)
+        for zone in ZONES:
+            for cid in want.get(zone, []):
+                give(g, p, cid, zone)
     for u in ex.get("units", []):
-        g.s.add_forces(u["player"], names[u["hex"]], u.get("cohorts", 0))
+        h = hex_of(names, u["hex"])
+        g.s.add_forces(u["player"], h, u.get("cohorts", 0))
         if "champion" in u:
-            put_champion(g, u["player"], u["champion"], names[u["hex"]], u.get("hp"))
-    g.s.bridges.update(g.s.topo.edges)
+            put_champion(g, u["player"], u["champion"], h, u.get("hp"))
+    bridges = ex.get("bridges", "all")
+    if bridges == "all":
+        g.s.bridges.update(g.s.topo.edges)
+    elif bridges != "none":
+        g.s.bridges.update(edge_of(names, pair) for pair in bridges)
     g.dirty.clear()
     return g, names
 
 
 def _observed(g, names, expect: dict) -> dict:
-    out: dict = {"players": [], "units": []}
+    s = g.s
+    out: dict = {"players": [], "units": [], "bridges": []}
     for p, want in enumerate(expect.get("players", [])):
-        pl = g.s.players[p]
+        pl = s.players[p]
         got = {"gold": pl.gold, "mana": pl.mana, "hand": len(pl.hand),
-               "discard": len(pl.discard)}
+               "discard": len(pl.discard), "draw": len(pl.draw), "permanence": pl.pvp,
+               "control": pl.cvp,
+               "hand_cards": sorted(s.cards[i].defn.id for i in pl.hand),
+               "discard_cards": sorted(s.cards[i].defn.id for i in pl.discard)}
         out["players"].append({k: got[k] for k in want})
     for u in expect.get("units", []):
-        h = names[u["hex"]]
-        got = {**u, "cohorts": g.s.forces[h].get(u["player"], 0)}
+        h = hex_of(names, u["hex"])
+        got = {**u, "cohorts": s.forces[h].get(u["player"], 0)}
         if "champion" in u:
-            got["hp"] = next((c.hp for c in g.s.champs_at[h] if c.owner == u["player"]
+            got["hp"] = next((c.hp for c in s.champs_at[h] if c.owner == u["player"]
                               and c.defn.id == u["champion"]), 0)
         out["units"].append({k: got[k] for k in _unit_keys(u)})
+    for b in expect.get("bridges", []):
+        out["bridges"].append({"between": b["between"],
+                               "bridged": edge_of(names, b["between"]) in s.bridges})
     return out
 
 
@@ -78,36 +103,59 @@ def _unit_keys(u: dict) -> list[str]:
     return keys if "champion" in u or "cohorts" in u else [*keys, "cohorts"]
 
 
+def _wanted(expect: dict) -> dict:
+    return {"players": [{k: sorted(v) if k.endswith("_cards") else v for k, v in p.items()}
+                        for p in expect.get("players", [])],
+            "units": [{k: u.get(k, 0) for k in _unit_keys(u)} for u in expect.get("units", [])],
+            "bridges": [{"between": b["between"], "bridged": b["bridged"]}
+                        for b in expect.get("bridges", [])]}
+
+
 def run_example(rules, card_id: str | None, ex: dict) -> str | None:
     """Play one example; None when the state after matches `expect`, else the message."""
-    g, names = _setup(rules, card_id, ex)
-    if "battle" in ex:
-        b = ex["battle"]
-        g.battle(names[b["hex"]], b["attacker"], 1 - b["attacker"], b.get("siege", False))
-    else:
-        why = _play(g, ex.get("play", card_id))
-        if why:
-            return why
-    want = {"players": ex["expect"].get("players", []),
-            "units": [{k: u.get(k, 0) for k in _unit_keys(u)}
-                      for u in ex["expect"].get("units", [])]}
-    got = _observed(g, names, ex["expect"])
+    doing = [k for k in DOINGS if k in ex]
+    if len(doing) > 1:
+        return f"expected one of {', '.join(DOINGS)}, got {' and '.join(doing)}"
+    try:
+        g, names = _setup(rules, ex)
+        why = _do(g, names, doing[0] if doing else "play", ex, card_id)
+        why = why or g.agents[0].unused()
+    except ExampleError as exc:
+        return str(exc)
+    if why:
+        return why
+    want, got = _wanted(ex["expect"]), _observed(g, names, ex["expect"])
     if got != want:
         return f"expected {_show(want)}, got {_show(got)}"
     return None
 
 
-def _play(g, card_id: str | None) -> str | None:
-    if card_id is None:
-        return "expected a play: or battle:, got neither"
-    iid = give(g, 0, card_id, "hand")
-    if not playable(g, 0, iid):
-        return "expected the card to be playable, got unplayable"
-    g.agents[0].play = iid
-    plan = declare(g, 0)
-    if plan.get("kind") != "card":
-        return "expected the card to be declared, got another action"
-    resolve_card(g, plan)
+def _do(g, names, doing: str, ex: dict, card_id: str | None) -> str | None:
+    """Seat 0 does the example's one thing; a message when it cannot."""
+    if doing == "battle":
+        b = ex["battle"]
+        g.battle(hex_of(names, b["hex"]), b["attacker"], 1 - b["attacker"],
+                 b.get("siege", False))
+        return None
+    if doing == "phase":
+        PHASES[ex["phase"]](g)
+        return None
+    agent = g.agents[0]
+    if doing == "play":
+        card = ex.get("play", card_id)
+        if card is None:
+            return f"expected one of {', '.join(DOINGS)}, got none"
+        iid = give(g, 0, card, "hand")
+        agent.action = lambda o: o == ("card", iid)
+    elif doing == "march":
+        agent.action = lambda o: o[0] == "march" and fits(g, names, {"move": ex["march"]},
+                                                           o[1])
+    elif doing == "reinforce":
+        agent.action = lambda o: o == ("reinforce", hex_of(names, ex["reinforce"]))
+    else:
+        agent.action = lambda o: o[0] == "ability" and o[2] == ex["ability"]
+    plan = reveal(g, choose(g, 0))
+    (resolve_card if plan["kind"] == "card" else resolve_basic)(g, plan)
     return None
 
 
@@ -116,6 +164,8 @@ def _show(d: dict) -> str:
     parts += [f"player {u['player']} on {u['hex']}: "
               + ", ".join(f"{k} {u[k]}" for k in ("cohorts", "champion", "hp") if k in u)
               for u in d["units"]]
+    parts += [f"{'a' if b['bridged'] else 'no'} Bridge between {b['between'][0]} and "
+              f"{b['between'][1]}" for b in d["bridges"]]
     return "; ".join(parts)
 
 
