@@ -340,8 +340,9 @@ class PathsMixin:
                 and sum(1 for h in s.occupied_by(p) if s.tile[h] == "mine") >= 2):
             return True
         if owned(mods.get("ignore_bridges", ()), p):
-            for cid in s.players[p].champions:  # a Champion alone on its hex may fly
-                if p not in s.forces[s.champions[cid].hex]:
+            # a flying Champion may leave its hex alone (§2.1), Cohorts beside it or not
+            for cid in s.players[p].champions:
+                if self.flies(p, [s.champions[cid]], 0):
                     return True
         return False
 
