@@ -56,6 +56,11 @@ def _answer() -> dict:
             "additionalProperties": False, "properties": one}
 
 
+def _choices() -> dict:
+    return {"type": "array", "maxItems": 20, "items": _answer(),
+            "description": "answers to the decisions of the doing's seat, in order"}
+
+
 def _given() -> dict:
     return {"type": "object", "additionalProperties": False, "properties": {
         "gold": _count(1000), "mana": _count(1000), "permanence": _count(100),
@@ -74,6 +79,26 @@ def _after() -> dict:
         "discard_cards": _cards("the card ids in the discard pile, any order")}}
 
 
+def _doings() -> dict:
+    """What seat 0 does: one of these keys (the example's, and each of `then:`)."""
+    return {
+        "play": {**ID, "description": "card seat 0 plays (default: the card that carries it)"},
+        "march": {**_move(), "description": "instead of a play: the March basic action"},
+        "reinforce": {**HEX, "description": "instead of a play: Reinforce into a hex"},
+        "ability": {"type": "string", "maxLength": 80,
+                    "description": "instead of a play: use an 'as an action' ability"},
+        "battle": {"type": "object", "additionalProperties": False,
+                   "required": ["hex", "attacker"], "properties": {
+                       "hex": HEX, "attacker": {"enum": [0, 1]},
+                       "siege": {"type": "boolean"}},
+                   "description": "instead of a play: a battle in a hex"},
+        "phase": {"enum": ["reset", "collection", "scoring", "cleanup"],
+                  "description": "instead of a play: run one round phase"},
+        "seat": {"enum": [0, 1], "description": "who plays, marches, reinforces or uses "
+                 "the ability (default 0; seat 1 answers with first options)"},
+    }
+
+
 def examples_schema() -> dict:
     """`examples:` on a card, ability or passive: given players and units, the play by seat 0, `expect:` after."""
     example = {
@@ -85,23 +110,18 @@ def examples_schema() -> dict:
                      "description": "faces the first d6 rolls show"},
             "players": {"type": "array", "maxItems": 2, "items": _given()},
             "units": {"type": "array", "maxItems": 20, "items": _unit()},
+            **_doings(),
+            "then": {"type": "array", "maxItems": 10, "description": "further doings, in order",
+                     "items": {"type": "object", "additionalProperties": False,
+                               "minProperties": 1, "maxProperties": 3,
+                               "properties": {**_doings(), "choose": _choices()}}},
             "bridges": {"anyOf": [{"enum": ["all", "none"]},
                                   {"type": "array", "maxItems": 30, "items": PAIR}],
                         "description": "the Bridges on the board (default: all)"},
-            "play": {**ID, "description": "card seat 0 plays (default: the card that carries it)"},
-            "march": {**_move(), "description": "instead of a play: the March basic action"},
-            "reinforce": {**HEX, "description": "instead of a play: Reinforce into a hex"},
-            "ability": {"type": "string", "maxLength": 80,
-                        "description": "instead of a play: use an 'as an action' ability"},
-            "battle": {"type": "object", "additionalProperties": False,
-                       "required": ["hex", "attacker"], "properties": {
-                           "hex": HEX, "attacker": {"enum": [0, 1]},
-                           "siege": {"type": "boolean"}},
-                       "description": "instead of a play: a battle in a hex"},
-            "phase": {"enum": ["reset", "collection", "scoring", "cleanup"],
-                      "description": "instead of a play: run one round phase"},
-            "choose": {"type": "array", "maxItems": 20, "items": _answer(),
-                       "description": "seat 0's answers, in order"},
+            "choose": _choices(),
+            "unaffected": {"type": "boolean", "description": (
+                "an ability's example of a case it does not change: it must then give the "
+                "same result without the ability (otherwise it must differ)")},
             "expect": {"type": "object", "additionalProperties": False, "properties": {
                 "players": {"type": "array", "maxItems": 2, "items": _after()},
                 "units": {"type": "array", "maxItems": 20, "items": _unit()},

@@ -76,7 +76,7 @@ def edge_of(names: dict[str, int], pair) -> int:
     return edge_key(hex_of(names, pair[0]), hex_of(names, pair[1]))
 
 
-def _move_fits(g, names, want: dict, o) -> bool:
+def _move_fits(g, names, want: dict, o, p: int) -> bool:
     if o is None:
         return False
     unit, frm, cid, n, path = o
@@ -87,8 +87,8 @@ def _move_fits(g, names, want: dict, o) -> bool:
     units = want.get("units", "all")
     if unit != "stack":
         return {"champion": "champions", "force": "cohorts", "cohorts": "cohorts"}[unit] == units
-    champs = any(c.owner == 0 for c in g.s.champs_at[frm])
-    cohorts = g.s.forces[frm].get(0, 0) > 0
+    champs = any(c.owner == p for c in g.s.champs_at[frm])
+    cohorts = g.s.forces[frm].get(p, 0) > 0
     if units == "champions":
         return cid == 0 and (n == 0 or (n is None and not cohorts))
     if units == "cohorts":
@@ -96,7 +96,7 @@ def _move_fits(g, names, want: dict, o) -> bool:
     return cid == 0 and n is None
 
 
-def fits(g, names, answer: dict, o) -> bool:
+def fits(g, names, answer: dict, o, p: int = 0) -> bool:
     """True when option `o` of a decision is what `answer` asks for."""
     (key, val), = answer.items()
     s = g.s
@@ -107,7 +107,7 @@ def fits(g, names, answer: dict, o) -> bool:
     if key == "stop":
         return o is None
     if key == "move":
-        return _move_fits(g, names, val, o)
+        return _move_fits(g, names, val, o, p)
     if key == "hex":
         return o == hex_of(names, val)
     if key == "bridge":
@@ -137,7 +137,9 @@ class ExampleAgent:
         self.answers = list(answers)
         self.names = names or {}
         self.action = None  # a predicate on action options
+        self.what = "the action"  # the action, as the failure message names it
         self.used = 0
+        self.whose = ""  # "seat 1's " for the opponent, in failure messages
 
     def seed(self, value: int) -> None:
         """Examples replay exactly: nothing is random here."""
@@ -147,24 +149,25 @@ class ExampleAgent:
         if kind == "action":
             i = next((i for i, o in enumerate(options) if self.action and self.action(o)), None)
             if i is None:
-                raise ExampleError("expected the action to be legal, got it not offered")
+                raise ExampleError(f"expected {self.what} to be legal, got it not offered")
             return i
         if self.used < len(self.answers):
             answer = self.answers[self.used]
             if kind in ANSWERS[next(iter(answer))]:
                 self.used += 1
                 for i, o in enumerate(options):
-                    if fits(g, self.names, answer, o):
+                    if fits(g, self.names, answer, o, p):
                         return i
-                raise ExampleError(f"expected choice {self.used} {_brief(answer)} to be "
-                                   f"offered, got {len(options)} other {kind} options")
+                raise ExampleError(f"expected {self.whose}choice {self.used} {_brief(answer)}"
+                                   f" to be offered, got {len(options)} other {kind} options")
         return default_choice(kind, options)
 
     def unused(self) -> str | None:
         """The first answer no decision took, as a failure message."""
         if self.used < len(self.answers):
-            return (f"expected choice {self.used + 1} {_brief(self.answers[self.used])} "
-                    "to be asked, got no such decision")
+            answer = _brief(self.answers[self.used])
+            return (f"expected {self.whose}choice {self.used + 1} {answer} to be asked, "
+                    "got no such decision")
         return None
 
 
@@ -176,11 +179,11 @@ def default_choice(kind: str, options) -> int:
 
 
 class QuietAgent(ExampleAgent):
-    """Seat 1: every decision takes its first option (a Mine: the Gold)."""
+    """Seat 1: its scripted action and answers (a `seat: 1` doing and its `choose:`)."""
 
-    def choose(self, g, p, kind, options, ctx=None) -> int:
-        """The first option."""
-        return default_choice(kind, options)
+    def __init__(self):
+        super().__init__()
+        self.whose = "seat 1's "
 
 
 def _brief(answer: dict) -> str:

@@ -5,7 +5,8 @@ and cards, puts units on named hexes (see `example_agent`), sets the Bridges (`b
 by default, `none`, or a list of hex pairs), forces the first die faces, and then does one
 thing as seat 0: `play:` a card (default: the card that carries the example), `march:`,
 `reinforce:`, `ability:` (an "as an action" ability), `battle:` or `phase:` (reset,
-collection, scoring or cleanup). Seat 0's decisions take the answers of `choose:` in order.
+collection, scoring or cleanup), then each of `then:` in order (the same keys; `seat: 1` makes the opponent do a play,
+March, Reinforce or ability, answering its decisions with their first option). Seat 0's decisions take the answers of `choose:` in order.
 `expect:` is compared with the state after; a mismatch is reported as
 `file:line: card: example N: expected ..., got ...`.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from ..engine import phases
 from ..engine.actions import choose, resolve_basic, resolve_card, reveal
+from ..engine.declare import card_cost
 from ..engine.scenario import give, put_champion, scenario
 from .example_agent import (
     ExampleAgent,
@@ -42,22 +44,29 @@ class ExampleDice(ForcedDice):
             return (self.faces.pop(0) - 0.5) / 6
         return super().random()
 
+    def getrandbits(self, k: int) -> int:
+        """Fair bits: defined here so that random choices among units (`_randbelow`) keep
+        drawing bits and never take a forced die face (Random picks by what a subclass
+        overrides)."""
+        return super().getrandbits(k)
+
 
 def _setup(rules, ex: dict):
     seed = ex.get("seed", 0)
     given = ex.get("players", [])
-    agents = [ExampleAgent(ex.get("choose", ())), QuietAgent()]
+    agents = [ExampleAgent(), QuietAgent()]
     factions = [(given[p] if p < len(given) else {}).get("faction", rules.default_faction)
                 for p in range(2)]
     g = scenario(rules, 2, seed, factions=factions, agents=agents)
     g.rng = ExampleDice(seed, ex.get("dice", ()))
-    names = agents[0].names = named_hexes(g)
+    names = agents[0].names = agents[1].names = named_hexes(g)
     for p, want in enumerate(given):
         pl = g.s.players[p]
         pl.gold, pl.mana = want.get("gold", 0), want.get("mana", 0)
         pl.pvp, pl.played_count = want.get("permanence", 0), want.get("played", 0)
-        for zone in ZONES:
-            for cid in want.get(zone, []):
+        for zone in ZONES:  # a draw pile is given top first; the engine draws from its end
+            ids = want.get(zone, [])
+            for cid in reversed(ids) if zone == "draw" else ids:
                 give(g, p, cid, zone)
     for u in ex.get("units", []):
         h = hex_of(names, u["hex"])
@@ -111,15 +120,32 @@ def _wanted(expect: dict) -> dict:
                         for b in expect.get("bridges", [])]}
 
 
-def run_example(rules, card_id: str | None, ex: dict) -> str | None:
-    """Play one example; None when the state after matches `expect`, else the message."""
-    doing = [k for k in DOINGS if k in ex]
-    if len(doing) > 1:
-        return f"expected one of {', '.join(DOINGS)}, got {' and '.join(doing)}"
+def _doings(ex: dict, card_id: str | None) -> list[tuple[str, dict]] | str:
+    """The example's doing, then each of `then:`, as (kind, the dict holding it)."""
+    out = []
+    for part in [ex, *ex.get("then", [])]:
+        kinds = [k for k in DOINGS if k in part]
+        if len(kinds) > 1:
+            return f"expected one of {', '.join(DOINGS)}, got {' and '.join(kinds)}"
+        if not kinds and (part is not ex or card_id is None):
+            return f"expected one of {', '.join(DOINGS)}, got none"
+        out.append((kinds[0] if kinds else "play", part))
+    return out
+
+
+def run_example(rules, card_id: str | None, ex: dict, without=()) -> str | None:
+    """Play one example; None when the state after matches `expect`, else the message.
+    `without`: abilities (engine Ability objects) the game must not have, as if unprinted."""
+    doings = _doings(ex, card_id)
+    if isinstance(doings, str):
+        return doings
     try:
         g, names = _setup(rules, ex)
-        why = _do(g, names, doing[0] if doing else "play", ex, card_id)
-        why = why or g.agents[0].unused()
+        if without:
+            _strip(g, without)
+        for kind, part in doings:
+            _do(g, names, kind, part, card_id if part is ex else None)
+        why = g.agents[0].unused() or g.agents[1].unused()
     except ExampleError as exc:
         return str(exc)
     if why:
@@ -130,33 +156,48 @@ def run_example(rules, card_id: str | None, ex: dict) -> str | None:
     return None
 
 
-def _do(g, names, doing: str, ex: dict, card_id: str | None) -> str | None:
-    """Seat 0 does the example's one thing; a message when it cannot."""
+def _strip(g, without) -> None:
+    """Remove these abilities from the game and keep them from being installed later."""
+    hooks = g.hooks
+    hooks.remove_where(lambda act: getattr(act, "ability", None) in without)
+    install = hooks.install_ability
+
+    def install_unless(ab, owner, champ=None):
+        return None if ab in without else install(ab, owner, champ)
+    hooks.install_ability = install_unless
+
+
+def _do(g, names, doing: str, part: dict, card_id: str | None) -> None:
+    """Seat 0 does one thing of the example (a play, a basic action, a battle, a phase)."""
+    seat = part.get("seat", 0)
+    g.agents[seat].answers.extend(part.get("choose", ()))
     if doing == "battle":
-        b = ex["battle"]
+        b = part["battle"]
         g.battle(hex_of(names, b["hex"]), b["attacker"], 1 - b["attacker"],
                  b.get("siege", False))
-        return None
+        return
     if doing == "phase":
-        PHASES[ex["phase"]](g)
-        return None
-    agent = g.agents[0]
+        PHASES[part["phase"]](g)
+        return
+    agent = g.agents[seat]
     if doing == "play":
-        card = ex.get("play", card_id)
-        if card is None:
-            return f"expected one of {', '.join(DOINGS)}, got none"
-        iid = give(g, 0, card, "hand")
+        iid = give(g, seat, part.get("play", card_id), "hand")
         agent.action = lambda o: o == ("card", iid)
+        mana, gold, _ = card_cost(g, seat, g.s.cards[iid])
+        pl = g.s.players[seat]
+        agent.what = (f"playing {g.s.cards[iid].defn.id} (it costs {mana} mana and {gold} "
+                      f"Gold now; seat {seat} has {pl.mana} mana and {pl.gold} Gold)")
     elif doing == "march":
-        agent.action = lambda o: o[0] == "march" and fits(g, names, {"move": ex["march"]},
-                                                           o[1])
+        agent.action = lambda o: o[0] == "march" and fits(g, names, {"move": part["march"]},
+                                                           o[1], seat)
     elif doing == "reinforce":
-        agent.action = lambda o: o == ("reinforce", hex_of(names, ex["reinforce"]))
+        agent.action = lambda o: o == ("reinforce", hex_of(names, part["reinforce"]))
     else:
-        agent.action = lambda o: o[0] == "ability" and o[2] == ex["ability"]
-    plan = reveal(g, choose(g, 0))
+        agent.action = lambda o: o[0] == "ability" and o[2] == part["ability"]
+    if doing != "play":
+        agent.what = f"the {doing} {part[doing]}"
+    plan = reveal(g, choose(g, seat))
     (resolve_card if plan["kind"] == "card" else resolve_basic)(g, plan)
-    return None
 
 
 def _show(d: dict) -> str:
@@ -170,32 +211,64 @@ def _show(d: dict) -> str:
 
 
 def _subjects(content):
-    """(subject, carrier id, examples, doc key, path of examples, file, line) of every holder."""
+    """(subject, carrier id, examples, doc key, path of examples, file, ability) of every
+    holder; ability is (card or faction id, ability name) for abilities and passives."""
     for card in content.cards:
         src = card["_src"]
         base = ("cards", src["index"])
-        yield card["id"], card["id"], card.get("examples", []), src["doc"], base, src["file"]
+        yield (card["id"], card["id"], card.get("examples", []), src["doc"], base, src["file"],
+               None)
         for a, ab in enumerate((card.get("champion") or {}).get("abilities", [])):
             yield (f"{card['id']}.{ab['name']}", None, ab.get("examples", []), src["doc"],
-                   base + ("champion", "abilities", a), src["file"])
+                   base + ("champion", "abilities", a), src["file"], (card["id"], ab["name"]))
     for fid, fac in sorted(content.factions.items()):
         doc = next((k for k, d in content.docs.items()
                     if isinstance(d.data, dict) and fid in d.data.get("factions", {})), None)
         for a, ab in enumerate(fac["passives"]):
             yield (f"{fid}.{ab['name']}", None, ab.get("examples", []), doc,
-                   ("factions", fid, "passives", a), content.docs[doc].path if doc else "-")
+                   ("factions", fid, "passives", a), content.docs[doc].path if doc else "-",
+                   (fid, ab["name"]))
+
+
+def _abilities(rules, owner: str, name: str) -> set:
+    """The engine's Ability objects of a Champion card's ability or a faction's passive."""
+    if owner in rules.factions:
+        pool = rules.factions[owner].passives
+    else:
+        pool = rules.by_id[owner].abilities if owner in rules.by_id else []
+    return {ab for ab in pool if ab.name == name}
+
+
+def _without(rules, ability, ex: dict, card_id) -> str | None:
+    """The example played again without its ability: it must then fail (it shows what the
+    ability does), or pass as well if it says `unaffected: true`."""
+    owner, name = ability
+    without = _abilities(rules, owner, name)
+    if not without:
+        return None  # not in play (an idea): nothing to take away
+    why = run_example(rules, card_id, ex, without)
+    if ex.get("unaffected"):
+        return None if why is None else (
+            f"expected the same result without {name} (unaffected: true), got {why}")
+    if why is None:
+        return (f"expected a different result without {name} (else the example does not "
+                f"show what {name} does), got the same")
+    return None
 
 
 def run_examples(rules, content) -> tuple[int, list[Failure]]:
-    """Run every example of the content (cards, Champion abilities, faction passives):
-    (examples run, failures located at the example's line)."""
+    """Run every example of the content (cards, Champion abilities, faction passives), each
+    example of an ability also without that ability: (examples run, failures located at the
+    example's line)."""
     n, fails = 0, []
-    for subject, card_id, examples, doc_key, path, file in _subjects(content):
+    for subject, card_id, examples, doc_key, path, file, ability in _subjects(content):
         doc = content.docs.get(doc_key)
         for k, ex in enumerate(examples):
             n += 1
             try:
                 why = run_example(rules, card_id, ex)
+                if why is None and ability is not None:
+                    why = _without(rules, ability, ex, card_id)
             except Exception as exc:  # noqa: BLE001  (reported as the example's failure)
                 why = f"expected it to resolve, got {type(exc).__name__}: {exc}"
             if why:
