@@ -107,3 +107,22 @@ def test_phase_scoring_and_named_mine(rules):
           "phase": "collection", "then": [{"phase": "scoring"}],
           "expect": {"players": [{"control": 1}]}}
     assert run_example(rules, None, ex) is None
+
+
+def test_unknown_card_id_is_named(rules):
+    ex = {"players": [{"faction": "cipher", "hand": ["no_such_card"]}], "phase": "scoring",
+          "expect": {}}
+    assert run_example(rules, None, ex) == "expected a card id, got 'no_such_card'"
+
+
+def test_decks_given_and_a_gained_card_played_from_hand(rules):
+    ex = {"players": [{"faction": "cipher", "mana": 3}, {"faction": "cipher"}],
+          "decks": {"age1_market": ["sergeant", "sergeant", "sergeant"]},
+          "play": "forge_miracle", "then": [{"play": "sergeant"}],
+          "expect": {"players": [{"mana": 0, "gold": 0, "hand_cards": ["sergeant", "sergeant"]}],
+                     "units": [{"hex": "capital", "player": 0, "champion": "sergeant",
+                                "hp": 3}]}}
+    assert run_example(rules, None, ex) is None
+    bad = {**ex, "decks": {"age9_market": ["sergeant"]}}
+    assert run_example(rules, None, bad).startswith(
+        "expected a Market or Power deck id, got 'age9_market' (decks: age1_market")

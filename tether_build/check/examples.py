@@ -1,14 +1,17 @@
 """Card examples: small written scenarios (`examples:` on a card) run in the real engine.
 
 An example builds a 2-player board (its `seed`), gives each player Gold, mana, Permanence
-and cards, puts units on named hexes (see `example_agent`), sets the Bridges (`bridges: all`
-by default, `none`, or a list of hex pairs), forces the first die faces, and then does one
-thing as seat 0: `play:` a card (default: the card that carries the example), `march:`,
-`reinforce:`, `ability:` (an "as an action" ability), `battle:` or `phase:` (reset,
-collection, scoring or cleanup), then each of `then:` in order (the same keys; `seat: 1` makes the opponent do a play,
-March, Reinforce or ability, answering its decisions with their first option). Seat 0's decisions take the answers of `choose:` in order.
-`expect:` is compared with the state after; a mismatch is reported as
-`file:line: card: example N: expected ..., got ...`.
+and cards, sets Market or Power decks (`decks:`), puts units on named hexes (see
+`example_agent`), sets the Bridges (`bridges: all` by default, `none`, or a list of hex
+pairs), forces the first die faces, and then does one thing as seat 0: `play:` a card
+(default: the card that carries the example), `march:`, `reinforce:`, `ability:` (an "as
+an action" ability), `battle:` or `phase:` (reset, collection, scoring or cleanup), then
+each of `then:` in order (the same keys; `seat: 1` makes the opponent do a play, March,
+Reinforce or ability). Each doing's seat answers its decisions from that doing's
+`choose:`, in order. `expect:` is compared with the state after; a mismatch is reported
+as `file:line: card: example N: expected ..., got ...`. An ability's or passive's
+example is also played without that ability and must then differ (or, with
+`unaffected: true`, must not).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 from ..engine import phases
 from ..engine.actions import choose, resolve_basic, resolve_card, reveal
 from ..engine.declare import card_cost
-from ..engine.scenario import give, put_champion, scenario
+from ..engine.scenario import give, new_card, put_champion, scenario
 from .example_agent import (
     ExampleAgent,
     ExampleError,
@@ -67,12 +70,17 @@ def _setup(rules, ex: dict):
         for zone in ZONES:  # a draw pile is given top first; the engine draws from its end
             ids = want.get(zone, [])
             for cid in reversed(ids) if zone == "draw" else ids:
-                give(g, p, cid, zone)
+                give(g, p, known(g, cid), zone)
+    for deck, ids in ex.get("decks", {}).items():
+        if deck not in g.s.decks:
+            raise ExampleError(f"expected a Market or Power deck id, got {deck!r} "
+                               f"(decks: {', '.join(sorted(g.s.decks))})")
+        g.s.decks[deck] = [new_card(g, known(g, cid)) for cid in reversed(ids)]
     for u in ex.get("units", []):
         h = hex_of(names, u["hex"])
         g.s.add_forces(u["player"], h, u.get("cohorts", 0))
         if "champion" in u:
-            put_champion(g, u["player"], u["champion"], h, u.get("hp"))
+            put_champion(g, u["player"], known(g, u["champion"]), h, u.get("hp"))
     bridges = ex.get("bridges", "all")
     if bridges == "all":
         g.s.bridges.update(g.s.topo.edges)
@@ -80,6 +88,23 @@ def _setup(rules, ex: dict):
         g.s.bridges.update(edge_of(names, pair) for pair in bridges)
     g.dirty.clear()
     return g, names
+
+
+def _in_hand(g, seat: int, card_id: str) -> int:
+    """The first copy of the card in the seat's hand (a gained card keeps its changes),
+    else a new copy put there."""
+    cards = g.s.cards
+    for iid in g.s.players[seat].hand:
+        if cards[iid].defn.id == card_id:
+            return iid
+    return give(g, seat, card_id, "hand")
+
+
+def known(g, card_id: str) -> str:
+    """A card id the content defines, or an ExampleError naming it."""
+    if card_id not in g.rules.by_id:
+        raise ExampleError(f"expected a card id, got {card_id!r}")
+    return card_id
 
 
 def _observed(g, names, expect: dict) -> dict:
@@ -181,7 +206,7 @@ def _do(g, names, doing: str, part: dict, card_id: str | None) -> None:
         return
     agent = g.agents[seat]
     if doing == "play":
-        iid = give(g, seat, part.get("play", card_id), "hand")
+        iid = _in_hand(g, seat, known(g, part.get("play", card_id)))
         agent.action = lambda o: o == ("card", iid)
         mana, gold, _ = card_cost(g, seat, g.s.cards[iid])
         pl = g.s.players[seat]
