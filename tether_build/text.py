@@ -85,6 +85,9 @@ def strip_tokens(text: str) -> str:
     return ICON_TOKEN.sub(_blank, TERM_TOKEN.sub(_blank, JINJA.sub(_blank, text)))
 
 
+_WORD_BEFORE, _WORD_AFTER = r"(?<![\w-])", r"(?![\w-])"
+
+
 def literal_names(terms: dict) -> list[tuple[re.Pattern, str]]:
     """Patterns that find a glossary or design name typed literally, with the term id."""
     out = []
@@ -94,7 +97,7 @@ def literal_names(terms: dict) -> list[tuple[re.Pattern, str]]:
             names.add(term["adjective"])
         for name in sorted(names, key=len, reverse=True):
             flags = 0 if term.get("common_word") else re.IGNORECASE
-            out.append((re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", flags), tid))
+            out.append((re.compile(_WORD_BEFORE + re.escape(name) + _WORD_AFTER, flags), tid))
     return out
 
 
@@ -112,12 +115,28 @@ def icon_preferred(texts, icons: dict) -> set[str]:
     return {tid for tid, n in as_icon.items() if n > as_term.get(tid, 0)}
 
 
+_ANY: dict[int, tuple[list, re.Pattern]] = {}
+
+
+def _any_literal(literal: list[tuple[re.Pattern, str]]) -> re.Pattern:
+    """One case-blind pattern matching wherever any of `literal` might (a quick test)."""
+    got = _ANY.get(id(literal))
+    if got is None or got[0] is not literal:
+        names = sorted({p.pattern[len(_WORD_BEFORE):-len(_WORD_AFTER)] for p, _ in literal},
+                       key=len, reverse=True)
+        union = _WORD_BEFORE + "(?:" + "|".join(names) + ")" + _WORD_AFTER if names else "(?!)"
+        got = _ANY[id(literal)] = (literal, re.compile(union, re.IGNORECASE))
+    return got[1]
+
+
 def literal_hits(text: str, literal: list[tuple[re.Pattern, str]], terms: dict,
                  icons: dict, prefer_icon: set[str] = frozenset()) -> list[tuple[int, str, str]]:
     """Every glossary name typed literally in `text` (tokens already stripped), as
     (position, the words typed, the form to write instead), left to right, no overlaps.
     The fix names the token in the form the content uses for that term: its icon ({gold})
     where the content mostly writes the icon, else the term token ([force], [force:pl])."""
+    if not _any_literal(literal).search(text):  # most texts name no term literally
+        return []
     icon_of = {icon["term"]: iid for iid, icon in icons.items() if icon["term"] in prefer_icon}
     taken = [False] * len(text)
     hits = []
