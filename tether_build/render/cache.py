@@ -11,6 +11,7 @@ first. A Cache without a folder stores nothing (the CLI commands that are not `t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -49,9 +50,10 @@ def files_digest(base: Path, folders: tuple[str, ...]) -> str:
     return h.hexdigest()
 
 
+@functools.cache
 def versions(*packages: str) -> str:
     """Installed versions of the packages that lay out, draw or encode the bytes (and of
-    zlib, which compresses every PDF stream and PNG)."""
+    zlib, which compresses every PDF stream and PNG); read once per process."""
     out = [f"zlib={zlib.ZLIB_RUNTIME_VERSION}", f"subsetter={font_subsetter()}"]
     for name in packages:
         try:
@@ -61,6 +63,7 @@ def versions(*packages: str) -> str:
     return ";".join(out)
 
 
+@functools.cache
 def font_subsetter() -> str:
     """Which library subsets fonts into the PDFs: HarfBuzz (with its version) when WeasyPrint
     finds libharfbuzz-subset, else fontTools. The bytes differ, so the cache key names it."""
