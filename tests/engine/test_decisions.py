@@ -18,6 +18,7 @@ class _Recorder(RandomAgent):
 
     def __init__(self, seen: dict, inner=None):
         self.seen, self.inner = seen, inner
+        self.whole_plays = getattr(inner, "whole_plays", False)  # offered as inner would be
 
     def seed(self, value: int) -> None:
         super().seed(value)

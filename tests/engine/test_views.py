@@ -139,7 +139,8 @@ def test_search_forks_see_nothing_of_the_real_games_hidden_cards(rules):
     seen = set()
     for seed in range(6):
         fork = _Fork(g.trace, len(g.trace), 0, 0, seed, horizon=0)
-        f = new_game(rules, *g.origin[:2], fork.agents(2), g.origin[2], g.origin[3])
+        whole = [a.whole_plays for a in g.agents]  # the forks are offered what g's seats were
+        f = new_game(rules, *g.origin[:2], fork.agents(whole), g.origin[2], g.origin[3])
         try:
             run(f)
         except Horizon:  # the fork stops right after its branch

@@ -8,7 +8,15 @@ choices; then cards resolve by initiative and basic actions by seat order from t
 from __future__ import annotations
 
 from .core import Ctx, Fizzle
-from .declare import affordable, card_cost, card_options, declare_card, playable
+from .declare import (
+    Preset,
+    affordable,
+    card_cost,
+    card_options,
+    declare_card,
+    playable,
+    whole_plays,
+)
 
 __all__ = ["action_phase", "affordable", "card_cost", "declare", "declare_card",
            "legal_actions", "playable", "resolve_basic", "resolve_card", "resolve_step"]
@@ -73,6 +81,18 @@ def _ability_options(g, p: int) -> list[tuple]:
     return out
 
 
+def expand_plays(g, p: int, options: list[tuple]) -> list[tuple]:
+    """Each ('card', card) option as ('card', card, play) for every whole play of it (a
+    card with no legal play is left out); the other options as they are."""
+    out = []
+    for o in options:
+        if o[0] == "card":
+            out += [("card", o[1], play) for play in whole_plays(g, p, o[1])]
+        else:
+            out.append(o)
+    return out
+
+
 def declare(g, p: int) -> dict:
     """Ask seat p for this step's action and pay its costs now (one seat alone: tests,
     probes). The Action Phase declares every seat first and pays at the reveal (§12.1)."""
@@ -112,13 +132,20 @@ def reveal(g, plan: dict) -> dict:
 
 
 def _choose_action(g, p: int) -> tuple[tuple, dict | None]:
-    """The agent's action, with the locked targets of a card (re-asked on a dead end)."""
+    """The agent's action, with the locked targets of a card (re-asked on a dead end).
+    An agent with `whole_plays` is offered each card once per way to target it,
+    ('card', card, play), and chooses card and targets in this one decision."""
     cards = g.s.cards
     options = legal_actions(g, p, exact=False)
+    whole = g.opt.target_lock == "declare" and getattr(g.agents[p], "whole_plays", False)
+    if whole:
+        options = expand_plays(g, p, options)
     while True:
         choice = g.decide(p, "action", options)
         if choice[0] == "card" and g.opt.target_lock == "declare":
-            locks = declare_card(g, p, cards[choice[1]], dry=False, quick=True)
+            preset = Preset(values=[aim[1] for aim in choice[2]]) if whole else None
+            locks = declare_card(g, p, cards[choice[1]], dry=False, quick=True,
+                                 preset=preset)
             if locks is None:  # no legal target (or a dead end): not playable, choose again
                 defn = cards[choice[1]].defn
                 options = [o for o in options if o[0] != "card" or cards[o[1]].defn is not defn]

@@ -64,6 +64,15 @@ ODDS_FORCES = 8   # Forces beyond this count as this many when judging odds
 
 
 @lru_cache(maxsize=4096)
+class _Aim:
+    """What the target scorers read of an asking context, for one target of a whole play."""
+
+    __slots__ = ("asking", "champ", "inst")
+
+    def __init__(self, key, inst):
+        self.asking, self.inst, self.champ = key, inst, None
+
+
 def attack_odds(rules, att: tuple, dfn: tuple, siege: bool) -> float:
     """P(attacker wins) from the engine's own battle code (engine/odds), fixed seed; a side
     is (forces, champion ids...)."""
@@ -90,6 +99,7 @@ class HeuristicAgent(Agent):
     builds Bridges toward objectives, bids what a card is worth and it can afford."""
 
     name = "heuristic"
+    whole_plays = True  # a card is chosen together with its targets ("Zap that Champion")
 
     def choose(self, g, p, kind, options, ctx=None) -> int:
         """The best-scoring option (random tie-break)."""
@@ -189,8 +199,11 @@ class HeuristicAgent(Agent):
         if kind == "card":
             inst = g.s.cards[opt[1]]
             defn = inst.defn
-            return 1.5 + 0.5 * CATEGORY.get(defn.category, 1.0) + (
-                1.5 if defn.type == "champion" else 0.0) - self._misaimed(g, p, inst)
+            base = 1.5 + 0.5 * CATEGORY.get(defn.category, 1.0) + (
+                1.5 if defn.type == "champion" else 0.0)
+            if len(opt) == 3:
+                return base + self._play(g, p, inst, opt[2])
+            return base - self._misaimed(g, p, inst)
         if kind == "march":
             return 1.5 + self._move(g, p, opt[1], ctx)
         if kind == "bridge":
@@ -198,6 +211,27 @@ class HeuristicAgent(Agent):
         if kind == "reinforce":
             return 0.5 + (3.0 if g.capital_has_enemy(p) else 0.0) + min(pl.gold / 6.0, 1.5)
         return 2.5
+
+    def _play(self, g, p, inst, play) -> float:
+        """The worth of a whole play's targets: each scored as if asked alone (a small
+        weight: they rank the plays of a card), and a heavy penalty for harm aimed where
+        our own units stand or help aimed at an enemy."""
+        s, v = g.s, 0.0
+        for kind, value, key in play:
+            ctx = _Aim(key, inst)
+            aim = ctx_intent(ctx)
+            if kind == "champion":
+                owner_is_us = value.owner == p
+                v += 0.3 * self._champion(g, p, value, ctx)
+                if (aim < 0 and owner_is_us) or (aim > 0 and not owner_is_us):
+                    v -= 10.0
+            elif kind == "hex":
+                v += 0.3 * self._hex(g, p, value, ctx)
+                if aim < 0 and s.occupies(p, value):
+                    v -= 10.0
+            elif kind == "bridge":
+                v += 0.3 * self._bridge(g, p, value, ctx)
+        return v
 
     def _misaimed(self, g, p, inst) -> float:
         """A penalty for a card whose first chosen Champion target could only be a friend

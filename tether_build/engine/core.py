@@ -88,6 +88,7 @@ class Ctx:
         "last_count",
         "locks",
         "p",
+        "preset",
         "quick",
         "refs",
         "s",
@@ -104,6 +105,7 @@ class Ctx:
         self.last_count = 0
         self.quick = False  # a look-ahead that only asks whether targets exist (Step.exists)
         self.asking = None  # the key (step) of the choice being asked (agents read it)
+        self.preset = None  # declare.Preset: a whole play's answers, asked of no agent
 
     @property
     def source_type(self) -> str | None:
@@ -152,8 +154,13 @@ class Ctx:
             if self.declaring and required:
                 raise NoTarget(kind)
             return NONE
+        preset = self.preset  # a whole play: card and targets were chosen as one
         if self.dry or len(options) == 1:
             value = options[0]
+        elif preset is not None and preset.answers(kind, len(options)):
+            value = preset.answer(key, kind, options)
+            if preset.replay and self.g.events is not None:
+                self._log_aim(key, kind, value)
         else:
             self.asking = key
             value = self.g.decide(self.p, kind, options, self)

@@ -41,14 +41,27 @@ def _move(o) -> bool:
                     for u in ("stack", "force", "champion", "cohorts")})(o)
 
 
-_ACTION = _tagged({"done": (), "card": (_card,), "bridge": (_int,), "reinforce": (_int,),
-                   "march": (_move,), "ability": (_int, lambda x: isinstance(x, str))})
+def _play(o) -> bool:
+    """A whole play: the (kind, value, step) of each target its declaration locks."""
+    return isinstance(o, tuple) and all(isinstance(a, tuple) and len(a) == 3
+                                        and a[0] in DECISIONS for a in o)
+
+
+_ACTION_TAGS = _tagged({"done": (), "card": (_card,), "bridge": (_int,), "reinforce": (_int,),
+                        "march": (_move,), "ability": (_int, lambda x: isinstance(x, str))})
+_WHOLE = _tagged({"card": (_card, _play)})
+
+
+def _action(o) -> bool:
+    return _ACTION_TAGS(o) or _WHOLE(o)
 
 # kind -> (who asks, the shape of one option, its check)
 DECISIONS: dict[str, tuple[str, str, object]] = {
     "action": ("Action Step (§12.1), asked of every seat from the step's starting state",
-               ("('done',) | ('card', card) | ('bridge', edge) | ('reinforce', hex) | "
-               "('march', move) | ('ability', champion id, ability name)"), _ACTION),
+               ("('done',) | ('card', card) | ('card', card, play) for an agent with "
+               "whole_plays: play = ((kind, value, step), ...), each target the card locks | "
+               "('bridge', edge) | ('reinforce', hex) | ('march', move) | "
+               "('ability', champion id, ability name)"), _action),
     "bid": ("Market bid (§11.2)", "('pass', gold) | ('buy', gold)",
             _tagged({"pass": (_int,), "buy": (_int,)})),
     "mine": ("Mine Collection", "('gold', amount) | ('draft',)",

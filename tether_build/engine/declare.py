@@ -35,18 +35,75 @@ def card_cost(g, p: int, inst, peek: bool = True):
     return mana, gold, None
 
 
-def declare_card(g, p: int, inst, dry: bool, quick: bool = False) -> dict | None:
+def declare_card(g, p: int, inst, dry: bool, quick: bool = False,
+                 preset: Preset | None = None) -> dict | None:
     """Walk the effect's leading targets and lock them (§12.4); None if no legal target.
     `quick`: its look-aheads only ask whether targets exist (Step.exists) instead of
     running each step's select (the same answer; `tether check` watches the selects)."""
     locks: dict = {}
     ctx = Ctx(g, p, inst, locks=locks, declaring=True, dry=dry)
-    ctx.quick = quick
+    ctx.quick, ctx.preset = quick, preset
     try:
         _lock_prefix(ctx, inst.defn.effect)
     except NoTarget:
         return None
     return {"locks": locks, "refs": dict(ctx.refs)}
+
+
+PLAYS = 24  # the most whole plays (target combinations) offered for one card
+OPEN_KINDS = ("move",)  # decisions a play leaves to the agent (asked when it resolves)
+
+
+class Preset:
+    """The answers of a declaration given in advance (a whole play), asked of no agent:
+    by index while enumerating the plays (`picks`; beyond them the first option), or by
+    value when the chosen play is declared (`values`, then its aims are logged). A move is
+    not part of a play: a move card's play holds its targets before the move, and the
+    move itself is asked of the agent (its paths are many and scored as moves)."""
+
+    def __init__(self, picks=(), values=None):
+        self.picks, self.values, self.pos = picks, values, 0
+        self.replay = values is not None
+        self.seen: list[tuple[int, tuple]] = []  # (options offered, (kind, value, step key))
+
+    def answers(self, kind: str, n: int) -> bool:
+        """Does the play answer this decision (else the agent is asked)."""
+        if kind in OPEN_KINDS:
+            return not self.replay  # enumerating: the first option stands in for it
+        return not self.replay or self.pos < len(self.values)
+
+    def answer(self, key, kind: str, options: list):
+        """The option this play takes at its next decision."""
+        pos = self.pos
+        self.pos += 1
+        if self.replay:
+            if pos >= len(self.values) or self.values[pos] not in options:
+                raise NoTarget(kind)  # the play no longer fits the state: not declarable
+            return self.values[pos]
+        if kind in OPEN_KINDS:
+            self.pos -= 1
+            return options[0]
+        value = options[self.picks[pos] if pos < len(self.picks) else 0]
+        self.seen.append((len(options), (kind, value, key)))
+        return value
+
+
+def whole_plays(g, p: int, iid: int, limit: int = PLAYS) -> list[tuple]:
+    """Every way to declare this card now, each as the targets it locks: a tuple of
+    (decision kind, chosen value, step key), one per choice the declaration asks (at most
+    `limit` plays, in a fixed order: first options first). Nothing is logged or changed."""
+    inst = g.s.cards[iid]
+    out, todo = [], [()]
+    while todo and len(out) < limit:
+        picks = todo.pop()
+        pre = Preset(picks)
+        if declare_card(g, p, inst, dry=False, quick=True, preset=pre) is None:
+            continue
+        out.append(tuple(aim for _, aim in pre.seen))
+        for k in range(len(pre.seen) - 1, len(picks) - 1, -1):
+            base = picks + (0,) * (k - len(picks))
+            todo.extend(base + (alt,) for alt in range(pre.seen[k][0] - 1, 0, -1))
+    return out
 
 
 def _lock_prefix(ctx, steps) -> None:

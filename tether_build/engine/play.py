@@ -102,8 +102,9 @@ def _int(value, low: int, high: int, what: str) -> int:
 class ReplayAgent:
     """Answers every decision from the log, in order, checking kind and option count."""
 
-    def __init__(self, decisions):
+    def __init__(self, decisions, whole_plays: bool = False):
         self.decisions = decisions
+        self.whole_plays = whole_plays  # as the logged seat was offered its card plays
 
     def choose(self, g, p, kind, options, ctx=None) -> int:
         """The logged choice for this decision."""
@@ -140,8 +141,12 @@ def replay(rules, events: list[dict]):
         opts = Options.from_dict(head["options"])
     except (TypeError, ValueError, KeyError) as exc:
         raise ReplayError(f"bad rules option in the log: {exc}") from None
+    whole = head.get("whole_plays", [False] * players)
+    if not isinstance(whole, list) or len(whole) != players or not all(
+            isinstance(w, bool) for w in whole):
+        raise ReplayError(f"whole_plays must be {players} true/false values")
     it = iter([e for e in events if e["e"] == "decide"])
-    agents = [ReplayAgent(it) for _ in range(players)]
+    agents = [ReplayAgent(it, w) for w in whole]
     g = play_game(rules, players, seed, agents, factions, opts, log=True)
     if next(it, None) is not None:
         raise ReplayError("the log has more decisions than the game asked for")

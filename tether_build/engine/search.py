@@ -48,9 +48,10 @@ class _Fork:
         self.pos = 0
         self.rollout = None
 
-    def agents(self, n: int) -> list:
-        """One facade per seat (setup seeds each facade)."""
-        return [_Seat(self, p) for p in range(n)]
+    def agents(self, whole: list[bool]) -> list:
+        """One facade per seat (setup seeds each facade), offered whole plays as the
+        real game's agent of that seat is (so the trace means the same options)."""
+        return [_Seat(self, p, w) for p, w in enumerate(whole)]
 
     def choose(self, g, p: int, kind: str, options: list, ctx) -> int:
         """The trace, then the tested option on a resampled world, then the heuristic."""
@@ -72,8 +73,8 @@ class _Fork:
 class _Seat:
     name = "fork"
 
-    def __init__(self, fork: _Fork, p: int):
-        self.fork, self.p = fork, p
+    def __init__(self, fork: _Fork, p: int, whole_plays: bool):
+        self.fork, self.p, self.whole_plays = fork, p, whole_plays
 
     def seed(self, value: int) -> None:
         """Setup seeds agents; a fork's seats need no stream of their own."""
@@ -100,6 +101,7 @@ class SearchAgent(Agent):
     """Determinized Monte Carlo at Action Step decisions; the heuristic elsewhere."""
 
     name = "search"
+    whole_plays = True  # a card is searched together with its targets
 
     def __init__(self, iterations: int = ITERATIONS, width: int = WIDTH,
                  horizon: int = HORIZON, time_cap: float | None = None):
@@ -158,7 +160,8 @@ class SearchAgent(Agent):
         players, seed, factions, opts = g.origin
         fork = _Fork(g.trace, len(g.trace), p, option, self.rng.getrandbits(64),
                      g.s.round + self.horizon)
-        f = new_game(g.rules, players, seed, fork.agents(players), factions, opts)
+        whole = [getattr(a, "whole_plays", False) for a in g.agents]
+        f = new_game(g.rules, players, seed, fork.agents(whole), factions, opts)
         try:
             run(f)
         except Horizon:

@@ -37,7 +37,8 @@ def new_game(rules, players: int, seed: int, agents, factions: list[str] | None 
             a.seed(agent_seed)
     if log is not None:
         g.log("setup", players=players, seed=seed, factions=factions[:players],
-              options=g.opt.to_dict(), rerolls=board.rerolls)
+              options=g.opt.to_dict(), rerolls=board.rerolls,
+              whole_plays=[bool(getattr(a, "whole_plays", False)) for a in agents])
     _capital_draft(g, capital_slots(players, game_cfg))  # §8: before the board's tiles
     _board(g, board)
     _decks(g)
