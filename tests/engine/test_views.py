@@ -148,3 +148,28 @@ def test_search_forks_see_nothing_of_the_real_games_hidden_cards(rules):
         seen.add(tuple(f.s.players[1].draw))
         assert sorted(f.s.players[1].draw + f.s.players[1].hand) == pool
     assert len(seen) > 1
+
+
+def test_the_heuristic_decides_from_its_observation_alone(rules):
+    """Dealing again what a seat cannot see (other hands, draw orders, Permanence) never
+    changes the heuristic's choice: it reads only what its observation shows (§15.4)."""
+    from tether_build.engine.actions import expand_plays, legal_actions
+    from tether_build.engine.market import market_phase
+    from tether_build.engine.phases import reset_phase
+
+    for seed in (3, 4, 5):
+        g = _mid_game(rules, players=3, seed=seed, rounds=2)
+        reset_phase(g)  # the next round up to its Action Phase: hands drawn, mana full
+        market_phase(g)
+        for p in range(3):
+            assert g.s.players[p].hand and g.s.players[p].mana
+            picks = set()
+            for world in range(4):
+                d = g.determinize(p, 100 + world) if world else g.clone()
+                assert d.observation(p) == g.observation(p)
+                options = expand_plays(d, p, legal_actions(d, p, exact=False))
+                assert len(options) > 2
+                agent = HeuristicAgent()
+                agent.seed(7)
+                picks.add(repr(options[agent.choose(d, p, "action", options)]))
+            assert len(picks) == 1, (seed, p, picks)
