@@ -51,6 +51,18 @@ def _inside_tree_walk() -> bool:
 sys.addaudithook(_audit)
 
 
+@pytest.fixture(autouse=True)
+def _designer_content_untouched():
+    """Fail the test itself if it read the designer's content/ (also under pytest-xdist,
+    where each worker runs its own session)."""
+    start = len(_LIVE_READS)
+    yield
+    if len(_LIVE_READS) > start:
+        shown = sorted(set(_LIVE_READS[start:]))[:5]
+        pytest.fail("this test read the designer's content/ (use the fixture "
+                    "tests/fixtures/content instead): " + ", ".join(shown), pytrace=False)
+
+
 def pytest_sessionfinish(session, exitstatus):
     """Fail the run if any test read the designer's content/ (tool tests use the fixture)."""
     if _LIVE_READS:
