@@ -32,6 +32,12 @@ def initiative_shown(pair) -> dict:
     main = {"first": a, "second": b, "lower": min(a, b), "higher": max(a, b)}[rule]
     return {"main": main, "other": b if main == a else a, "rule": rule}
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st: the Nth-Champion columns (§20.2)."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 PLAYER_BACK = "player"  # ages.yaml decks.<id>.back: the one back of every player-deck card
 
 class Renderer:
@@ -158,7 +164,9 @@ class Renderer:
         if card["champion"]:
             ch = card["champion"]
             champion = {"hp": ch["hp"], "dice": ch["dice"], "hit": ch["hit"],
-                        "bounty": ch["bounty"], "gold": list(ch["gold"])}
+                        "bounty": ch["bounty"],
+                        "gold": [{"nth": ordinal(n), "gold": g}
+                                 for n, g in enumerate(ch["gold"], 1)]}
         deck = self.content.ages["decks"][card["deck"]]
         return {
             "id": card["id"], "face": f"{card['id']}-{copy}",

@@ -1,6 +1,7 @@
 """Text that fits: lay faces out, shrink what overflows within bounds, fail naming the card.
 
-Shrink bounds (see templates/cards/cards.css): the name steps from 10.5 pt down to 7.4 pt;
+Shrink bounds (see templates/cards/cards.css): the name wraps to two lines at 10.5 pt
+first, and only a name that needs more steps down to 7.4 pt;
 rules text steps from 9.2 pt down to 7.0 pt, first keeping keyword reminder text (down to
 7.5 pt), then without it. Overflow is read from WeasyPrint's layout boxes, not guessed.
 """

@@ -136,10 +136,13 @@ def _measure_page(page_box) -> Fit:
     key = section.element.get("data-face") or section.element.get("data-back")
     card = section.element.get("data-card")
     name_over = text_over = 0.0
-    name_box, name = _first(section, "name-box", "BlockBox"), _first(section, "name",
-                                                                     "InlineBlockBox")
+    name_box, name = _first(section, "name-box", None), _first(section, "name", None)
     if name_box is not None and name is not None:
-        name_over = max(0.0, name.margin_width() - name_box.width)
+        # a name may wrap (two lines fit the box); too wide a word or too many lines overflow
+        lines = [b for b in _walk(name) if type(b).__name__ == "LineBox"]
+        widest = max([_line_extent(b) for b in lines] + [name.margin_width()])
+        tall = sum(b.height for b in lines) if lines else name.margin_height()
+        name_over = max(0.0, widest - name_box.width, tall - name_box.height)
     typeline = _first(section, "typeline", "BlockBox")
     kind, init = _first(section, "type", None), _first(section, "initiative", None)
     if typeline is not None and kind is not None and init is not None:
@@ -159,6 +162,12 @@ def _measure_page(page_box) -> Fit:
         footer_over = max(0.0, left.margin_width() + right.margin_width() + FOOTER_GAP_PX
                           - footer.width)
     return Fit(key, card, _mm(name_over), _mm(text_over), _mm(footer_over))
+
+
+def _line_extent(line) -> float:
+    """How wide the text of a line box runs (a line box spans its block; its text may not)."""
+    ends = [c.position_x + c.margin_width() for c in line.children]
+    return max(ends, default=line.position_x) - line.position_x
 
 
 def _mm(px: float) -> float:
