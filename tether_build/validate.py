@@ -218,7 +218,15 @@ def check_game_numbers(content: Content):
                                   f"at most {sides}")
 
 
-CHECKS = (check_ids, check_text, check_effect_refs, check_constants, check_game_numbers)
+def check_palette(content: Content):
+    """Faction colours stay apart for colour-blind players (printing/palette.py)."""
+    from .printing.palette import check_palette as palette_problems
+
+    yield from palette_problems(content)
+
+
+CHECKS = (check_ids, check_text, check_effect_refs, check_constants, check_game_numbers,
+          check_palette)
 
 
 def deck_counts(content: Content) -> list[tuple[str, int, int, int | None]]:

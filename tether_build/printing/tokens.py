@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass, field
 
 from . import common
+from .palette import GOLD_COIN
 from .tiles import tile_set
 
 GUTTER_MM = 3.0
@@ -36,7 +37,7 @@ COHORT_MM, CHAMPION_MM, MARKER_MM, LEAD_MM = 14.0, 20.0, 14.0, 24.0
 BRIDGE_MM = (20.0, 7.0)
 COINS = ((1, 16.0, 50), (5, 18.0, 30), (10, 20.0, 10))  # value, diameter, count
 COHORTS = ((1, 20), (5, 6))  # value, count per faction
-BOARD_GREY, BRIDGE_WOOD, COIN = "#EFECE6", "#8A6A4A", "#E3B83F"
+BOARD_GREY, BRIDGE_WOOD, COIN = "#EFECE6", "#8A6A4A", GOLD_COIN
 
 
 @dataclass
