@@ -20,6 +20,11 @@ number:
 Sizes: Cohort, Mine Value, round and Permanence markers 14 mm; Champion 20 mm; Lead
 24 mm; coins 16/18/20 mm; Bridge 20 x 7 mm, laid across the shared edge of two hexes.
 `tile_fit` proves they fit a tile of the default size.
+
+Sheets are cut with a paper trimmer: tokens stand in rows of one height, with `CLEAR_MM`
+of bare paper between the printed edges of any two tokens and between rows. So a straight
+cut across the page between two rows, then between two tokens of a strip, touches no ink;
+round tokens are then trimmed with scissors. A number is printed beside its icon.
 """
 
 from __future__ import annotations
@@ -31,8 +36,9 @@ from . import common
 from .palette import GOLD_COIN
 from .tiles import tile_set
 
-GUTTER_MM = 3.0
 BLEED_MM = 1.0
+CLEAR_MM = 2.5  # bare paper between the printed edges (bleed included) of two tokens
+GUTTER_MM = CLEAR_MM + 2 * BLEED_MM  # from one token's cut line to the next one's
 COHORT_MM, CHAMPION_MM, MARKER_MM, LEAD_MM = 14.0, 20.0, 14.0, 24.0
 BRIDGE_MM = (20.0, 7.0)
 COINS = ((1, 16.0, 50), (5, 18.0, 30), (10, 20.0, 10))  # value, diameter, count
@@ -174,12 +180,14 @@ def _shared_tokens(content) -> list[Token]:
     return out
 
 
-def _row_class(token: Token) -> str:
-    return token.group.split("_")[0] if token.shape != "circle" else "disc"
+def _row_class(token: Token) -> tuple[str, float]:
+    """Tokens share a row only if they share this: shape class and height."""
+    return (token.group.split("_")[0] if token.shape != "circle" else "disc", token.h)
 
 
 def pack(tokens: list[Token], area, content) -> list[list[dict]]:
-    """Place every copy of every token on pages, row by row; a new row for a new shape."""
+    """Place every copy of every token on pages, row by row; a new row for a new shape or
+    height, so every row is a strip a trimmer cuts off in one straight cut."""
     x0, y0, w, h = area
     pages: list[list[dict]] = [[]]
     x, y, row_h, prev = x0, y0, 0.0, None

@@ -1,0 +1,106 @@
+"""Token sheets for a paper trimmer, read back from the PDFs (issue 15): every token stands
+apart with a clear gutter, rows are strips one straight cut frees, and numbers sit beside
+their icons, not under them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import pairwise
+
+import pytest
+from pypdf import PdfReader
+from tether_pdf_geometry import read_paths
+from tether_print_helpers import print_build as _print_build
+
+from tether_build.printing import common, tokens
+
+MIN_GUTTER_MM = 2.0  # bare paper between the ink of two tokens, and between two rows
+
+
+@pytest.fixture(scope="module")
+def print_build():
+    return _print_build()
+
+
+def _inside(inner, outer, tol=0.05):
+    return (inner[0] >= outer[0] - tol and inner[1] >= outer[1] - tol
+            and inner[2] <= outer[2] + tol and inner[3] <= outer[3] + tol)
+
+
+def _tokens_on_pages(pdf):
+    """{page: [(token ink box, [boxes of the paths inside it])]}: a token is a painted path
+    whose box no larger path's box holds (its bleed background); the rest belong to it."""
+    paths, _ = read_paths(pdf)
+    by_page: dict[int, list] = {}
+    for path in sorted(paths, key=lambda p: -p.size[0] * p.size[1]):
+        page = by_page.setdefault(path.page, [])
+        owner = next((t for t in page if _inside(path.box, t[0])), None)
+        if owner is None:
+            page.append((path.box, []))
+        else:
+            owner[1].append(path.box)
+    return by_page
+
+
+def _gap(a, b) -> float:
+    return max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
+
+
+@pytest.mark.parametrize("paper", list(common.PAPERS))
+def test_every_token_stands_apart_in_trimmer_strips(print_build, content, paper):
+    pages = _tokens_on_pages(print_build / f"tokens-{paper}.pdf")
+    area = common.safe_area(paper)
+    x0, y0, w, h = area
+    b = tokens.BLEED_MM
+    planned = tokens.pack(tokens.token_set(content), (x0 + b, y0 + b, w - 2 * b, h - 2 * b),
+                          content)
+    assert sorted(pages) == list(range(len(planned)))
+    for page, found in pages.items():
+        boxes = [box for box, _ in found]
+        # two tokens closer than their gutter would have merged: the counts would differ
+        assert len(boxes) == len(planned[page]), (paper, page)
+        for i, a in enumerate(boxes):
+            for c in boxes[i + 1:]:
+                assert _gap(a, c) >= MIN_GUTTER_MM - 0.01, (paper, page, a, c)
+        rows = sorted({(round(box[1], 2), round(box[3], 2)) for box in boxes})
+        for (_, bottom), (top, _) in pairwise(rows):
+            assert top - bottom >= MIN_GUTTER_MM - 0.01, (paper, page, rows)
+
+
+def _numerals(pdf, page_no):
+    """(text, x of the anchor, baseline y, font size) in mm of the digit strings of a page;
+    the sheets' SVG user unit is the millimetre."""
+    out = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip().isdigit():
+            out.append((text.strip(), tm[4], tm[5], size))
+
+    PdfReader(str(pdf)).pages[page_no].extract_text(visitor_text=visit)
+    return out
+
+
+def test_numbers_sit_beside_their_icons(print_build, content):
+    pdf = print_build / "tokens-a4.pdf"
+    pages = _tokens_on_pages(pdf)
+    valued = {round(t.w, 1) for t in tokens.token_set(content)
+              if t.shape == "circle" and t.face.get("value") or t.group == "champion"}
+    checked = Counter()
+    for page, found in pages.items():
+        numerals = _numerals(pdf, page)
+        for box, parts in found:
+            d = box[2] - box[0] - 2 * tokens.BLEED_MM
+            if round(d, 1) not in valued or abs((box[3] - box[1]) - (box[2] - box[0])) > 0.1:
+                continue
+            mine = [n for n in numerals if box[0] < n[1] < box[2] and box[1] < n[2] < box[3]]
+            if not mine:
+                continue
+            text, x, baseline, size = mine[0]
+            icon = [p for p in parts if p[2] - p[0] < 0.6 * d]  # not the cut line
+            left, top = min(p[0] for p in icon), min(p[1] for p in icon)
+            right, bottom = max(p[2] for p in icon), max(p[3] for p in icon)
+            glyph_left = x - 0.35 * size * len(text)
+            assert glyph_left >= right - 0.1, (page, text, box)  # beside: right of the icon
+            assert top <= baseline <= bottom + 0.15 * d, (page, text, box)  # not under it
+            checked[round(d, 1)] += 1
+    assert set(checked) == valued, checked
