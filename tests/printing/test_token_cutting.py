@@ -100,6 +100,7 @@ def test_numbers_sit_beside_their_icons(print_build, content):
             left, top = min(p[0] for p in icon), min(p[1] for p in icon)
             right, bottom = max(p[2] for p in icon), max(p[3] for p in icon)
             glyph_left = x - 0.35 * size * len(text)
+            assert left < (box[0] + box[2]) / 2 < glyph_left, (page, text, box)
             assert glyph_left >= right - 0.1, (page, text, box)  # beside: right of the icon
             assert top <= baseline <= bottom + 0.15 * d, (page, text, box)  # not under it
             checked[round(d, 1)] += 1
