@@ -15,7 +15,7 @@ import importlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import __version__
@@ -37,6 +37,7 @@ class Context:
     allow_unresolved: bool = False
     board_players: int = 4
     seed: int = 1
+    print_modes: tuple[str, ...] = ()   # card sheets also printed in these modes
     warnings: list[str] = field(default_factory=list)
     _content: object = None
     _cards: list | None = None
@@ -136,7 +137,7 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False) -> str:
     """
     h = hashlib.sha256(f"{__version__}|{stage.name}".encode())
     if stage.uses_paper:
-        h.update(("|".join(ctx.papers)).encode())
+        h.update(("|".join(ctx.papers + ctx.print_modes)).encode())
     h.update(f"|unresolved={ctx.allow_unresolved}|{ctx.board_players}|{ctx.seed}".encode())
     if stage.versioned:
         h.update(f"|git={ctx.git_name(stage.versioned)}".encode())
@@ -295,6 +296,10 @@ def cards_stage(ctx: Context) -> dict[str, bytes]:
     chosen = select_cards(ctx.content, ctx.cards, opts)
     result = PrintResult(faces=sum(c["copies"] for c in chosen), cards=len(chosen))
     files = render_all(ctx.content, chosen, opts, Path(""), lambda message: None, result)
+    if ctx.print_modes:   # the sheets for home printers, beside the normal ones
+        mode = replace(opts, modes=ctx.print_modes, png=None, tts=False)
+        files |= render_all(ctx.content, chosen, mode, Path(""), lambda message: None,
+                            PrintResult(faces=result.faces, cards=result.cards))
     return {path.as_posix(): data for path, data in files.items()}
 
 

@@ -176,19 +176,27 @@ def notes(content_dir: Path, out: Path) -> None:
 @click.option("--board-players", type=click.IntRange(2, 6), default=4, show_default=True,
               help="Player count of the board map the build prints.")
 @click.option("--force", is_flag=True, help="Rebuild even what is up to date.")
+@click.option("--ink-saver", is_flag=True,
+              help="Also print the card sheets for home printers: white bodies, outline "
+              "frames (print/cards-<paper>-ink-saver.pdf).")
+@click.option("--grayscale", is_flag=True,
+              help="Also print the card sheets in gray (print/cards-<paper>-grayscale.pdf; "
+              "with --ink-saver, -ink-saver-grayscale).")
 @click.option("--allow-unresolved", is_flag=True,
               help="Build even if a card does not resolve in the engine (loud warning).")
 @click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 @click.option("--json", "as_json", is_flag=True, help="Print the build summary as JSON.")
 def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed: int,
-          board_players: int, force: bool, allow_unresolved: bool, quiet: bool,
-          as_json: bool) -> None:
+          board_players: int, force: bool, ink_saver: bool, grayscale: bool,
+          allow_unresolved: bool, quiet: bool, as_json: bool) -> None:
     """Validate, check and build every output; only what changed is rebuilt."""
     from .build import PAPERS, Context, run_build, select
+    from .cli_print import print_modes
 
     stages = select(only)
     papers = PAPERS if paper == "both" else (paper,)
-    ctx = Context(content_dir, out, papers, allow_unresolved, board_players, seed)
+    ctx = Context(content_dir, out, papers, allow_unresolved, board_players, seed,
+                  print_modes=print_modes(ink_saver, grayscale))
     width = max(len(s.name) for s in stages)
 
     def progress(stage: str, status: str) -> None:

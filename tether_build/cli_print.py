@@ -40,10 +40,16 @@ def _ids(value: str | None) -> list[str] | None:
 @click.option("--players", type=click.IntRange(1, 12), default=None,
               help="Starter sets to print, one per player (default: the most players the "
               "game takes, game.yaml players.max).")
+@click.option("--ink-saver", is_flag=True,
+              help="For home printers: white card bodies, outline frames, no full-bleed "
+              "colour. Writes print/cards-<paper>-ink-saver.pdf (and png-ink-saver/).")
+@click.option("--grayscale", is_flag=True,
+              help="Every colour in gray. Writes print/cards-<paper>-grayscale.pdf (and "
+              "png-grayscale/); with --ink-saver, -ink-saver-grayscale.")
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
 def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, tts, tts_url,
-                out, since, players, quiet, as_json):
+                out, since, players, ink_saver, grayscale, quiet, as_json):
     """Card sheets (A4/Letter, 3x3 with bleed and crop marks), PNGs and TTS decks."""
     from .render.build import PAPER_CHOICES, PrintOptions, build_print, shrunk
 
@@ -53,7 +59,8 @@ def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, t
     opts = PrintOptions(papers=PAPER_CHOICES[paper], deck=deck, faction=faction,
                         cards=_ids(card_ids), fronts_only=fronts_only,
                         png=None if png == "none" else png, tts=tts, tts_url=tts_url,
-                        players=players)
+                        players=players,
+                        modes=print_modes(ink_saver=ink_saver, grayscale=grayscale))
     say = (lambda msg: None) if quiet or as_json else (lambda msg: click.echo(msg, err=True))
     if out is None:
         out = Path("build") / _subset_folder(deck, faction, opts.cards, since)
@@ -82,6 +89,13 @@ def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, t
         click.echo(f"ok: {result.faces} faces of {result.cards} cards in "
                    f"{len(result.decks)} decks; {len(result.written)} files written, "
                    f"{len(result.unchanged)} unchanged; {result.seconds['total']:.1f} s")
+
+
+def print_modes(ink_saver: bool, grayscale: bool) -> tuple[str, ...]:
+    """The print modes the flags ask for (render/modes.py), in file-name order."""
+    from .render.modes import GRAYSCALE, INK_SAVER
+
+    return tuple(m for m, on in ((INK_SAVER, ink_saver), (GRAYSCALE, grayscale)) if on)
 
 
 def _write_errata(out: Path, errata: bytes | None, say) -> None:

@@ -34,6 +34,7 @@ class PrintOptions:
     tts_url: str | None = None      # where TTS finds the images; default file:// of out/tts
     cache: Path | None = None       # folder of the render cache (render/cache.py); None: none
     players: int | None = None      # Starter sets to print; None: game.yaml players.max
+    modes: tuple[str, ...] = ()     # print modes (render/modes.py): ink-saver, grayscale
 
 
 @dataclass
@@ -106,12 +107,14 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
     from .fit import render_faces
     from .geometry import sheet_for
     from .html import TEMPLATES, Pages
+    from .modes import suffix
     from .raster import Raster
     from .sheets import build_sheets, read_faces
 
     files: dict[Path, bytes] = {}
     decks = list(dict.fromkeys(c["deck"] for c in chosen))
-    pages = Pages(Renderer(content, TEMPLATES))
+    pages = Pages(Renderer(content, TEMPLATES), modes=opts.modes)
+    mode = suffix(opts.modes)   # a print mode writes files of its own
     cache = Cache(opts.cache)
     t = time.perf_counter()
     progress(f"laying out {sum(c['copies'] for c in chosen)} faces and {len(decks)} backs")
@@ -124,9 +127,9 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
     for paper in opts.papers:
         t = time.perf_counter()
         progress(f"composing {paper} sheets")
-        files[out / "print" / f"cards-{paper}.pdf"] = build_sheets(
+        files[out / "print" / f"cards-{paper}{mode}.pdf"] = build_sheets(
             sheet_for(paper), pages_read, faces.keys, deck_of, backs=not opts.fronts_only,
-            title=f"{title} cards ({paper})")
+            title=f"{title} cards ({paper}{mode.replace('-', ' ')})")
         result.seconds[f"sheets_{paper}"] = time.perf_counter() - t
     raster = Raster(faces.parts, cache)
     try:
@@ -137,9 +140,9 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
                 keys = [k for k in deck_of if deck_of[k] == deck] + [f"back:{deck}"]
                 for key, data in raster.pngs(keys, opts.png).items():
                     name = "back" if key.startswith("back:") else key
-                    files[out / "png" / deck / f"{name}.png"] = data
+                    files[out / f"png{mode}" / deck / f"{name}.png"] = data
             result.seconds["png"] = time.perf_counter() - t
-        if opts.tts:
+        if opts.tts and not mode:   # Tabletop Simulator shows the normal faces only
             t = time.perf_counter()
             progress("building Tabletop Simulator decks")
             url = (opts.tts_url or (out / "tts").resolve().as_uri()).rstrip("/")
@@ -183,19 +186,21 @@ def build_print(content_dir: Path, out: Path, opts: PrintOptions,
         (result.written if write_atomic(path, data) else result.unchanged).append(str(path))
         result.sizes[str(path)] = len(data)
     if not opts.cards and not opts.faction:
-        result.removed = _prune(out, result.decks, set(files))
+        from .modes import suffix
+
+        result.removed = _prune(out, result.decks, set(files), suffix(opts.modes))
     result.seconds["write"] = time.perf_counter() - t
     result.seconds["total"] = time.perf_counter() - start
     return result
 
 
-def _prune(out: Path, decks: list[str], written: set[Path]) -> list[str]:
+def _prune(out: Path, decks: list[str], written: set[Path], mode: str = "") -> list[str]:
     """Delete PNGs and TTS sheets of fully printed decks that this build did not produce
     (a renamed or removed card), so an upload folder never holds a stale face."""
     removed = []
     for deck in decks:
-        stale = list((out / "png" / deck).glob("*.png")) + list(
-            (out / "tts").glob(f"{deck}-[0-9]*.png"))
+        stale = list((out / f"png{mode}" / deck).glob("*.png")) + (list(
+            (out / "tts").glob(f"{deck}-[0-9]*.png")) if not mode else [])
         for path in stale:
             if path not in written:
                 path.unlink()

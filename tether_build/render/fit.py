@@ -127,7 +127,8 @@ def _work(index: int):
     from .pdf import Layout
 
     pages, chunks, backs = _JOB["pages"], _JOB["chunks"], _JOB["backs"]
-    return fit_part(pages, Layout(pages.base_url), chunks[index], backs if index == 0 else [])
+    layout = Layout(pages.base_url, pages.grayscale)
+    return fit_part(pages, layout, chunks[index], backs if index == 0 else [])
 
 
 def _split(cards: list[dict], workers: int) -> list[list[dict]]:

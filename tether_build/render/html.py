@@ -18,9 +18,14 @@ DECK_ICONS = {"starter": "capital", "market": "market", "power": "power"}
 class Pages:
     """Renders faces and backs with the Jinja2 templates under `templates/`."""
 
-    def __init__(self, renderer, templates: Path = TEMPLATES):
+    def __init__(self, renderer, templates: Path = TEMPLATES, modes: tuple[str, ...] = ()):
+        from .modes import GRAYSCALE, INK_SAVER, INK_SAVER_CSS, normalize
+
         self.renderer = renderer
         self.templates = Path(templates)
+        self.modes = normalize(modes)   # print modes (render/modes.py)
+        self.grayscale = GRAYSCALE in self.modes
+        self.extra_css = [INK_SAVER_CSS] if INK_SAVER in self.modes else []
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(self.templates)),
             autoescape=True, undefined=jinja2.StrictUndefined,
@@ -62,7 +67,7 @@ class Pages:
             from . import cache
 
             self._salt = cache.digest(
-                "faces/1", cache.files_digest(self.templates, FACE_TEMPLATES),
+                "faces/1", list(self.modes), cache.files_digest(self.templates, FACE_TEMPLATES),
                 cache.code_digest("*.py"), cache.versions(*cache.LAYOUT_PACKAGES),
                 self.base_url, os.environ.get("SOURCE_DATE_EPOCH", "0"),
                 self.document([]), self.renderer.terms, self.renderer.icons)
@@ -87,7 +92,7 @@ class Pages:
         """A complete HTML document: one section per page."""
         body = Markup("\n".join(sections))
         return self._template("cards/document.html").render(
-            title=self.renderer.title, body=body)
+            title=self.renderer.title, body=body, extra_css=self.extra_css)
 
     @property
     def base_url(self) -> str:

@@ -34,25 +34,48 @@ def _local_file(url: str) -> None:
 
 
 try:  # WeasyPrint >= 69: a fetcher object that refuses every protocol but file:
-    from weasyprint.urls import FatalURLFetchingError, URLFetcher
+    from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
     class _LocalFetcher(URLFetcher):
+        def __init__(self, grayscale: bool = False, **kwargs):
+            super().__init__(**kwargs)
+            self.grayscale = grayscale
+
         def fetch(self, url, headers=None):
             try:
                 _local_file(url)
             except TetherError as exc:
                 raise FatalURLFetchingError(str(exc)) from None
-            return super().fetch(url, headers)
+            response = super().fetch(url, headers)
+            if not self.grayscale:
+                return response
+            from .modes import gray_resource
 
-    def _fetcher():
-        return _LocalFetcher(allowed_protocols={"file"}, fail_on_errors=True)
+            try:
+                data = gray_resource(url, response.content_type, response.read())
+            finally:
+                response.close()
+            kind = response.content_type
+            kind = "image/png" if kind.startswith("image/") and kind != "image/svg+xml" \
+                else kind
+            return URLFetcherResponse(response.url, data, {"Content-Type": kind})
+
+    def _fetcher(grayscale: bool = False):
+        return _LocalFetcher(grayscale, allowed_protocols={"file"}, fail_on_errors=True)
 except ImportError:  # pragma: no cover - WeasyPrint 62-68
     from weasyprint import default_url_fetcher
 
-    def _fetcher():
+    def _fetcher(grayscale: bool = False):
         def fetch(url: str, *args, **kwargs):
             _local_file(url)
-            return default_url_fetcher(url, *args, **kwargs)
+            resource = default_url_fetcher(url, *args, **kwargs)
+            if grayscale:
+                from .modes import gray_resource
+
+                body = resource.pop("file_obj", None)
+                data = body.read() if body is not None else resource.pop("string")
+                resource["string"] = gray_resource(url, resource.get("mime_type", ""), data)
+            return resource
         return fetch
 
 PX_PER_MM = 96 / 25.4
@@ -79,18 +102,24 @@ class Fit:
 class Layout:
     """Lays out HTML documents with one font configuration and one image cache."""
 
-    def __init__(self, base_url: str):
+    def __init__(self, base_url: str, grayscale: bool = False):
         # fontTools stamps subset fonts with the current time unless this is set; a fixed
         # stamp makes the PDFs reproducible, so unchanged outputs are not rewritten.
         os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
         self.base_url = base_url
+        self.grayscale = grayscale   # modes.py: every colour the pages load made gray
         self.fonts = FontConfiguration()
         self.cache: dict = {}
 
     def render(self, html: str):
         """A laid-out WeasyPrint document (one page per section)."""
         # templates, fonts and icons come from disk only: the build never uses the network
-        return HTML(string=html, base_url=self.base_url, url_fetcher=_fetcher()).render(
+        if self.grayscale:
+            from .modes import gray_html
+
+            html = gray_html(html)
+        return HTML(string=html, base_url=self.base_url,
+                    url_fetcher=_fetcher(self.grayscale)).render(
             font_config=self.fonts, cache=self.cache)
 
     @staticmethod
