@@ -123,7 +123,7 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
     result.seconds["faces"] = time.perf_counter() - t
     deck_of = {f"{c['id']}-{n}": c["deck"] for c in chosen for n in range(1, c["copies"] + 1)}
     title = str(content.game.get("title", ""))
-    pages_read = read_faces(faces.parts, cache) if opts.papers else {}
+    pages_read = read_faces(faces.parts, cache, faces.forms) if opts.papers else {}
     for paper in opts.papers:
         t = time.perf_counter()
         progress(f"composing {paper} sheets")

@@ -27,6 +27,7 @@ class Faces:
     parts: list[tuple[bytes, list[str]]]      # (pdf, page keys: "card-copy" or "back:<deck>")
     keys: list[str]                           # every face key in print order, then backs
     fits: dict[str, dict] = field(default_factory=dict)   # card id -> chosen fit
+    forms: dict[str, bytes] = field(default_factory=dict)  # page key -> Fragment bytes
 
 
 ATTEMPTS = WITH_REMINDERS + WITHOUT_REMINDERS   # (text level, show reminders), in order
@@ -124,11 +125,22 @@ _JOB: dict = {}   # set before forking workers; read by _work in the child
 
 
 def _work(index: int):
+    """Lay out one chunk, and read its PDFs into sheet fragments while in the worker (the
+    sheets need them; parsing them here spreads that work over the workers too)."""
     from .pdf import Layout
+    from .pdfasm import fragments
 
     pages, chunks, backs = _JOB["pages"], _JOB["chunks"], _JOB["backs"]
-    layout = Layout(pages.base_url, pages.grayscale)
-    return fit_part(pages, layout, chunks[index], backs if index == 0 else [])
+    chunk = chunks[index]
+    cards, back_pdfs, fits, problems = fit_part(pages, Layout(pages.base_url, pages.grayscale),
+                                                chunk, backs if index == 0 else [])
+    if problems:
+        return cards, back_pdfs, fits, problems, {}
+    parts = [(cards[c["id"]], [f"{c['id']}-{n}" for n in range(1, c["copies"] + 1)])
+             for c in chunk]
+    parts += [(pdf, [f"back:{deck}"]) for deck, pdf in back_pdfs.items()]
+    forms = {key: frag.to_bytes() for key, frag in fragments(parts).items()}
+    return cards, back_pdfs, fits, problems, forms
 
 
 def _split(cards: list[dict], workers: int) -> list[list[dict]]:
@@ -162,13 +174,14 @@ def _lay_out(pages, cards: list[dict], backs: list[str], workers: int):
                 results = list(pool.map(_work, range(len(chunks))))
     finally:
         _JOB.clear()
-    card_pdfs, back_pdfs, fits, problems = {}, {}, {}, []
-    for cards_r, backs_r, fits_r, problems_r in results:
+    card_pdfs, back_pdfs, fits, problems, forms = {}, {}, {}, [], {}
+    for cards_r, backs_r, fits_r, problems_r, forms_r in results:
         card_pdfs.update(cards_r)
         back_pdfs.update(backs_r)
         fits.update(fits_r)
         problems += problems_r
-    return card_pdfs, back_pdfs, fits, problems
+        forms.update(forms_r)
+    return card_pdfs, back_pdfs, fits, problems, forms
 
 
 def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1,
@@ -183,7 +196,7 @@ def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1,
     cache = cache if cache is not None else Cache(None)
     card_keys = {c["id"]: pages.face_key(c) for c in cards}
     back_keys = {deck: pages.back_key(deck) for deck in backs}
-    card_pdfs, back_pdfs, fits = {}, {}, {}
+    card_pdfs, back_pdfs, fits, forms = {}, {}, {}, {}
     for card in cards:
         entry = unpack(cache.get("faces", card_keys[card["id"]]))
         if entry is not None:
@@ -195,7 +208,8 @@ def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1,
     todo = [c for c in cards if c["id"] not in card_pdfs]
     todo_backs = [deck for deck in backs if deck not in back_pdfs]
     if todo or todo_backs:
-        new_cards, new_backs, new_fits, problems = _lay_out(pages, todo, todo_backs, workers)
+        new_cards, new_backs, new_fits, problems, forms = _lay_out(pages, todo, todo_backs,
+                                                                   workers)
         if problems:
             raise ContentError(problems)
         for cid, pdf in new_cards.items():
@@ -210,4 +224,4 @@ def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1,
     parts += [(back_pdfs[deck], [f"back:{deck}"]) for deck in backs]
     fronts = [key for _, keys in parts[:len(cards)] for key in keys]
     return Faces(parts, fronts + [f"back:{deck}" for deck in backs],
-                 {c["id"]: fits[c["id"]] for c in cards})
+                 {c["id"]: fits[c["id"]] for c in cards}, forms)

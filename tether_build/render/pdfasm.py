@@ -274,8 +274,10 @@ def text(value: str) -> bytes:
     return _write(TextStringObject(value))
 
 
-def fragments(parts: list[tuple[bytes, list[str]]], cache=None) -> dict[str, Fragment]:
-    """A Fragment per page key of the faces PDFs; cached by the PDF's hash and the page."""
+def fragments(parts: list[tuple[bytes, list[str]]], cache=None,
+              known: dict[str, bytes] | None = None) -> dict[str, Fragment]:
+    """A Fragment per page key of the faces PDFs; cached by the PDF's hash and the page.
+    `known`: fragments already made (as bytes) by the layout workers, by page key."""
     import hashlib
 
     from pypdf import PdfReader
@@ -289,6 +291,11 @@ def fragments(parts: list[tuple[bytes, list[str]]], cache=None) -> dict[str, Fra
         sha, reader = hashlib.sha256(pdf).hexdigest(), None
         for index, key in enumerate(keys):
             ckey = digest(salt, sha, index)
+            entry = (known or {}).get(key)
+            if entry is not None:
+                out[key] = Fragment.from_bytes(entry)
+                cache.put("forms", ckey, entry)
+                continue
             entry = cache.get("forms", ckey)
             if entry is not None:
                 try:

@@ -24,10 +24,12 @@ def _form_name(key: str) -> str:
     return f"/Face.{card}.{copy}"
 
 
-def read_faces(parts: list[tuple[bytes, list[str]]], cache=None) -> dict[str, Fragment]:
+def read_faces(parts: list[tuple[bytes, list[str]]], cache=None,
+               known: dict[str, bytes] | None = None) -> dict[str, Fragment]:
     """A Fragment (a face page ready to place) per key of the faces PDFs; parsed once per
-    face PDF and cached (render/cache.py), then placed on as many sheets as need it."""
-    return fragments(parts, cache)
+    face PDF (by the layout workers when they made it: `known`) and cached
+    (render/cache.py), then placed on as many sheets as need it."""
+    return fragments(parts, cache, known)
 
 
 def _num(v: float) -> str:

@@ -31,6 +31,7 @@ class Faces:
         self.base_url = self.pages.base_url
         self.fits: dict[str, dict] = {}
         self.parts: list[tuple[bytes, list[str]]] = []  # face PDFs, page keys "<card>-1"
+        self.forms: dict[str, bytes] = {}  # page key -> fragment the layout workers read
         self.cache = cache  # render.cache.Cache of laid-out faces, or None
 
     def fit(self) -> None:
@@ -41,14 +42,14 @@ class Faces:
                             workers=WORKERS, cache=self.cache)
         self.fits = {cid: {"name": f["name_level"], "text": TEXT_SIZES.index(f["text_pt"]),
                            "reminders": f["reminders"]} for cid, f in done.fits.items()}
-        self.parts = done.parts
+        self.parts, self.forms = done.parts, done.forms
 
     def fragments(self) -> dict:
         """card id -> its face page as a pdfasm.Fragment, ready to stamp (cached)."""
         from ..render.pdfasm import fragments
 
         return {key.rsplit("-", 1)[0]: frag
-                for key, frag in fragments(self.parts, self.cache).items()}
+                for key, frag in fragments(self.parts, self.cache, self.forms).items()}
 
     def face(self, cid: str, scale: float, inline: bool = True) -> Markup:
         """One face cropped to its trim and scaled: inline HTML, or an empty slot for stamping."""
