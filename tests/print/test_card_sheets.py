@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from cardsheet_reader import read_sheets
 
-PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+# page as printed (Letter is landscape: 3 rows of cards leave no room for crop marks)
+PAPERS = {"a4": (210.0, 297.0), "letter": (279.4, 215.9)}
+GRID = {"a4": (3, 3), "letter": (4, 2)}  # columns, rows
 CARD_W, CARD_H = 63.5, 88.9
 NO_PRINT, BLEED = 4.0, 3.0
+DEAD_ZONE = 6.0  # crop marks keep at least this far from the paper edge
+MARK_MIN = 2.0
 EPS = 0.01
 PX_PT = 0.75  # a CSS px is 0.75 pt
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,14 +23,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _block(paper):
     w, h = PAPERS[paper]
-    return (w - 3 * CARD_W) / 2, (h - 3 * CARD_H) / 2
+    cols, rows = GRID[paper]
+    return (w - cols * CARD_W) / 2, (h - rows * CARD_H) / 2
 
 
 def _expected_slot(paper, index, back=False):
     x0, y0 = _block(paper)
-    row, col = divmod(index, 3)
+    cols = GRID[paper][0]
+    row, col = divmod(index, cols)
     if back:
-        col = 2 - col
+        col = cols - 1 - col
     return x0 + col * CARD_W, y0 + row * CARD_H
 
 
@@ -40,7 +47,8 @@ def test_page_size_and_pairs(sheets, full_build):
     for page in pages:
         assert page.width == pytest.approx(w, abs=EPS) and page.height == pytest.approx(h, abs=EPS)
     faces = full_build["result"].faces
-    assert len(pages) == 2 * -(-faces // 9)          # each front page has its backs page
+    per_page = GRID[paper][0] * GRID[paper][1]
+    assert len(pages) == 2 * -(-faces // per_page)   # each front page has its backs page
 
 
 def test_every_trim_box_on_the_grid(sheets):
@@ -53,8 +61,8 @@ def test_every_trim_box_on_the_grid(sheets):
             assert (w, h) == (pytest.approx(CARD_W, abs=EPS), pytest.approx(CARD_H, abs=EPS))
             assert (x, y) == (pytest.approx(ex, abs=EPS), pytest.approx(ey, abs=EPS)), \
                 f"page {number + 1} slot {slot}: {placed.name}"
-        # centred 3 x 3 block: the full block is symmetric about the page centre
-        if len(page.placed) == 9:
+        # centred block: the full block is symmetric about the page centre
+        if len(page.placed) == GRID[paper][0] * GRID[paper][1]:
             xs = [p.trim[0] for p in page.placed]
             ys = [p.trim[1] for p in page.placed]
             assert min(xs) + max(xs) + CARD_W == pytest.approx(page.width, abs=EPS)
@@ -77,29 +85,32 @@ def test_bleed_outside_shared_inside(sheets):
                 if taken:    # cards abut: shared cut line, no bleed over the neighbour
                     assert grow[side] == pytest.approx(0, abs=EPS), (placed.name, side)
                 else:
-                    assert grow[side] > 0.5, (placed.name, side)
+                    assert grow[side] >= 1.0 - EPS, (placed.name, side)
                     assert grow[side] <= BLEED + EPS
             # nothing printed within 4 mm of the paper's edge
             assert cx >= NO_PRINT - EPS and cy >= NO_PRINT - EPS
             assert cx + cw <= page.width - NO_PRINT + EPS
             assert cy + ch <= page.height - NO_PRINT + EPS
     x0, y0 = _block(paper)
-    full = next(p for p in pages if len(p.placed) == 9)
+    full = next(p for p in pages if len(p.placed) == GRID[paper][0] * GRID[paper][1])
     top_left = full.placed[0]
-    assert top_left.trim[0] - top_left.clip[0] == pytest.approx(min(BLEED, x0 - NO_PRINT), abs=EPS)
-    assert top_left.trim[1] - top_left.clip[1] == pytest.approx(min(BLEED, y0 - NO_PRINT), abs=EPS)
+    # full bleed, unless the crop marks need the room between the bleed and the dead zone
+    room = {m: min(BLEED, m - NO_PRINT, m - DEAD_ZONE - 0.5 - MARK_MIN) for m in (x0, y0)}
+    assert top_left.trim[0] - top_left.clip[0] == pytest.approx(room[x0], abs=EPS)
+    assert top_left.trim[1] - top_left.clip[1] == pytest.approx(room[y0], abs=EPS)
 
 
 def test_crop_marks_outside_trim_and_on_every_cut_line(sheets):
     paper, pages = sheets
     x0, y0 = _block(paper)
-    cuts_x = [x0 + i * CARD_W for i in range(4)]
-    cuts_y = [y0 + i * CARD_H for i in range(4)]
+    cols, rows = GRID[paper]
+    cuts_x = [x0 + i * CARD_W for i in range(cols + 1)]
+    cuts_y = [y0 + i * CARD_H for i in range(rows + 1)]
     for page in pages:
         marks = {(round(a, 3), round(b, 3), round(c, 3), round(d, 3))
                  for a, b, c, d in page.marks}
         assert marks
-        block = (x0, y0, x0 + 3 * CARD_W, y0 + 3 * CARD_H)
+        block = (x0, y0, x0 + cols * CARD_W, y0 + rows * CARD_H)
         for x1, y1, x2, y2 in marks:
             for x, y in ((x1, y1), (x2, y2)):
                 inside = block[0] + EPS < x < block[2] - EPS and block[1] + EPS < y < block[3] - EPS
@@ -117,6 +128,24 @@ def test_crop_marks_outside_trim_and_on_every_cut_line(sheets):
         for c in cuts_y:
             ends = [m for m in marks if m[1] == m[3] and abs(m[1] - c) < 0.01]
             assert {m[0] < x0 for m in ends} == {True, False}
+
+
+def test_crop_marks_outside_the_dead_zone_and_the_bleed(sheets):
+    """Every crop mark is at least 6 mm from the paper edge (where home printers print
+    nothing), at least MARK_MIN long, and off the bleed of every card (A4 and Letter)."""
+    paper, pages = sheets
+    for number, page in enumerate(pages):
+        assert page.marks, f"page {number + 1} has no crop marks"
+        for x1, y1, x2, y2 in page.marks:
+            assert math.hypot(x2 - x1, y2 - y1) >= MARK_MIN - EPS
+            for x, y in ((x1, y1), (x2, y2)):
+                edge = min(x, y, page.width - x, page.height - y)
+                assert edge >= DEAD_ZONE - EPS, (paper, number + 1, (x1, y1, x2, y2), edge)
+            box = (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+            for placed in page.placed:
+                cx, cy, cw, ch = placed.clip
+                apart = box[2] < cx or box[0] > cx + cw or box[3] < cy or box[1] > cy + ch
+                assert apart, (paper, number + 1, box, placed.name)
 
 
 def test_backs_mirrored_per_deck(sheets, shipped_cards):
@@ -210,7 +239,7 @@ def test_players_prints_one_starter_set_per_player(shipped_content, shipped_card
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_sheet_page_has_trim_and_bleed_boxes(full_build, paper):
-    """A printer's RIP reads where to cut (TrimBox: the outer trim of the 3 x 3 block) and
+    """A printer's RIP reads where to cut (TrimBox: the outer trim of the card block) and
     how far the art runs on (BleedBox: that block grown by the sheet's bleed)."""
     from pypdf import PdfReader
 
@@ -221,7 +250,8 @@ def test_every_sheet_page_has_trim_and_bleed_boxes(full_build, paper):
     for page in reader.pages:
         trim = [float(v) / mm for v in page.trimbox]
         bleed = [float(v) / mm for v in page.bleedbox]
-        assert trim == pytest.approx([x0, h - y0 - 3 * CARD_H, x0 + 3 * CARD_W, h - y0],
+        cols, rows = GRID[paper]
+        assert trim == pytest.approx([x0, h - y0 - rows * CARD_H, x0 + cols * CARD_W, h - y0],
                                      abs=EPS)
         assert bleed[0] < trim[0] and bleed[1] < trim[1]
         assert bleed[2] > trim[2] and bleed[3] > trim[3]

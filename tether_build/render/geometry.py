@@ -1,4 +1,10 @@
-"""Print geometry in millimetres: card sizes, the 3 x 3 sheet, bleed and crop marks.
+"""Print geometry in millimetres: card sizes, the card sheets, bleed and crop marks.
+
+A4 holds 3 x 3 cards on a portrait page. Letter is 12.7 mm shorter: 3 rows leave 6.35 mm
+above and below, no room for crop marks outside a printer's dead zone, so Letter holds
+4 x 2 cards on a landscape page (12.7 mm and 19.05 mm margins). Crop marks stay at least
+`MARK_DEAD_ZONE` from the paper edge and never cross the bleed; where a margin is narrow
+(A4 left and right) the outer bleed shrinks to make room for them.
 
 Pure arithmetic, no rendering. Sheet coordinates have their origin at the top-left of the
 paper; `pt()` converts to PDF points and the sheet writer flips y.
@@ -17,13 +23,14 @@ FACE_W, FACE_H = CARD_W + 2 * ART_BLEED, CARD_H + 2 * ART_BLEED
 
 PRINT_BLEED = 3.0                    # bleed on the sheets where there is room (design.md)
 NO_PRINT = 4.0                       # home printers cannot print this close to the edge
+MARK_DEAD_ZONE = 6.0                 # crop marks keep this far from the paper edge
 MARK_GAP = 0.5                       # gap between the bleed and a crop mark
-MARK_OVER_BLEED = 0.6                # where no room is left, marks start this far off trim
 MARK_MIN, MARK_MAX = 2.0, 6.0        # wanted mark length outside the bleed
-COLS, ROWS = 3, 3
+COLS, ROWS = 3, 3                    # A4
 PER_PAGE = COLS * ROWS
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+LAYOUTS = {"a4": (False, 3, 3), "letter": (True, 4, 2)}  # landscape, columns, rows
 
 
 def pt(mm: float) -> float:
@@ -51,7 +58,7 @@ class Rect:
 
 @dataclass(frozen=True)
 class Sheet:
-    """The 3 x 3 layout on one paper size."""
+    """The card grid on one paper size (width and height as the page is printed)."""
 
     paper: str
     width: float
@@ -59,20 +66,33 @@ class Sheet:
     x0: float        # left trim edge of the block
     y0: float        # top trim edge of the block
     bleed: dict      # side -> bleed at the block's outer edge: left, right, top, bottom
+    cols: int = COLS
+    rows: int = ROWS
+
+    @property
+    def per_page(self) -> int:
+        """Cards on one sheet."""
+        return self.cols * self.rows
+
+    @property
+    def duplex(self) -> str:
+        """The printer's duplex setting that lays each back on its front: backs mirror the
+        columns, so flip about the page's vertical axis (the long edge of a portrait page)."""
+        return "short edge" if self.width > self.height else "long edge"
 
     def slot(self, index: int, back: bool = False) -> Rect:
-        """Trim box of slot 0-8 (row-major); backs mirror columns for long-edge duplex."""
-        row, col = divmod(index, COLS)
+        """Trim box of a slot (row-major); backs mirror the columns (see `duplex`)."""
+        row, col = divmod(index, self.cols)
         if back:
-            col = COLS - 1 - col
+            col = self.cols - 1 - col
         return Rect(self.x0 + col * CARD_W, self.y0 + row * CARD_H, CARD_W, CARD_H)
 
     def clip(self, index: int, filled: int, back: bool = False) -> Rect:
         """Trim box grown by bleed on every side that has no card next to it on the page."""
-        row, col = divmod(index, COLS)
+        row, col = divmod(index, self.cols)
 
         def occupied(r: int, c: int) -> bool:
-            return 0 <= r < ROWS and 0 <= c < COLS and r * COLS + c < filled
+            return self.inside(r, c) and r * self.cols + c < filled
 
         grow = {}
         for side, (dr, dc) in {"left": (0, -1), "right": (0, 1),
@@ -80,7 +100,7 @@ class Sheet:
             r, c = row + dr, col + dc
             if occupied(r, c):
                 grow[side] = 0.0
-            elif 0 <= r < ROWS and 0 <= c < COLS:
+            elif self.inside(r, c):
                 grow[side] = PRINT_BLEED      # an empty slot: room for full bleed
             else:
                 grow[side] = self.bleed[side]
@@ -90,11 +110,15 @@ class Sheet:
         return Rect(trim.x - grow["left"], trim.y - grow["top"],
                     trim.w + grow["left"] + grow["right"], trim.h + grow["top"] + grow["bottom"])
 
+    def inside(self, row: int, col: int) -> bool:
+        """Whether (row, col) is a slot of the grid."""
+        return 0 <= row < self.rows and 0 <= col < self.cols
+
     def boxes(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """(TrimBox, BleedBox) of a sheet page in PDF points (bottom-left origin): the
-        outer trim of the 3 x 3 block, and that block grown by the sheet's bleed."""
+        outer trim of the card block, and that block grown by the sheet's bleed."""
         left, top = self.x0, self.y0
-        right, bottom = left + COLS * CARD_W, top + ROWS * CARD_H
+        right, bottom = left + self.cols * CARD_W, top + self.rows * CARD_H
         trim = (pt(left), pt(self.height - bottom), pt(right), pt(self.height - top))
         b = self.bleed
         bleed = (pt(left - b["left"]), pt(self.height - bottom - b["bottom"]),
@@ -103,8 +127,8 @@ class Sheet:
 
     def cut_lines(self) -> tuple[list[float], list[float]]:
         """x positions of the vertical cuts and y positions of the horizontal cuts."""
-        xs = [self.x0 + i * CARD_W for i in range(COLS + 1)]
-        ys = [self.y0 + i * CARD_H for i in range(ROWS + 1)]
+        xs = [self.x0 + i * CARD_W for i in range(self.cols + 1)]
+        ys = [self.y0 + i * CARD_H for i in range(self.rows + 1)]
         return xs, ys
 
     def marks(self) -> list[tuple[float, float, float, float]]:
@@ -112,8 +136,8 @@ class Sheet:
         xs, ys = self.cut_lines()
         top, bottom = _mark_span(self, "top"), _mark_span(self, "bottom")
         left, right = _mark_span(self, "left"), _mark_span(self, "right")
-        y_top, y_bot = self.y0, self.y0 + ROWS * CARD_H
-        x_left, x_right = self.x0, self.x0 + COLS * CARD_W
+        y_top, y_bot = self.y0, self.y0 + self.rows * CARD_H
+        x_left, x_right = self.x0, self.x0 + self.cols * CARD_W
         out = []
         for x in xs:
             out.append((x, y_top - top[0], x, y_top - top[1]))
@@ -131,23 +155,29 @@ def _margin(sheet: Sheet, side: str) -> float:
 
 
 def _mark_span(sheet: Sheet, side: str) -> tuple[float, float]:
-    """Start and end distance of crop marks from the trim edge on one side of the block."""
-    limit = _margin(sheet, side) - NO_PRINT
-    bleed = sheet.bleed[side]
-    if limit - bleed >= MARK_MIN + MARK_GAP:
-        start = bleed + MARK_GAP
-        return start, min(limit, start + MARK_MAX)
-    # Not enough room outside the bleed (US Letter top and bottom): draw over the bleed.
-    return MARK_OVER_BLEED, limit
+    """Start and end distance of crop marks from the trim edge on one side of the block:
+    past the bleed and a gap, up to the dead zone, at most MARK_MAX long."""
+    start = sheet.bleed[side] + MARK_GAP
+    return start, min(_margin(sheet, side) - MARK_DEAD_ZONE, start + MARK_MAX)
+
+
+def _bleed(margin: float) -> float:
+    """Outer bleed on a side with `margin` mm of paper: full, unless the crop marks need
+    the room (they need MARK_MIN between the bleed plus gap and the dead zone)."""
+    room = margin - MARK_DEAD_ZONE - MARK_GAP - MARK_MIN
+    if room <= 0:
+        raise ValueError(f"a {margin:.2f} mm margin leaves no room for crop marks")
+    return min(PRINT_BLEED, margin - NO_PRINT, room)
 
 
 def sheet_for(paper: str) -> Sheet:
-    """The centred 3 x 3 block on a paper size, bleed limited by the no-print margin."""
+    """The centred card block on a paper size (see LAYOUTS), bleed and marks in the margin."""
+    landscape, cols, rows = LAYOUTS[paper]
     width, height = PAPERS[paper]
-    x0 = (width - COLS * CARD_W) / 2
-    y0 = (height - ROWS * CARD_H) / 2
-    side_bleed = {
-        "left": min(PRINT_BLEED, x0 - NO_PRINT), "right": min(PRINT_BLEED, x0 - NO_PRINT),
-        "top": min(PRINT_BLEED, y0 - NO_PRINT), "bottom": min(PRINT_BLEED, y0 - NO_PRINT),
-    }
-    return Sheet(paper, width, height, x0, y0, side_bleed)
+    if landscape:
+        width, height = height, width
+    x0 = (width - cols * CARD_W) / 2
+    y0 = (height - rows * CARD_H) / 2
+    side_bleed = {"left": _bleed(x0), "right": _bleed(x0), "top": _bleed(y0),
+                  "bottom": _bleed(y0)}
+    return Sheet(paper, width, height, x0, y0, side_bleed, cols, rows)

@@ -1,4 +1,4 @@
-"""Print sheets: place the rendered faces 3 x 3 on A4 or Letter, clip bleed, draw crop marks.
+"""Print sheets: place the rendered faces on A4 (3 x 3) or Letter (4 x 2), clip bleed, draw crop marks.
 
 Each face page of the faces PDF becomes one Form XObject (named /Face.<card>.<copy> or
 /Back.<deck>) that every sheet reuses, so a card is drawn once by WeasyPrint and only
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import zlib
 
-from .geometry import ART_BLEED, FACE_H, FACE_W, PER_PAGE, Sheet, pt
+from .geometry import ART_BLEED, FACE_H, FACE_W, Sheet, pt
 from .pdfasm import Fragment, Writer, fragments, stream, text
 
 MARK_WIDTH_PT = 0.3     # black hairline
@@ -74,7 +74,7 @@ def _page(writer: Writer, sheet: Sheet, placed: list[tuple[str, int]], back: boo
 
 def build_sheets(sheet: Sheet, faces: dict[str, Fragment], keys: list[str],
                  decks: dict[str, str], backs: bool = True, title: str = "") -> bytes:
-    """A print PDF: fronts 3 x 3 in `keys` order, each page followed by its mirrored backs.
+    """A print PDF: fronts on the sheet's grid in `keys` order, each page followed by its mirrored backs.
 
     faces: read_faces() of the faces PDFs (keys "card-copy", "back:<deck>");
     decks: face key -> deck id.
@@ -85,8 +85,8 @@ def build_sheets(sheet: Sheet, faces: dict[str, Fragment], keys: list[str],
     used = list(dict.fromkeys(fronts + ([f"back:{decks[k]}" for k in fronts] if backs else [])))
     forms = {k: writer.add_form(faces[k], faces[k].mediabox) for k in used}
     kids = []
-    for start in range(0, len(fronts), PER_PAGE):
-        chunk = fronts[start:start + PER_PAGE]
+    for start in range(0, len(fronts), sheet.per_page):
+        chunk = fronts[start:start + sheet.per_page]
         kids.append(_page(writer, sheet, [(_form_name(k), forms[k]) for k in chunk], False,
                           tree))
         if backs:
