@@ -50,8 +50,7 @@ def _ids(value: str | None) -> list[str] | None:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
 def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, tts, tts_url,
                 out, since, players, ink_saver, grayscale, quiet, as_json):
-    """Card sheets (A4 3x3, Letter 4x2 landscape, with bleed and crop marks), PNGs and TTS
-    decks."""
+    """Card sheets (A4 3x3, Letter 4x2 landscape; bleed, crop marks), PNGs and TTS decks."""
     from .render.build import PAPER_CHOICES, PrintOptions, build_print, shrunk
 
     errata = None
