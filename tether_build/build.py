@@ -38,6 +38,7 @@ class Context:
     board_players: int = 4
     seed: int = 1
     print_modes: tuple[str, ...] = ()   # card sheets also printed in these modes
+    jobs: int | None = None   # heavy stages side by side at most (None: one per core)
     warnings: list[str] = field(default_factory=list)
     _content: object = None
     _cards: list | None = None
@@ -99,6 +100,10 @@ class Stage:
     # card faces and the rulebook cover), "commit" (the last commit's name: outputs that
     # should not be redrawn by every edit, e.g. tiles and the JSON outputs)
     versioned: str = ""
+    # may run side by side with the other `parallel` stages, in a forked process (stagerun)
+    parallel: bool = False
+    # when both run, this one starts once that stage is done (it reuses what that one cached)
+    after: str | None = None
 
     def render(self, ctx: Context) -> dict[str, bytes]:
         return _call(self.target, ctx)
@@ -181,6 +186,7 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
     result = Result()
     pending: dict[str, bytes] = {}
     new_manifest = dict(manifest)
+    stale: list[tuple[Stage, str, dict, str | None]] = []
     for stage in stages:
         key = stage_key(stage, ctx)
         old = manifest.get(stage.name, {})
@@ -195,11 +201,12 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
             result.stages[stage.name] = {"status": "up to date", "outputs": len(old["outputs"])}
             new_manifest[stage.name] = dict(old, key=key)
             continue
-        t0 = time.perf_counter()
-        progress(stage.name, "running")
-        outputs = stage.render(ctx)
-        if stage.versioned:
-            outputs = _stamp_json(outputs, ctx.content_version(stage.versioned))
+        stale.append((stage, key, old, view_key))
+    from .stagerun import run_stages
+    done = run_stages(ctx, [s for s, *_ in stale], _render, progress)
+    for stage, key, old, view_key in stale:
+        outputs, warnings, seconds = done[stage.name]
+        ctx.warnings += warnings
         for rel, data in outputs.items():
             if rel in pending:
                 raise TetherError(f"stage {stage.name} writes {rel}, already written by "
@@ -210,10 +217,10 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
                                     for rel, d in sorted(outputs.items())}}
         if stage.card_view or stage.view:
             new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, view=True)
-        stale = set(old.get("outputs", {})) - set(outputs)
-        result.removed += sorted(stale)
+        stale_outputs = set(old.get("outputs", {})) - set(outputs)
+        result.removed += sorted(stale_outputs)
         result.stages[stage.name] = {"status": "built", "outputs": len(outputs),
-                                     "seconds": round(time.perf_counter() - t0, 2)}
+                                     "seconds": seconds}
         progress(stage.name, f"built {len(outputs)} file(s)")
     # every stage succeeded: now, and only now, touch the output folder, all or nothing
     manifest_bytes = None
@@ -228,6 +235,14 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
         prune(ctx.cache_dir)  # the render cache: least recently used entries beyond its bound
     result.seconds = round(time.perf_counter() - start, 2)
     return result
+
+
+def _render(stage: Stage, ctx: Context) -> dict[str, bytes]:
+    """A stage's outputs, its JSON stamped with the content version when it is versioned."""
+    outputs = stage.render(ctx)
+    if stage.versioned:
+        outputs = _stamp_json(outputs, ctx.content_version(stage.versioned))
+    return outputs
 
 
 def _stamp_json(outputs: dict[str, bytes], version: str) -> dict[str, bytes]:
@@ -371,7 +386,7 @@ STAGES: list[Stage] = [
                                                "effects/*.py"), versioned="work"),
     Stage("check", "every card resolves", "tether_build.build:check_stage",
           ("content/**/*",), ("check/*.py", "engine/*.py", "compile.py", "textcheck.py",
-                              "effects/*.py", "board.py"), versioned="commit"),
+                              "effects/*.py", "board.py"), versioned="commit", parallel=True),
     Stage("engine", "engine definitions", "tether_build.build:engine_stage",
           ("content/**/*",), ("compile.py", "effects/*.py"), versioned="commit"),
     Stage("notes", "designer report", "tether_build.build:designer_notes",
@@ -379,21 +394,23 @@ STAGES: list[Stage] = [
     Stage("cards", "card sheets, PNGs, TTS", "tether_build.build:cards_stage",
           ("content/**/*", "templates/cards/**/*", "templates/backs/**/*",
            "templates/icons/**/*", "templates/fonts/**/*"), ("render/*.py", "cards.py"),
-          uses_paper=True, view="tether_build.build:cards_view", versioned="work"),
+          uses_paper=True, view="tether_build.build:cards_view", versioned="work",
+          parallel=True),
     Stage("rulebook", "rulebook", "tether_build.rulebook.book:stage",
           ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
            "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
           ("rulebook/*.py", "render/*.py", "printing/*.py", "board.py"), uses_paper=True,
-          versioned="work"),
+          versioned="work", parallel=True, after="cards"),
     Stage("tiles", "hex tiles, tokens, components", "tether_build.build:tiles_stage",
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py"),
-          uses_paper=True, card_view="tether_build.build:tiles_cards", versioned="commit"),
+          uses_paper=True, card_view="tether_build.build:tiles_cards", versioned="commit",
+          parallel=True),
     Stage("board", "board map", "tether_build.build:board_stage",
           ("content/game.yaml", "content/terms.yaml", "content/tiles.yaml",
            "templates/tiles/**/*", "templates/icons/**/*", "templates/fonts/**/*"),
           ("printing/*.py", "render/pdf.py", "board.py"), uses_paper=True,
-          versioned="commit"),
+          versioned="commit", parallel=True),
 ]
 
 

@@ -184,11 +184,14 @@ def notes(content_dir: Path, out: Path) -> None:
               "with --ink-saver, -ink-saver-grayscale).")
 @click.option("--allow-unresolved", is_flag=True,
               help="Build even if a card does not resolve in the engine (loud warning).")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None,
+              help="Stages run side by side at most [default: one per core; 1: one after "
+                   "another]. The outputs are the same bytes either way.")
 @click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 @click.option("--json", "as_json", is_flag=True, help="Print the build summary as JSON.")
 def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed: int,
           board_players: int, force: bool, ink_saver: bool, grayscale: bool,
-          allow_unresolved: bool, quiet: bool, as_json: bool) -> None:
+          allow_unresolved: bool, jobs: int | None, quiet: bool, as_json: bool) -> None:
     """Validate, check and build every output; only what changed is rebuilt."""
     from .build import PAPERS, Context, run_build, select
     from .cli_print import print_modes
@@ -196,7 +199,7 @@ def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed:
     stages = select(only)
     papers = PAPERS if paper == "both" else (paper,)
     ctx = Context(content_dir, out, papers, allow_unresolved, board_players, seed,
-                  print_modes=print_modes(ink_saver, grayscale))
+                  print_modes=print_modes(ink_saver, grayscale), jobs=jobs)
     width = max(len(s.name) for s in stages)
 
     def progress(stage: str, status: str) -> None:

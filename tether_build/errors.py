@@ -38,6 +38,10 @@ class ContentError(TetherError):
     def format_message(self) -> str:
         return "\n".join(map(str, self.problems)) + f"\n{self.message}"
 
+    def __reduce__(self):
+        """Pickled with its problems (a build stage's worker process sends it back)."""
+        return (type(self), (self.problems,))
+
 
 def os_error(exc: OSError) -> TetherError:
     """A file-system failure as a one-line error: what, where, and what to do."""

@@ -1,0 +1,127 @@
+"""`tether build` runs independent stages side by side (stagerun.py): same bytes, same errors.
+
+The builds use a cut-down copy of the fixture content (one card per age deck) and A4 only.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+from tether_cli import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("cards", "tiles", "board")   # check and rulebook: slow; the order test below
+
+
+@pytest.fixture
+def small_content(tmp_path) -> Path:
+    """The fixture content with every age deck cut to its first card, schemas beside it."""
+    dst = tmp_path / "content"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "content", dst)
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    for path in sorted((dst / "cards").glob("age*.yaml")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        starts = [i for i, line in enumerate(lines) if line.startswith("  - id:")]
+        path.write_text("".join(lines[:starts[1]]), encoding="utf-8")
+    return dst
+
+
+def _build(content: Path, out: Path, jobs: int, *stages: str):
+    only = [arg for stage in stages for arg in ("--only", stage)]
+    return run_cli("build", "--content", str(content), "--out", str(out), "--paper", "a4",
+                   "--json", "--jobs", str(jobs), *only)
+
+
+def _outputs(out: Path) -> dict[str, bytes]:
+    """Every output but the render cache and the manifest; TTS decks name their folder:
+    made neutral."""
+    files = {}
+    for path in sorted(p for p in out.rglob("*") if p.is_file()):
+        rel = path.relative_to(out).as_posix()
+        if not rel.startswith(".cache/") and rel != ".tether-build.json":  # times differ
+            data = path.read_bytes()
+            if rel.startswith("tts/") and rel.endswith(".json"):
+                data = data.replace((out / "tts").resolve().as_uri().encode(), b"<out>/tts")
+            files[rel] = data
+    return files
+
+
+def test_stages_side_by_side_write_the_bytes_of_one_after_another(small_content, tmp_path,
+                                                                  monkeypatch):
+    from tether_build import stagerun
+
+    forked = []
+    real = stagerun._side_by_side
+    monkeypatch.setattr(stagerun, "_side_by_side",
+                        lambda ctx, stages, *a: forked.append([s.name for s in stages])
+                        or real(ctx, stages, *a))
+    serial = _build(small_content, tmp_path / "serial", 1, "validate", *HEAVY)
+    assert serial.exit_code == 0, serial.output
+    assert forked == []
+    both = _build(small_content, tmp_path / "both", 2, "validate", *HEAVY)
+    assert both.exit_code == 0, both.output
+    assert forked == [list(HEAVY)]
+    summary = json.loads(both.output)
+    assert all(summary["stages"][name]["status"] == "built" for name in HEAVY)
+    assert _outputs(tmp_path / "serial") == _outputs(tmp_path / "both")
+
+
+def test_the_first_failure_in_build_order_is_the_one_reported(small_content, tmp_path,
+                                                              monkeypatch):
+    from tether_build import build
+    from tether_build.errors import TetherError
+
+    def fails(name):
+        def stage(ctx):
+            raise TetherError(f"{name} failed")
+        return stage
+
+    monkeypatch.setattr(build, "tiles_stage", fails("tiles"))
+    monkeypatch.setattr(build, "board_stage", fails("board"))
+    out = tmp_path / "build"
+    result = _build(small_content, out, 2, "board", "tiles", "notes")
+    assert result.exit_code == 1
+    assert "tiles failed" in result.output and "board failed" not in result.output
+    assert not out.exists() or _outputs(out) == {}   # nothing written
+
+
+def test_a_stage_after_another_starts_when_that_one_is_done(tmp_path):
+    """The rulebook waits for the cards stage (it reuses its faces); the others do not."""
+    import time
+    from dataclasses import dataclass
+
+    from tether_build.build import Context
+    from tether_build.stagerun import run_stages
+
+    @dataclass(eq=False)
+    class Fake:
+        name: str
+        parallel: bool = True
+        after: str | None = None
+
+    def render(stage, ctx):
+        t0 = time.time()
+        time.sleep(0.3 if stage.name == "first" else 0.05)
+        return {stage.name: f"{t0} {time.time()}".encode()}
+
+    stages = [Fake("first"), Fake("second", after="first"), Fake("other"), Fake("light", False)]
+    ctx = Context(tmp_path, tmp_path / "out", jobs=2)
+    ctx._content, ctx._cards = object(), []
+    seen = []
+    done = run_stages(ctx, stages, render, lambda name, status: seen.append(name))
+    spans = {name: [float(t) for t in out[0][name].split()] for name, out in done.items()}
+    assert set(done) == {"light", "first", "other", "second"} and seen[0] == "light"
+    assert spans["second"][0] >= spans["first"][1]          # after "first" ended
+    assert spans["other"][0] < spans["first"][1]            # beside it
+
+
+def test_content_problems_cross_a_process_with_their_places():
+    from tether_build.errors import ContentError, Problem
+
+    error = ContentError([Problem("cards/a.yaml", 3, 5, "cards[0].cost", "too high", "0-9")])
+    again = pickle.loads(pickle.dumps(error))
+    assert again.problems == error.problems and again.format_message() == error.format_message()

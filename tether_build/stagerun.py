@@ -1,0 +1,109 @@
+"""Rendering a build's stale stages: the independent ones side by side, in forked processes.
+
+The heavy stages (check, cards, rulebook, tiles, board) read only the validated content and
+the render cache, so they can run at once. The content is loaded once, here, before forking:
+every worker inherits it. Each stage's outputs come back to this process and are used in
+build order, so the bytes a build writes are the same whatever the number of workers, and the
+same as one stage after another. A stage may run `after` another when both run (the rulebook
+reuses the card faces the cards stage lays out into the render cache). A failure is reported
+as a serial build would: the first failing stage in build order; the others finish first.
+Light stages (validate, engine, notes) run in this process, and so does everything when only
+one heavy stage is stale or the machine has one core.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Callable
+
+_JOB: dict = {}              # set before forking the workers, read by _work in the child
+
+Render = Callable[[object, object], dict[str, bytes]]   # (stage, ctx) -> {relpath: bytes}
+Outcome = tuple[dict[str, bytes], list[str], float]       # outputs, new warnings, seconds
+
+
+def _workers(heavy: int, jobs: int | None) -> int:
+    """Worker processes for `heavy` stages that may run side by side (1: in this process);
+    jobs: the most at once (None: one per core)."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1   # the workers inherit the loaded content by fork
+    return max(1, min(heavy, jobs or os.cpu_count() or 1))
+
+
+def _run(render: Render, stage, ctx) -> Outcome:
+    """Render one stage: its outputs, the warnings it added and its seconds."""
+    before, t0 = len(ctx.warnings), time.perf_counter()
+    outputs = render(stage, ctx)
+    return outputs, ctx.warnings[before:], round(time.perf_counter() - t0, 2)
+
+
+def _work(index: int) -> Outcome:
+    """In a worker: render the stage at `index` of the job."""
+    return _run(_JOB["render"], _JOB["stages"][index], _JOB["ctx"])
+
+
+def run_stages(ctx, stages: list, render: Render,
+               progress: Callable[[str, str], None]) -> dict[str, Outcome]:
+    """Render every stage (in build order); raise the first failure in build order."""
+    heavy = [s for s in stages if s.parallel]
+    workers = _workers(len(heavy), ctx.jobs)
+    if workers < 2:
+        heavy = []
+    results: dict[str, Outcome | BaseException] = {}
+    for index, stage in enumerate(stages):
+        if stage not in heavy:
+            progress(stage.name, "running")
+            try:
+                results[stage.name] = _run(render, stage, ctx)
+            except Exception as exc:  # noqa: BLE001  (raised below, in build order)
+                results[stage.name] = exc
+                heavy = [s for s in heavy if stages.index(s) < index]  # a serial build's
+                break
+    if heavy:
+        _prefetch(ctx)
+        results.update(_side_by_side(ctx, heavy, render, progress, workers))
+    for stage in stages:
+        if isinstance(results.get(stage.name), BaseException):
+            raise results[stage.name]
+    return results
+
+
+def _prefetch(ctx) -> None:
+    """Load the content and cards once, before forking, so no worker loads them again."""
+    _ = ctx.content
+    try:
+        _ = ctx.cards
+    except Exception:  # noqa: BLE001, S110  (the stage that reads the cards raises it)
+        pass
+
+
+def _side_by_side(ctx, stages: list, render: Render, progress,
+                  workers: int) -> dict[str, Outcome | BaseException]:
+    """The stages over `workers` forked processes, each started once what it runs after is done."""
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    names = {s.name for s in stages}
+    waiting, running, out = list(range(len(stages))), {}, {}
+    _JOB.update(ctx=ctx, stages=stages, render=render)
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    try:
+        while waiting or running:
+            for i in [i for i in waiting if stages[i].after not in names - set(out)]:
+                waiting.remove(i)
+                progress(stages[i].name, "running")
+                running[pool.submit(_work, i)] = stages[i].name
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                name = running.pop(future)
+                error = future.exception()
+                if error is not None and not isinstance(error, Exception):
+                    raise error   # Ctrl-C in a worker: stop now
+                out[name] = error if error is not None else future.result()
+                if error is not None:   # what runs after it is not needed: the build fails
+                    waiting = [i for i in waiting if stages[i].after != name]
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        _JOB.clear()
+    return out
