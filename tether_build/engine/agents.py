@@ -63,7 +63,6 @@ ODDS_TRIALS = 40  # battles the heuristic simulates to judge an attack (the engi
 ODDS_FORCES = 8   # Forces beyond this count as this many when judging odds
 
 
-@lru_cache(maxsize=4096)
 class _Aim:
     """What the target scorers read of an asking context, for one target of a whole play."""
 
@@ -73,6 +72,7 @@ class _Aim:
         self.asking, self.inst, self.champ = key, inst, None
 
 
+@lru_cache(maxsize=4096)
 def attack_odds(rules, att: tuple, dfn: tuple, siege: bool) -> float:
     """P(attacker wins) from the engine's own battle code (engine/odds), fixed seed; a side
     is (forces, champion ids...)."""
