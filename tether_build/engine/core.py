@@ -149,12 +149,12 @@ class Ctx:
             if not ok:
                 raise Fizzle(f"{kind} target no longer legal")
             return value
-        options = options_fn()
+        preset = self.preset  # a whole play: card and targets were chosen as one
+        options = options_fn() if preset is None else preset.options(key, options_fn)
         if not options:
             if self.declaring and required:
                 raise NoTarget(kind)
             return NONE
-        preset = self.preset  # a whole play: card and targets were chosen as one
         if self.dry or len(options) == 1:
             value = options[0]
         elif preset is not None and preset.answers(kind, len(options)):

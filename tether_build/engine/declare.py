@@ -61,10 +61,23 @@ class Preset:
     not part of a play: a move card's play holds its targets before the move, and the
     move itself is asked of the agent (its paths are many and scored as moves)."""
 
-    def __init__(self, picks=(), values=None):
+    def __init__(self, picks=(), values=None, memo: dict | None = None):
         self.picks, self.values, self.pos = picks, values, 0
         self.replay = values is not None
         self.seen: list[tuple[int, tuple]] = []  # (options offered, (kind, value, step key))
+        self.taken: list[int] = []  # the index chosen at each decision so far
+        self.memo = memo  # options already listed, shared by the runs of one enumeration
+
+    def options(self, key, options_fn) -> list:
+        """A choice's options; while enumerating, listed once per path (the state is the
+        same in every run: only the earlier answers differ)."""
+        if self.memo is None:
+            return options_fn()
+        k = (key, tuple(self.taken))
+        got = self.memo.get(k)
+        if got is None:
+            got = self.memo[k] = options_fn()
+        return got
 
     def answers(self, kind: str, n: int) -> bool:
         """Does the play answer this decision (else the agent is asked)."""
@@ -83,9 +96,10 @@ class Preset:
         if kind in OPEN_KINDS:
             self.pos -= 1
             return options[0]
-        value = options[self.picks[pos] if pos < len(self.picks) else 0]
-        self.seen.append((len(options), (kind, value, key)))
-        return value
+        index = self.picks[pos] if pos < len(self.picks) else 0
+        self.taken.append(index)
+        self.seen.append((len(options), (kind, options[index], key)))
+        return options[index]
 
 
 def whole_plays(g, p: int, iid: int, limit: int = PLAYS) -> list[tuple]:
@@ -93,10 +107,10 @@ def whole_plays(g, p: int, iid: int, limit: int = PLAYS) -> list[tuple]:
     (decision kind, chosen value, step key), one per choice the declaration asks (at most
     `limit` plays, in a fixed order: first options first). Nothing is logged or changed."""
     inst = g.s.cards[iid]
-    out, todo = [], [()]
+    out, todo, memo = [], [()], {}
     while todo and len(out) < limit:
         picks = todo.pop()
-        pre = Preset(picks)
+        pre = Preset(picks, memo=memo)
         if declare_card(g, p, inst, dry=False, quick=True, preset=pre) is None:
             continue
         out.append(tuple(aim for _, aim in pre.seen))
