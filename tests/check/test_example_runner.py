@@ -126,3 +126,11 @@ def test_decks_given_and_a_gained_card_played_from_hand(rules):
     bad = {**ex, "decks": {"age9_market": ["sergeant"]}}
     assert run_example(rules, None, bad).startswith(
         "expected a Market or Power deck id, got 'age9_market' (decks: age1_market")
+
+
+def test_a_bridge_between_hexes_apart_is_refused(rules):
+    ex = {"players": CIPHER, "bridges": [["capital", "center"]], "phase": "scoring",
+          "expect": {}}
+    assert run_example(rules, None, ex) == (
+        "expected capital and center to be adjacent (a Bridge joins two adjacent hexes), "
+        "got hexes apart on this board")

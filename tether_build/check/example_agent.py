@@ -6,17 +6,17 @@ Named hexes (a 2-player board from the example's seed): `capital` and `enemy_cap
 `capital`; `enemy_path1`, the hex from `enemy_capital` toward the center; `mine` and `mine2`,
 the two Mines nearest to `capital`; `forge`, the Forge nearest to it.
 
-Seat 0 answers its decisions from the example's `choose:` list, in order: an answer is taken
-by the first decision of a kind it can answer (`hex:` a hex decision, `move:` a move, ...);
-other decisions take their first option (a Mine: the Gold). An answer that matches no option
-of its decision, or that no decision took, fails the example.
+Each step of an example (its doing and each of `then:`) adds its `choose:` answers to its
+seat's agent; the agent takes them in order: an answer is taken by the first decision of a
+kind it can answer (`hex:` a hex decision, `move:` a move, ...); other decisions take their
+first option (a Mine: the Gold). An answer that matches no option of its decision, or that
+no decision took, fails the example.
 """
 
 from __future__ import annotations
 
 from ..engine.paths import ALONE_FORCES
 from ..engine.topo import edge_key
-from ..schema_examples import HEX_NAMES, UNITS  # noqa: F401  (the names this resolves)
 
 # answer key -> the decision kinds it answers
 ANSWERS = {
@@ -71,9 +71,13 @@ def hex_of(names: dict[str, int], name: str) -> int:
     return names[name]
 
 
-def edge_of(names: dict[str, int], pair) -> int:
-    """The edge between two named hexes."""
-    return edge_key(hex_of(names, pair[0]), hex_of(names, pair[1]))
+def edge_of(names: dict[str, int], pair, topo=None) -> int:
+    """The edge between two named hexes (checked adjacent when `topo` is given)."""
+    a, b = hex_of(names, pair[0]), hex_of(names, pair[1])
+    if topo is not None and topo.dist[a][b] != 1:
+        raise ExampleError(f"expected {pair[0]} and {pair[1]} to be adjacent (a Bridge joins "
+                           "two adjacent hexes), got hexes apart on this board")
+    return edge_key(a, b)
 
 
 def _move_fits(g, names, want: dict, o, p: int) -> bool:
@@ -100,21 +104,17 @@ def fits(g, names, answer: dict, o, p: int = 0) -> bool:
     """True when option `o` of a decision is what `answer` asks for."""
     (key, val), = answer.items()
     s = g.s
-    if key == "skip":
+    if key in ("skip", "stop"):
         return o is None
     if key == "take":
         return o is True
-    if key == "stop":
-        return o is None
     if key == "move":
         return _move_fits(g, names, val, o, p)
     if key == "hex":
         return o == hex_of(names, val)
     if key == "bridge":
-        return o == edge_of(names, val)
-    if key == "option":
-        return o == val
-    if key == "player":
+        return o == edge_of(names, val, s.topo)
+    if key in ("option", "player"):
         return o == val
     if key == "champion":
         return o is not None and o.defn.id == val

@@ -85,7 +85,7 @@ def _setup(rules, ex: dict):
     if bridges == "all":
         g.s.bridges.update(g.s.topo.edges)
     elif bridges != "none":
-        g.s.bridges.update(edge_of(names, pair) for pair in bridges)
+        g.s.bridges.update(edge_of(names, pair, g.s.topo) for pair in bridges)
     g.dirty.clear()
     return g, names
 
@@ -127,7 +127,7 @@ def _observed(g, names, expect: dict) -> dict:
         out["units"].append({k: got[k] for k in _unit_keys(u)})
     for b in expect.get("bridges", []):
         out["bridges"].append({"between": b["between"],
-                               "bridged": edge_of(names, b["between"]) in s.bridges})
+                               "bridged": edge_of(names, b["between"], s.topo) in s.bridges})
     return out
 
 
