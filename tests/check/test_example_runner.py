@@ -134,3 +134,10 @@ def test_a_bridge_between_hexes_apart_is_refused(rules):
     assert run_example(rules, None, ex) == (
         "expected capital and center to be adjacent (a Bridge joins two adjacent hexes), "
         "got hexes apart on this board")
+
+
+def test_unknown_faction_is_named(rules):
+    ex = {"players": [{"faction": "cypher"}], "phase": "scoring", "expect": {}}
+    assert run_example(rules, None, ex).startswith(
+        "expected a faction id (cipher, gatewright, leadbound, refiner, vapourborn, "
+        "virteous_court), got 'cypher'")

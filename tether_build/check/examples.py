@@ -60,6 +60,10 @@ def _setup(rules, ex: dict):
     agents = [ExampleAgent(), QuietAgent()]
     factions = [(given[p] if p < len(given) else {}).get("faction", rules.default_faction)
                 for p in range(2)]
+    for f in factions:
+        if f not in rules.factions:
+            raise ExampleError(f"expected a faction id ({', '.join(sorted(rules.factions))}), "
+                               f"got {f!r}")
     g = scenario(rules, 2, seed, factions=factions, agents=agents)
     g.rng = ExampleDice(seed, ex.get("dice", ()))
     names = agents[0].names = agents[1].names = named_hexes(g)
