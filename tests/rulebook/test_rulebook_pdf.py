@@ -143,14 +143,24 @@ def test_toc_numbers_match_chapter_pages(built, paper):
         assert title in pages[number - 1].replace("T ether", "Tether")
         assert str(number) in [ln.strip() for ln in pages[number - 1].splitlines()]  # folio
     rules = sorted((ROOT / "tests" / "fixtures" / "content" / "rules").glob("*.md"))
-    assert len(rules) + 5 == len(toc)  # setting + chapters + factions, glossary, cards, aid
+    assert len(rules) + 6 == len(toc)  # setting + chapters + factions, glossary, cards,
+    #                                    print and assemble, aid
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_player_aid_is_one_page_at_the_end(built, paper):
+def test_player_aid_is_one_sheet_at_the_end(built, paper):
+    """The aid is the book's last two pages, and a two-page PDF of its own (both sides)."""
     reader = PdfReader(built["out"] / f"rulebook-{paper}.pdf")
     starts = {title: page for level, title, page in _outline(reader) if level == 1}
-    assert starts["Player Aid"] == len(reader.pages)
+    assert starts["Player Aid"] == len(reader.pages) - 1
+    aid = PdfReader(built["out"] / "print" / f"player-aid-{paper}.pdf")
+    assert len(aid.pages) == 2
+    w, h = SIZES[paper]
+    for page in aid.pages:
+        assert abs(float(page.mediabox.width) - w) < 1 and abs(float(page.mediabox.height) - h) < 1
+    front, back = (page.extract_text() for page in aid.pages)
+    assert "Action Phase" in front and "Build Bridge" in front and "Battles" not in front
+    assert "Battles of Cohorts" in back and "Combat odds" in back
 
 
 def test_every_card_and_faction_is_in_the_book(built, content):

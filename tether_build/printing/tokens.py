@@ -222,3 +222,10 @@ def render_tokens(content, paper: str, cards=None) -> bytes:
                               cut=common.CUT_DARK, bleed=BLEED_MM, age_word=common.term(
                                   content, "age"))
     return common.to_pdf(html)
+
+
+def sheet_count(content, paper: str, cards=None) -> int:
+    """Number of token and track sheets for one paper size (as render_tokens packs them)."""
+    x0, y0, w, h = common.safe_area(paper)
+    area = (x0 + BLEED_MM, y0 + BLEED_MM, w - 2 * BLEED_MM, h - 2 * BLEED_MM)
+    return len(pack(token_set(content, cards), area, content))

@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..errors import ContentError, TetherError
-from . import aid
+from . import aid, printguide
 from .chapters import render_chapters
 from .directives import Ctx
 from .words import Words
@@ -26,6 +26,9 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 PAPERS = {"a4": "A4", "letter": "letter"}
 BOOK_TEMPLATES = ("rulebook", "cards", "backs", "fonts", "icons")  # what the book may load
 CARD_SCALE = {"reference": 0.62, "faction": 1.0}
+BOARD = (4, 1)  # players and seed of the board map the build prints (tether build's default)
+README = "print/README.pdf"
+AID = "print/player-aid-{paper}.pdf"
 
 
 @dataclass
@@ -45,6 +48,7 @@ def _env(words: Words) -> jinja2.Environment:
     env.filters["plain"] = words.plain       # token text -> plain text
     env.globals["term"] = words.term
     env.globals["icon"] = lambda name: Markup(words.icon_html(name))
+    env.globals["ruler"] = printguide.ruler_svg
     return env
 
 
@@ -115,13 +119,15 @@ def reference(words: Words, faces) -> list[dict]:
             for d in faces.decks()]
 
 
-def _context(content, content_dir: Path, cache=None) -> tuple[dict, Words, object]:
+def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
+             ) -> tuple[dict, Words, object]:
     from ..printing.components import components
     from .faces import Faces
 
     words = Words(content)
     faces = Faces(content, cache)
-    ctx = Ctx(content, words, lambda: components(content, faces.cards))
+    parts = components(content, faces.cards)
+    ctx = Ctx(content, words, lambda: parts)
     chapters, problems = render_chapters(ctx, Path(content_dir) / "rules",
                                          Path(content_dir).resolve().parent)
     if problems:
@@ -138,6 +144,7 @@ def _context(content, content_dir: Path, cache=None) -> tuple[dict, Words, objec
         "decks": reference(words, faces),
         "card_total": sum(c["copies"] for c in faces.cards),
         "aid": aid.player_aid(content, words, faces.cards, chapters),
+        "guide": printguide.guide(content, faces.cards, words, parts, papers, board),
         "base": faces.base_url,
     }
     return book, words, faces
@@ -214,10 +221,13 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
 
 
 def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
-                    cache_dir: Path | None = None) -> Rulebook:
-    """The rulebook PDFs (one per paper), rulebook.pdf (the first paper) and the HTML.
+                    cache_dir: Path | None = None, board: tuple[int, int] = BOARD
+                    ) -> Rulebook:
+    """The rulebook PDFs (one per paper), rulebook.pdf (the first paper), the HTML and the
+    print-and-assemble page print/README.pdf (on the first paper).
 
-    cache_dir: the render cache (render/cache.py) for faces and book layouts, or None.
+    cache_dir: the render cache (render/cache.py) for faces and book layouts, or None;
+    board: players and seed of the board map the guide describes.
     """
     from ..render.cache import Cache
     from .stamp import stamp
@@ -229,8 +239,9 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         raise TetherError(f"unknown paper {', '.join(unknown) or '(none)'} "
                           f"(choose from {', '.join(PAPERS)})")
     cache = Cache(cache_dir)
-    book, words, faces = _context(content, content_dir, cache)
-    template = _env(words).get_template("rulebook/book.html")
+    book, words, faces = _context(content, content_dir, cache, papers, board)
+    env = _env(words)
+    template = env.get_template("rulebook/book.html")
 
     def render(paper: str, inline: bool) -> str:
         return template.render(paper=paper, page_size=PAPERS[paper], **book,
@@ -245,9 +256,35 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         skel, placed, pages = layouts[paper]
         out.files[f"rulebook-{paper}.pdf"] = stamp(skel, placed, fragments)
         out.pages[paper] = pages
+        out.files[AID.format(paper=paper)] = player_aid(env, book, paper)
     out.files["rulebook.pdf"] = out.files[f"rulebook-{papers[0]}.pdf"]
+    out.files[README] = readme(env, book, papers[0], out.pages)
     out.seconds = round(time.perf_counter() - start, 2)
     return out
+
+
+def _sheet(env: jinja2.Environment, template: str, book: dict, paper: str, **extra) -> bytes:
+    """A small PDF of its own from a rulebook template (README, player aid)."""
+    from ..render.pdf import Layout
+
+    html = env.get_template(template).render(
+        paper=paper, page_size=PAPERS[paper], title=book["title"], version=book["version"],
+        **extra)
+    document = Layout(book["base"]).render(html)
+    return Layout.write(document.pages, document)
+
+
+def readme(env: jinja2.Environment, book: dict, paper: str, pages: dict[str, int]) -> bytes:
+    """print/README.pdf: the print-and-assemble page alone, with the rulebook's page counts."""
+    guide = dict(book["guide"])
+    guide["prints"] = [dict(it, pages=pages) if it["file"].startswith("rulebook") else it
+                       for it in guide["prints"]]
+    return _sheet(env, "rulebook/readme.html", book, paper, guide=guide)
+
+
+def player_aid(env: jinja2.Environment, book: dict, paper: str) -> bytes:
+    """print/player-aid-<paper>.pdf: the aid on one sheet, front and back (one per player)."""
+    return _sheet(env, "rulebook/aidsheet.html", book, paper, aid=book["aid"])
 
 
 def preview_html(content, content_dir: Path, base: str = "/templates/") -> str:
@@ -274,5 +311,6 @@ def content_version(version: str, content_dir: Path) -> str:
 
 
 def stage(ctx) -> dict[str, bytes]:
-    """`tether build` stage: the rulebook for the build's papers."""
-    return render_rulebook(ctx.content, ctx.content_dir, tuple(ctx.papers), ctx.cache_dir).files
+    """`tether build` stage: the rulebook for the build's papers, and print/README.pdf."""
+    return render_rulebook(ctx.content, ctx.content_dir, tuple(ctx.papers), ctx.cache_dir,
+                           (ctx.board_players, ctx.seed)).files

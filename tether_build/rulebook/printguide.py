@@ -1,0 +1,129 @@
+"""The print-and-assemble page: what to print, how many times, on which sides, and how to
+cut and assemble it. In the rulebook and as build/print/README.pdf.
+
+Every number comes from content or from the same pagination the print stages use: card
+sheets (render.geometry: 9 per sheet, each front sheet followed by its backs), tile sheets
+(printing.tiles), token sheets (printing.tokens), the map's page windows
+(printing.boardmap.split). Nothing is laid out here, so the page costs no rendering.
+"""
+
+from __future__ import annotations
+
+import math
+
+from markupsafe import Markup
+
+SCALE_SQUARE_MM = 50   # the printed square to measure
+RULER_MM = 100         # the printed ruler line, ticked every millimetre
+AID_PAGES = 2          # the player aid: one sheet, one page each side
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
+LONG_EDGE = "Both sides, flip on long edge"
+ONE_SIDE = "One side"
+
+
+def card_pages(content, cards: list[dict], players: int | None = None) -> int:
+    """Pages of print/cards-<paper>.pdf: sheets of 9 fronts, each followed by its backs."""
+    from ..render.build import PrintOptions, select_cards
+    from ..render.geometry import PER_PAGE
+
+    chosen = select_cards(content, cards, PrintOptions(players=players))
+    fronts = sum(c["copies"] for c in chosen)
+    return 2 * math.ceil(fronts / PER_PAGE)
+
+
+def map_pages(content, players: int, paper: str) -> dict:
+    """The real-size map's page grid for `players` (radius from game.yaml)."""
+    from ..printing import boardmap, common
+
+    radius = content.game["board"]["radius_by_players"][players]
+    pages = boardmap.split(*boardmap.map_size(radius, common.DEFAULT_TILE_MM), paper)
+    names = [w["name"] for w in pages["windows"]]
+    return {"pages": len(names), "cols": pages["cols"], "rows": pages["rows"],
+            "first": names[0], "last": names[-1], "overlap": pages["overlap"],
+            "landscape": pages["landscape"]}
+
+
+def _pages(papers, count) -> dict[str, int]:
+    return {p: count(p) for p in papers}
+
+
+def _items(content, cards, papers, board: tuple[int, int], words) -> list[dict]:
+    from ..printing import tiles, tokens
+
+    players_max = int(content.game["players"]["max"])
+    bp, seed = board
+    cards_n = card_pages(content, cards)
+    items = [
+        {"file": "print/cards-{paper}.pdf", "what": words.html("Every card of the game"),
+         "pages": _pages(papers, lambda p: cards_n), "copies": 1, "sides": LONG_EDGE,
+         "stock": "Card stock"},
+        {"file": "print/player-aid-{paper}.pdf", "what": words.html("Player aid"),
+         "pages": _pages(papers, lambda p: AID_PAGES), "copies": players_max,
+         "sides": LONG_EDGE, "stock": "Card stock or paper"},
+        {"file": "print/tiles-{paper}.pdf", "what": words.html("[hex:pl] (tiles)"),
+         "pages": _pages(papers, lambda p: tiles.sheet_count(content, p)), "copies": 1,
+         "sides": ONE_SIDE, "stock": "Card stock"},
+        {"file": "print/tokens-{paper}.pdf", "what": words.html("Tokens and tracks"),
+         "pages": _pages(papers, lambda p: tokens.sheet_count(content, p, cards)),
+         "copies": 1, "sides": ONE_SIDE, "stock": "Card stock"},
+        {"file": f"board/board-{bp}-{seed}-map-{{paper}}.pdf",
+         "what": words.html(f"Real-size map for {bp} players"),
+         "pages": _pages(papers, lambda p: map_pages(content, bp, p)["pages"]), "copies": 1,
+         "sides": ONE_SIDE, "stock": "Paper"},
+        {"file": "rulebook-{paper}.pdf", "what": words.html("This rulebook"),
+         "pages": {}, "copies": 1, "sides": LONG_EDGE, "stock": "Paper"},
+    ]
+    for item in items:
+        item["files"] = [item["file"].format(paper=p) for p in papers]
+    return items
+
+
+def _decks(components: dict) -> list[dict]:
+    return [{"name": d["name"], "count": d["count"],
+             "note": f"{d['sets']} sets of {d['count'] // max(1, d['sets'])}, one per player"
+             if d["per_player"] else ""} for d in components["decks"]]
+
+
+def guide(content, cards: list[dict], words, components: dict, papers=("a4", "letter"),
+          board: tuple[int, int] = (4, 1)) -> dict:
+    """Everything the print-and-assemble page shows (numbers from content and pagination)."""
+    from ..printing import tokens
+    from ..render.geometry import CARD_H, CARD_W
+
+    game = content.game
+    players = game["players"]
+    papers = tuple(papers)
+    return {
+        "papers": [{"id": p, "name": PAPER_NAMES[p]} for p in papers],
+        "players": {"min": players["min"], "max": players["max"]},
+        "prints": _items(content, cards, papers, board, words),
+        "decks": _decks(components),
+        "card_total": components["totals"]["cards"],
+        "card_mm": (CARD_W, CARD_H),
+        "tile_mm": components["tile_mm"],
+        "tiles": components["totals"]["tiles"],
+        "tokens": components["totals"]["tokens"],
+        "token_gutter": tokens.GUTTER_MM,
+        "map": {p: map_pages(content, board[0], p) for p in papers},
+        "board": {"players": board[0], "seed": board[1]},
+        "scale": {"square": SCALE_SQUARE_MM, "ruler": RULER_MM,
+                  "ticks": list(range(RULER_MM + 1))},
+    }
+
+
+def ruler_svg(scale: dict) -> Markup:
+    """A ruler line of scale['ruler'] mm with a tick every mm (longer every 5 and 10)."""
+    length = scale["ruler"]
+    ticks = []
+    for mm in scale["ticks"]:
+        h = 4.0 if mm % 10 == 0 else 2.6 if mm % 5 == 0 else 1.5
+        ticks.append(f'<line x1="{mm + 1}" y1="1" x2="{mm + 1}" y2="{1 + h}"/>')
+    labels = "".join(f'<text x="{mm + 1}" y="8.4">{mm // 10}</text>'
+                     for mm in scale["ticks"] if mm % 10 == 0)
+    width = length + 2
+    return Markup(
+        f'<svg class="rb-ruler" xmlns="http://www.w3.org/2000/svg" width="{width}mm" '
+        f'height="10mm" viewBox="0 0 {width} 10">'
+        f'<g stroke="#000" stroke-width="0.2"><line x1="1" y1="1" x2="{length + 1}" y2="1"/>'
+        f'{"".join(ticks)}</g><g font-size="2.6" text-anchor="middle" '
+        f'font-family="Tether Sans" fill="#000">{labels}</g></svg>')
