@@ -159,7 +159,7 @@ def test_player_aid_is_one_sheet_at_the_end(built, paper):
     for page in aid.pages:
         assert abs(float(page.mediabox.width) - w) < 1 and abs(float(page.mediabox.height) - h) < 1
     front, back = (page.extract_text() for page in aid.pages)
-    assert "Action Phase" in front and "Build Bridge" in front and "Battles" not in front
+    assert "Action Phase" in front and "Build Bridge" in front and "Combat odds" not in front
     assert "Battles of Cohorts" in back and "Combat odds" in back
 
 

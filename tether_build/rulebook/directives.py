@@ -146,8 +146,7 @@ def combat_example(ctx: Ctx) -> Markup:
     intro = w.html(
         f"The [attacker] moves {a} [force:pl] into a [hex] held by {d} enemy [force:pl]. "
         f"Every [force] rolls {dice} [die] and hits on {hit} or less: a chance of "
-        f"{odds.percent(odds.p_hit(hit, sides))} for each [die]. The [die:pl] below were "
-        f"rolled by the build with a fixed seed.")
+        f"{odds.percent(odds.p_hit(hit, sides))} for each [die]. Here is one way it can go:")
     after = w.html(
         f"Played many times, this [battle] ends with the [attacker] holding the [hex] "
         f"{odds.percent(win)} of the time and the [defender] {odds.percent(lose)}; both "
@@ -159,7 +158,7 @@ def combat_example(ctx: Ctx) -> Markup:
     rows = [[n] + [odds.percent(battle.outcome(n, m)[0]) for m in range(1, ODDS_MAX + 1)]
             for n in range(1, ODDS_MAX + 1)]
     caption = w.html("Chance that the [attacker] wins a [battle] of [force:pl] only "
-                     "(exact, computed by the build).")
+                     "(exact chances).")
     return Markup(f'<div class="rb-example"><p>{intro}</p><ol class="rb-steps">'
                   f'{"".join(items)}</ol><p>{after}</p></div>'
                   f'<figure class="rb-figure rb-odds-figure">{_table(head, rows, "rb-odds")}'
