@@ -29,11 +29,17 @@ def test_card_pages_follow_the_players(content):
     cards = normalized_cards(content)
     starter = sum(c["copies"] for c in cards if c["deck_kind"] == "starter")
     other = sum(c["copies"] for c in cards if c["deck_kind"] != "starter")
-    for players in (2, 4, 6):
-        fronts = starter * players + other
-        assert printguide.card_pages(content, cards, players) == 2 * math.ceil(fronts / 9)
-    top = content.game["players"]["max"]
-    assert printguide.card_pages(content, cards) == printguide.card_pages(content, cards, top)
+    per_page = {"a4": 9, "letter": 8}  # 3 x 3 portrait; 4 x 2 landscape
+    for paper, n in per_page.items():
+        for players in (2, 4, 6):
+            fronts = starter * players + other
+            assert printguide.card_pages(content, cards, paper, players) == \
+                2 * math.ceil(fronts / n)
+        top = content.game["players"]["max"]
+        assert printguide.card_pages(content, cards, paper) == \
+            printguide.card_pages(content, cards, paper, top)
+    edges = {s["paper"]: s["duplex"] for s in printguide.card_sheets(("a4", "letter"))}
+    assert edges == {"A4": "long edge", "US Letter": "short edge"}
 
 
 def test_map_pages_are_the_maps_page_grid(content):
@@ -75,8 +81,10 @@ def test_readme_lists_every_print_file_with_its_pages(guide_out, content):
         r"(Every card of the game|Player aid|Hexes \(tiles\)|This rulebook) "
         r"(\d+) (\d+) (\d+) ", squashed)}
     players = str(content.game["players"]["max"])
-    pages = str(printguide.card_pages(content, cards))
-    assert rows["Every card of the game"] == (pages, pages, "1")
+    assert rows["Every card of the game"] == (str(printguide.card_pages(content, cards, "a4")),
+                                              str(printguide.card_pages(content, cards,
+                                                                        "letter")), "1")
+    assert "long edge (A4), short edge (US Letter)" in squashed
     assert rows["Player aid"] == ("2", "2", players)
     assert rows["Hexes (tiles)"] == (str(tiles.sheet_count(content, "a4")),
                                      str(tiles.sheet_count(content, "letter")), "1")

@@ -21,14 +21,34 @@ LONG_EDGE = "Both sides, flip on long edge"
 ONE_SIDE = "One side"
 
 
-def card_pages(content, cards: list[dict], players: int | None = None) -> int:
-    """Pages of print/cards-<paper>.pdf: sheets of 9 fronts, each followed by its backs."""
+def card_pages(content, cards: list[dict], paper: str, players: int | None = None) -> int:
+    """Pages of print/cards-<paper>.pdf: sheets of fronts, each followed by its backs."""
     from ..render.build import PrintOptions, select_cards
-    from ..render.geometry import PER_PAGE
+    from ..render.geometry import sheet_for
 
     chosen = select_cards(content, cards, PrintOptions(players=players))
     fronts = sum(c["copies"] for c in chosen)
-    return 2 * math.ceil(fronts / PER_PAGE)
+    return 2 * math.ceil(fronts / sheet_for(paper).per_page)
+
+
+def card_sheets(papers) -> list[dict]:
+    """Per paper: cards per sheet, grid and the duplex edge that lays backs on fronts."""
+    from ..render.geometry import sheet_for
+
+    out = []
+    for p in papers:
+        sheet = sheet_for(p)
+        out.append({"paper": PAPER_NAMES[p], "per_page": sheet.per_page, "cols": sheet.cols,
+                    "rows": sheet.rows, "duplex": sheet.duplex,
+                    "landscape": sheet.width > sheet.height})
+    return out
+
+
+def _card_sides(papers) -> str:
+    edges = {s["paper"]: s["duplex"] for s in card_sheets(papers)}
+    if len(set(edges.values())) == 1:
+        return f"Both sides, flip on {next(iter(edges.values()))}"
+    return "Both sides, flip on " + ", ".join(f"{e} ({p})" for p, e in edges.items())
 
 
 def map_pages(content, players: int, paper: str) -> dict:
@@ -52,10 +72,10 @@ def _items(content, cards, papers, board: tuple[int, int], words) -> list[dict]:
 
     players_max = int(content.game["players"]["max"])
     bp, seed = board
-    cards_n = card_pages(content, cards)
     items = [
         {"file": "print/cards-{paper}.pdf", "what": words.html("Every card of the game"),
-         "pages": _pages(papers, lambda p: cards_n), "copies": 1, "sides": LONG_EDGE,
+         "pages": _pages(papers, lambda p: card_pages(content, cards, p)), "copies": 1,
+         "sides": _card_sides(papers),
          "stock": "Card stock"},
         {"file": "print/player-aid-{paper}.pdf", "what": words.html("Player aid"),
          "pages": _pages(papers, lambda p: AID_PAGES), "copies": players_max,
@@ -100,6 +120,7 @@ def guide(content, cards: list[dict], words, components: dict, papers=("a4", "le
         "decks": _decks(components),
         "card_total": components["totals"]["cards"],
         "card_mm": (CARD_W, CARD_H),
+        "card_sheets": card_sheets(papers),
         "tile_mm": components["tile_mm"],
         "tiles": components["totals"]["tiles"],
         "tokens": components["totals"]["tokens"],
