@@ -68,8 +68,10 @@ def layout_json(data: dict) -> str:
     return json.dumps(head, ensure_ascii=False)[:-1] + f', "hexes": [\n  {hexes}\n]}}\n'
 
 
-def _hexes(content, data: dict, flat: float, origin: tuple[float, float]) -> list[dict]:
-    """Drawable hexes: centre in mm (shifted by origin), colour, label and coordinates."""
+def _hexes(content, data: dict, flat: float, origin: tuple[float, float],
+           texture: bool = False) -> list[dict]:
+    """Drawable hexes: centre in mm (shifted by origin), colour, label and coordinates;
+    with `texture`, Plains carry their grass tufts (the real-size map)."""
     info = {k: common.tile_info(content, k) for k in common.KINDS}
     out = []
     for h in data["hexes"]:
@@ -81,7 +83,11 @@ def _hexes(content, data: dict, flat: float, origin: tuple[float, float]) -> lis
                     "ink": common.ink(tile["colour"]), "icon": tile["icon"],
                     "name": tile["name"] if h["tile"] != "plain" else "",
                     "label": label, "coord": f"{h['q']},{h['r']}",
-                    "points": common.points(common.hex_corners(cx, cy, flat))})
+                    "corners": common.hex_corners(cx, cy, flat),
+                    "points": common.points(common.hex_corners(cx, cy, flat)),
+                    "texture": (common.plain_texture(flat)
+                                if texture and h["tile"] == "plain" else ""),
+                    "texture_ink": common.PLAIN_TEXTURE})
     return out
 
 
@@ -132,29 +138,74 @@ def _marks(seams_x, seams_y, x0, y0, cover_w, cover_h, cols, rows, w, h, overlap
 
 
 LABEL_CELL_MM = 4.0
+LABEL_STEP_MM = 2.0
+COMPACT_LABEL_MM = (40.0, 8.0)  # page name and number only, where the full label finds no room
+
+
+def _label_size(pages: dict) -> tuple[float, float]:
+    """Width and height of a page label: name and title, then the page key and the 50 mm
+    scale bar side by side."""
+    return pages["cols"] * LABEL_CELL_MM + 62.0, max(10.0 + pages["rows"] * LABEL_CELL_MM, 19.0)
+
+
+def _overlaps(box: tuple[float, float, float, float], corners) -> bool:
+    """Whether rectangle (x, y, w, h) and a convex polygon overlap (separating axes)."""
+    x, y, w, h = box
+    rect = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+    axes = [(1.0, 0.0), (0.0, 1.0)]
+    axes += [(b[1] - a[1], a[0] - b[0]) for a, b in zip(corners, corners[1:] + corners[:1],
+                                                          strict=True)]
+    for ax, ay in axes:
+        p = [ax * px + ay * py for px, py in rect]
+        q = [ax * px + ay * py for px, py in corners]
+        if max(p) <= min(q) + 1e-9 or max(q) <= min(p) + 1e-9:
+            return False
+    return True
 
 
 def _label_spot(win: dict, pages: dict, hexes: list[dict], flat: float) -> dict:
-    """Where the page label goes: the first corner of the page that stays visible after
-    trimming and gluing and covers no hex (else the corner covering fewest)."""
+    """Where the page label goes: on the part of the page that stays visible after trimming
+    and gluing, off the hex grid. Corners first, then along the top and bottom edges, then
+    the sides; where the full label touches a hex everywhere, the compact one; if that too
+    touches a hex everywhere, the spot touching fewest."""
+    spot = _free_spot(win, pages, hexes, flat, _label_size(pages))
+    if spot["hexes"]:
+        compact = _free_spot(win, pages, hexes, flat, COMPACT_LABEL_MM)
+        spot = {**compact, "compact": True} if compact["hexes"] < spot["hexes"] else spot
+    return spot
+
+
+def _free_spot(win: dict, pages: dict, hexes: list[dict], flat: float, size) -> dict:
+    """The first spot for a label of `size` that touches no hex (see _label_spot)."""
     ov = pages["overlap"]
-    w = pages["cols"] * LABEL_CELL_MM + 62.0
-    h = 18.0 + pages["rows"] * LABEL_CELL_MM
+    w, h = size
     left = win["x"] + (ov if win["col"] > 0 else 0) + LABEL_CORNER_MM
     top = win["y"] + (ov if win["row"] > 0 else 0) + LABEL_CORNER_MM
     right = win["x"] + win["w"] - (ov if win["col"] < pages["cols"] - 1 else 0) - 2 - w
     bottom = win["y"] + win["h"] - (ov if win["row"] < pages["rows"] - 1 else 0) - 2 - h
-    s = common.hex_radius(flat)
+    near = [hx["corners"] for hx in hexes
+            if win["x"] - flat < hx["cx"] < win["x"] + win["w"] + flat
+            and win["y"] - flat < hx["cy"] < win["y"] + win["h"] + flat]
 
-    def covered(x, y):
-        return sum(1 for hx in hexes
-                   if x - s < hx["cx"] < x + w + s and y - s < hx["cy"] < y + h + s
-                   and math.hypot(max(x - hx["cx"], 0, hx["cx"] - x - w),
-                                  max(y - hx["cy"], 0, hx["cy"] - y - h)) < s)
+    def covered(spot):
+        return sum(1 for corners in near if _overlaps((*spot, w, h), corners))
 
+    xs = [left + i * LABEL_STEP_MM for i in range(int((right - left) // LABEL_STEP_MM) + 1)]
+    ys = [top + i * LABEL_STEP_MM for i in range(int((bottom - top) // LABEL_STEP_MM) + 1)]
     spots = [(left, top), (right, top), (left, bottom), (right, bottom)]
-    x, y = min(spots, key=lambda p: covered(*p))
-    return {"x": x, "y": y, "w": w, "h": h, "cell": LABEL_CELL_MM}
+    spots += [(x, y) for y in (top, bottom) for x in xs] + [(x, y) for x in (left, right)
+                                                           for y in ys]
+    best = None
+    for spot in spots:
+        n = covered(spot)
+        if n == 0:
+            best = (0, spot)
+            break
+        if best is None or n < best[0]:
+            best = (n, spot)
+    (x, y) = best[1]
+    return {"x": x, "y": y, "w": w, "h": h, "cell": LABEL_CELL_MM, "hexes": best[0],
+            "compact": False}
 
 
 def _style(flat: float, overview: bool = False) -> dict:
@@ -181,7 +232,7 @@ def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TIL
     map_w, map_h = map_size(data["radius"], flat)
     pages = split(map_w, map_h, paper)
     origin = (map_w / 2, map_h / 2)
-    hexes = _hexes(content, data, flat, origin)
+    hexes = _hexes(content, data, flat, origin, texture=True)
     for win in pages["windows"]:
         win["label"] = _label_spot(win, pages, hexes, flat)
     paper_wh = common.paper_size(paper, pages["landscape"])

@@ -44,6 +44,32 @@ def hex_corners(cx: float, cy: float, flat: float) -> list[tuple[float, float]]:
             for a in (-90, -30, 30, 90, 150, 210)]
 
 
+PLAIN_TEXTURE = "#C2B9A9"  # grass tufts on Plains: light, and still a light grey in grayscale
+BLADES = ((-0.7, -0.1, -1.0, -0.9, -1.7), (0.0, 0.1, -1.2, 0.2, -2.3),
+          (0.7, 0.2, -0.9, 1.0, -1.6))  # base x, curve control, tip (mm at 52 mm)
+
+
+@cache
+def plain_texture(flat: float) -> str:
+    """SVG path data of the grass tufts that texture a Plain hex, relative to its centre
+    (draw it translated there): a fixed, slightly staggered lattice inside the rim."""
+    k = flat / DEFAULT_TILE_MM
+    step = 9.0 * k
+    apothem = flat / 2 - 5.0 * k
+    parts = []
+    for row in range(-4, 5):
+        for col in range(-4, 5):
+            x = (col + (0.5 if row % 2 else 0.0)) * step + ((row * 7 + col * 3) % 5 - 2) * 0.5 * k
+            y = row * step * 0.866 + ((row * 3 + col * 5) % 5 - 2) * 0.4 * k
+            if abs(x) > apothem or abs(x) * 0.5 + abs(y) * 0.866 > apothem:
+                continue
+            bx, by = x, y + 1.0 * k
+            parts.append(" ".join(  # three blades from a short base, leaning apart
+                f"M{bx + x0 * k:.2f},{by:.2f} q{qx * k:.2f},{qy * k:.2f} {dx * k:.2f},{dy * k:.2f}"
+                for x0, qx, qy, dx, dy in BLADES))
+    return " ".join(parts)
+
+
 def axial_mm(q: int, r: int, flat: float) -> tuple[float, float]:
     """Centre of axial hex (q, r) in mm, relative to the Center."""
     return flat * (q + r / 2), 1.5 * hex_radius(flat) * r

@@ -12,7 +12,8 @@ How many of each (all numbers come from content/game.yaml, so they follow the de
 Sheets: tiles share their cut lines in a honeycomb (half the cutting of loose hexes, no
 waste). Every tile has the same dark basalt rim inside its cut line, so a cut that wanders
 by up to the rim width shows the neighbour's identical rim, not a different colour.
-Plain tiles carry no text; special tiles show the glossary name, the icon and the brief
+Plain tiles carry no text, only a light texture of grass tufts (so a Plain is not mistaken
+for a blank or misprinted tile; it stays light in grayscale); special tiles show the glossary name, the icon and the brief
 rules (tiles.yaml summary).
 """
 
@@ -133,6 +134,8 @@ def _face(spec: TileSpec, cx: float, cy: float, flat: float) -> dict:
         "icon": common.icon_svg(spec.icon, box[0] + icon_box[0], box[1] + icon_box[1],
                                 icon_box[2], "tile-icon", text_ink),
         "blank": spec.kind == "plain", "medallion": medallion,
+        "texture": common.plain_texture(flat) if spec.kind == "plain" else "", "cx": cx,
+        "cy": cy,
     }
 
 
@@ -158,7 +161,7 @@ def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> b
     version = str(content.game.get("version", "")) + (f" ({name})" if name else "")
     html = common.render_html("tiles.html.j2", pages=sheets(content, paper, flat),
                               paper=(width, height), rim=common.RIM, cut=common.CUT,
-                              cut_width=0.2, flat=flat,
+                              cut_width=0.2, flat=flat, texture_ink=common.PLAIN_TEXTURE,
                               version=f"{content.game.get('title', '')} {version}")
     return common.to_pdf(html)
 

@@ -15,6 +15,7 @@ number:
 - Round track (rounds 1..round cap in their Age bands) with 1 round marker.
 - Permanence track 0..2 x `vp_to_win` with the winning cell marked; 2 markers per
   faction colour: Enduring Permanence (never falls) and total Permanence.
+- Mana tracker per faction colour: cells 0..`resources.max_mana`, with one marker.
 - 1 Lead (first-player) marker.
 
 Sizes: Cohort, Mine Value, round and Permanence markers 14 mm; Champion 20 mm; Lead
@@ -41,6 +42,7 @@ CLEAR_MM = 2.5  # bare paper between the printed edges (bleed included) of two t
 GUTTER_MM = CLEAR_MM + 2 * BLEED_MM  # from one token's cut line to the next one's
 COHORT_MM, CHAMPION_MM, MARKER_MM, LEAD_MM = 14.0, 20.0, 14.0, 24.0
 BRIDGE_MM = (20.0, 7.0)
+MANA_TRACK_MM = (88.0, 16.0)
 COINS = ((1, 16.0, 50), (5, 18.0, 30), (10, 20.0, 10))  # value, diameter, count
 COHORTS = ((1, 20), (5, 6))  # value, count per faction
 BOARD_GREY, BRIDGE_WOOD, COIN = "#EFECE6", "#8A6A4A", GOLD_COIN
@@ -127,7 +129,17 @@ def _tracks(content, cards) -> list[Token]:
             out.append(Token("hp_track", f"{t('hp')} ({t('champion')} 1-{limit})", 1, 88.0,
                              22.0, face, f"one per {t('champion')} token, cells 1..{hp}",
                              "track", fname))
-    return out
+    return out + _mana_tracks(content)
+
+
+def _mana_tracks(content) -> list[Token]:
+    """One Mana tracker per faction colour: cells 0..resources.max_mana."""
+    t, most = _t(content), int(content.game["resources"]["max_mana"])
+    return [Token("mana_track", t("mana"), 1, MANA_TRACK_MM[0], MANA_TRACK_MM[1],
+                  {"kind": "mana_track", "title": t("mana"), "icon": "mana", "colour": colour,
+                   "ink": common.ink(colour), "cells": list(range(most + 1))},
+                  f"one per player, 0..{most}", "track", fname)
+            for _, colour, fname in _factions(content)]
 
 
 def _faction_tokens(content) -> list[Token]:
@@ -149,6 +161,9 @@ def _faction_tokens(content) -> list[Token]:
         out.append(Token("hp_marker", f"{t('hp')} marker", limit, 8.0, 8.0,
                          {"kind": "square", "colour": colour}, "one per HP track", "rect",
                          fname))
+        out.append(Token("mana_marker", f"{t('mana')} marker", 1, 8.0, 8.0,
+                         {"kind": "square", "colour": colour}, f"one per {t('mana')} tracker",
+                         "rect", fname))
     return out
 
 
