@@ -53,3 +53,24 @@ def test_an_engine_error_names_the_card(built, monkeypatch):
     assert "RuntimeError: heal is broken" in f.why and "sweep game seed" in f.step
     assert summary["errors"] == len(failures)
     assert sum(v["errored"] for v in summary["cards"].values()) == len(failures)
+
+
+def test_the_sweep_over_two_processes_finds_what_one_finds(built, monkeypatch):
+    """Games are shared out by number over forked workers; the counts and the failures (in
+    game order) are those of one process, errors included."""
+    from tether_build.check import sweep as module
+
+    compiled, cards = built
+
+    def broken(self, ch, n):
+        raise RuntimeError("heal is broken")
+    monkeypatch.setattr(Game, "heal", broken)
+    found = {}
+    for workers in (1, 2):
+        monkeypatch.setattr(module, "WORKERS", workers)
+        ran: list[int] = []
+        summary, failures, dead = sweep(compiled, 20, 5, cards, lambda ran=ran: ran.append(1))
+        found[workers] = (summary, [str(f) + f.step + f.why for f in failures], dead)
+        assert ran == [1]   # the work given to do meanwhile, once
+    assert found[1][1], "the broken heal should fail some games"
+    assert found[1] == found[2]

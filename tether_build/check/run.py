@@ -91,27 +91,39 @@ def run_check(content, cards: list[dict], games: int = DEFAULT_GAMES, seed: int 
 
 
 def _play(rules, comp, subs, play, games, seed, cards, progress) -> dict:
-    """Run the scenarios and the sweep: results as JSON data, without source positions."""
+    """Run the scenarios and the sweep: results as JSON data, without source positions.
+
+    The sweep's games play in forked workers (one per core) while this process runs the
+    scenarios; neither reads the other's results."""
     t0 = time.perf_counter()
     runner = Runner(rules, comp)
     out: dict = {"subjects": {}, "failures": []}
-    for sub in subs:
-        tally, fails = runner.check(sub)
-        out["failures"] += [_strip(f) for f in fails]
-        out["subjects"][sub.id] = {"kind": sub.kind, "ok": not fails,
-                                   "scenarios": tally.scenarios, "probes": tally.replays,
-                                   "outcomes": dict(tally.outcomes)}
-        if progress:
-            progress(sub)
-    out["scenarios"], out["replays"] = runner.scenarios, runner.replays
-    t1 = time.perf_counter()
+    scenario_failures: list = []
+    spent = {}
+
+    def scenarios() -> None:
+        t = time.perf_counter()
+        for sub in subs:
+            tally, fails = runner.check(sub)
+            scenario_failures.extend(_strip(f) for f in fails)
+            out["subjects"][sub.id] = {"kind": sub.kind, "ok": not fails,
+                                       "scenarios": tally.scenarios, "probes": tally.replays,
+                                       "outcomes": dict(tally.outcomes)}
+            if progress:
+                progress(sub)
+        out["scenarios"], out["replays"] = runner.scenarios, runner.replays
+        spent["scenarios"] = round(time.perf_counter() - t, 3)
+
     out["sweep"], out["dead"] = {}, []
     if games:
         from .sweep import sweep
-        out["sweep"], sweep_fails, out["dead"] = sweep(play, games, seed, cards)
-        out["failures"] += [_strip(f) for f in sweep_fails]
-    out["seconds"] = {"scenarios": round(t1 - t0, 3),
-                      "sweep": round(time.perf_counter() - t1, 3)}
+        out["sweep"], sweep_fails, out["dead"] = sweep(play, games, seed, cards, scenarios)
+        out["failures"] = scenario_failures + [_strip(f) for f in sweep_fails]
+    else:
+        scenarios()
+        out["failures"] = scenario_failures
+    out["seconds"] = {"scenarios": spent["scenarios"],
+                      "sweep": round(time.perf_counter() - t0 - spent["scenarios"], 3)}
     return out
 
 

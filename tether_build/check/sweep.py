@@ -8,8 +8,10 @@ never playable in any game is reported as dead (a warning: chance may be the rea
 
 from __future__ import annotations
 
+import os
 import traceback
 from collections import Counter
+from collections.abc import Callable
 
 from ..engine.agents import HeuristicAgent, RandomAgent
 from ..engine.invariants import Checker
@@ -18,6 +20,8 @@ from ..engine.ruleset import Ruleset
 from .model import Failure
 
 INVARIANT_EVERY = 10  # every 10th game also checks the rules invariants after each step
+WORKERS: int | None = None   # processes for the games (None: one per core)
+GAMES_PER_WORKER = 10        # fewer games are not worth a fork
 DRAFTS = ("free_card", "forge_draft", "mine_draft", "power_pick")
 FIELDS = ("offered", "bought", "picked", "playable", "played", "resolved", "fizzled",
           "errored")
@@ -90,14 +94,12 @@ def culprit(exc: BaseException) -> str | None:
     return found
 
 
-def sweep(compiled: dict, games: int, seed: int, cards: list[dict]):
-    """Play `games` games; returns (summary, failures, dead card ids)."""
-    rules = Ruleset.from_compiled(compiled)
+def _play(rules, ks, seed: int, src: dict) -> tuple[dict, list, int]:
+    """Play the sweep's games numbered ks: (counts per field, [(k, failure)], cards played)."""
     factions = sorted(rules.factions)
-    src = {c["id"]: c["source"] for c in cards}
     book = Book()
     failures, played_total = [], 0
-    for k in range(games):
+    for k in ks:
         players = 2 + k % 5
         facs = [factions[(k + i) % len(factions)] for i in range(players)]
         agents = [Watch((HeuristicAgent if (k + i) % 2 else RandomAgent)(), book)
@@ -110,14 +112,73 @@ def sweep(compiled: dict, games: int, seed: int, cards: list[dict]):
             card = culprit(exc) or "engine"
             where = src.get(card, {"file": "-", "line": 0})
             book.n["errored"][card] += 1
-            failures.append(Failure(card, "sweep", where["file"], where["line"],
-                                    f"sweep game seed {seed + k} ({players} players, "
-                                    f"{', '.join(facs)})", f"{type(exc).__name__}: {exc}"))
+            failures.append((k, Failure(card, "sweep", where["file"], where["line"],
+                                        f"sweep game seed {seed + k} ({players} players, "
+                                        f"{', '.join(facs)})", f"{type(exc).__name__}: {exc}")))
             continue
         for field in ("played", "resolved", "fizzled"):
             book.n[field].update(g.stats[field])
         played_total += sum(g.stats["played"].values())
-    per = {c.id: {f: book.n[f][c.id] for f in FIELDS} for c in rules.cards}
+    return book.n, failures, played_total
+
+
+_JOB: dict = {}   # set before forking the sweep's workers, read by _part in the child
+
+
+def _part(index: int) -> tuple[dict, list, int]:
+    """In a worker: every game k with k % workers == index."""
+    job = _JOB
+    return _play(job["rules"], range(index, job["games"], job["workers"]), job["seed"],
+                 job["src"])
+
+
+def _workers(games: int) -> int:
+    """Processes for the sweep: one per core, at least GAMES_PER_WORKER games each."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1   # the workers inherit the compiled rules by fork
+    return max(1, min(WORKERS or os.cpu_count() or 1, games // GAMES_PER_WORKER))
+
+
+def _play_all(rules, games: int, seed: int, src: dict,
+              meanwhile: Callable[[], None]) -> tuple[dict, list, int]:
+    """Every game, over the cores (forked workers), `meanwhile` run here as they play; the
+    same counts and failures, in game order, whatever the number of workers: each game
+    depends only on its number."""
+    workers = _workers(games)
+    if workers < 2:
+        meanwhile()
+        n, failures, played = _play(rules, range(games), seed, src)
+        return n, [f for _, f in failures], played
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    _JOB.update(rules=rules, games=games, seed=seed, src=src, workers=workers)
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_part, i) for i in range(workers)]
+            meanwhile()
+            parts = [f.result() for f in futures]
+    finally:
+        _JOB.clear()
+    n = {f: Counter() for f in FIELDS}
+    for counts, _, _ in parts:
+        for field in FIELDS:
+            n[field].update(counts[field])
+    failures = sorted((pair for _, fails, _ in parts for pair in fails), key=lambda kf: kf[0])
+    return n, [f for _, f in failures], sum(played for _, _, played in parts)
+
+
+def sweep(compiled: dict, games: int, seed: int, cards: list[dict],
+          meanwhile: Callable[[], None] = lambda: None):
+    """Play `games` games; returns (summary, failures, dead card ids). meanwhile: work for
+    this process while forked workers play (e.g. the check's scenarios)."""
+    rules = Ruleset.from_compiled(compiled)
+    factions = sorted(rules.factions)
+    src = {c["id"]: c["source"] for c in cards}
+    n, failures, played_total = _play_all(rules, games, seed, src, meanwhile)
+    per = {c.id: {f: n[f][c.id] for f in FIELDS} for c in rules.cards}
     dead = sorted(c for c, v in per.items() if not v["playable"]) if games else []
     summary = {"games": games, "seed": seed, "players": "2-6",
                "invariant_games": len(range(0, games, INVARIANT_EVERY)),
