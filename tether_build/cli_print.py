@@ -86,8 +86,9 @@ def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, t
             note = "" if fit["reminders"] else ", reminder text left out"
             click.echo(f"shrunk to fit: {cid} (text {fit['text_pt']} pt, "
                        f"name level {fit['name_level']}{note})")
+        markers = f", {len(result.markers)} pile markers" if result.markers else ""
         click.echo(f"ok: {result.faces} faces of {result.cards} cards in "
-                   f"{len(result.decks)} decks; {len(result.written)} files written, "
+                   f"{len(result.decks)} decks{markers}; {len(result.written)} files written, "
                    f"{len(result.unchanged)} unchanged; {result.seconds['total']:.1f} s")
 
 

@@ -104,8 +104,12 @@ def ages_schema() -> dict:
                     "card that can enter a player's deck) or a template of templates/backs/, "
                     "e.g. back (the deck's own back, with its name and Age)")},
                 "stated_count": INT, "notes": NOTES}, ["name", "kind"])
+    marker = obj({"text": {**_ref("text"), "description": (
+        "printed on the pile marker of every Archive and Power draw pile (one marker card "
+        "per pile, with the pile's name and Age): how to use it")}, "notes": NOTES}, ["text"])
     return _doc("ages.schema.json", "Ages and decks",
-                obj({"ages": _named_map(age), "decks": _named_map(deck)}))
+                obj({"ages": _named_map(age), "decks": _named_map(deck),
+                     "pile_marker": marker}, ["ages", "decks"]))
 
 
 def setting_schema() -> dict:

@@ -46,7 +46,7 @@ def test_page_size_and_pairs(sheets, full_build):
     w, h = PAPERS[paper]
     for page in pages:
         assert page.width == pytest.approx(w, abs=EPS) and page.height == pytest.approx(h, abs=EPS)
-    faces = full_build["result"].faces
+    faces = full_build["result"].faces + len(full_build["result"].markers)   # + pile markers
     per_page = GRID[paper][0] * GRID[paper][1]
     assert len(pages) == 2 * -(-faces // per_page)   # each front page has its backs page
 
@@ -156,8 +156,11 @@ def test_backs_mirrored_per_deck(sheets, shipped_cards):
             # long-edge duplex: same row, column mirrored about the page's vertical axis
             assert b.trim[0] == pytest.approx(front.width - f.trim[0] - CARD_W, abs=EPS)
             assert b.trim[1] == pytest.approx(f.trim[1], abs=EPS)
-            card = f.name.split(".")[1]
-            assert b.name == f"Back.{shipped_cards[card]['deck']}"
+            kind, deck = f.name.split(".")[:2]
+            if kind == "Marker":   # a pile marker: the same face on both sides
+                assert b.name == f"Back.marker:{deck}"
+                continue
+            assert b.name == f"Back.{shipped_cards[deck]['deck']}"
 
 
 def _printed_copies(content, card):
@@ -168,7 +171,8 @@ def _printed_copies(content, card):
 
 def test_faces_equal_sum_of_copies(sheets, shipped_cards, shipped_content):
     _, pages = sheets
-    faces = Counter(p.name for page in pages[0::2] for p in page.placed)
+    faces = Counter(p.name for page in pages[0::2] for p in page.placed
+                    if not p.name.startswith("Marker."))
     assert all(n == 1 for n in faces.values())          # every copy is its own face
     per_card = Counter(name.split(".")[1] for name in faces)
     want = {cid: _printed_copies(shipped_content, c) for cid, c in shipped_cards.items()}
@@ -182,14 +186,16 @@ def test_every_player_deck_card_has_the_same_back(full_build):
     """§15.3: every card can end up in a draw pile, so every back page shows one image."""
     import pypdfium2 as pdfium
 
-    backs = [k for part in full_build["result"].face_pdfs for k in part[1]
-             if k.startswith("back:")]
+    def is_back(key):   # a pile marker is no card's back
+        return key.startswith("back:") and not key.startswith("back:marker:")
+
+    backs = [k for part in full_build["result"].face_pdfs for k in part[1] if is_back(k)]
     assert backs
     pixels = set()
     for part_pdf, part_keys in full_build["result"].face_pdfs:
         doc = pdfium.PdfDocument(part_pdf)
         for i, key in enumerate(part_keys):
-            if key.startswith("back:"):
+            if is_back(key):
                 pixels.add(doc[i].render(scale=0.3).to_pil().tobytes())
         doc.close()
     assert len(pixels) == 1
@@ -286,3 +292,43 @@ def test_the_initiative_that_counts_is_printed_large(full_build, shipped_cards):
             seen += 1
         doc.close()
     assert seen == 12
+
+
+def test_one_pile_marker_per_archive_and_power_pile(sheets, full_build, shipped_content):
+    """Every Archive and Power deck gets one marker card, after the cards, its face on both
+    sides, printed with the pile's name, Age, the Age's name and Rounds from content."""
+    import re
+
+    import pypdfium2 as pdfium
+
+    from tether_build.text import render_plain
+
+    _, pages = sheets
+    content = shipped_content
+    piles = [d for d, v in content.ages["decks"].items() if v["kind"] in ("market", "power")]
+    assert len(piles) == 6
+    placed = [p.name for page in pages[0::2] for p in page.placed]
+    assert sorted(n for n in placed if n.startswith("Marker.")) == sorted(
+        f"Marker.{d}" for d in piles)
+    assert all(n.startswith("Marker.") for n in placed[-len(piles):])   # after the cards
+    texts = {}
+    for part_pdf, part_keys in full_build["result"].face_pdfs:
+        doc = pdfium.PdfDocument(part_pdf)
+        for i, key in enumerate(part_keys):
+            if key.startswith("back:marker:"):
+                texts[key.removeprefix("back:marker:")] = re.sub(
+                    r"\s+", " ", doc[i].get_textpage().get_text_range())
+        doc.close()
+    assert sorted(texts) == sorted(piles)
+    terms = content.terms
+    for deck in piles:
+        spec = content.ages["decks"][deck]
+        age = next(a for a in content.ages["ages"].values()
+                   if deck in (a["market_deck"], a["power_deck"]))
+        text = texts[deck]
+        assert render_plain(spec["name"], terms, content.icons) in text, (deck, text)
+        assert spec["age"] in text and render_plain(age["name"], terms, content.icons) in text
+        rounds = age["rounds"]
+        assert f"{terms['round']['plural']} {rounds[0]}–{rounds[-1]}" in text, text
+        marker = render_plain(content.ages["pile_marker"]["text"], terms, content.icons)
+        assert re.sub(r"\s+", " ", marker) in text

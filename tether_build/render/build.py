@@ -51,6 +51,7 @@ class PrintResult:
     fits: dict[str, dict] = field(default_factory=dict)
     face_pdfs: list = field(default_factory=list, repr=False)   # [(pdf, page keys)]
     removed: list[str] = field(default_factory=list)
+    markers: list[str] = field(default_factory=list)          # pile markers printed
 
 
 def _unknown(kind: str, value: str, known) -> TetherError:
@@ -93,6 +94,16 @@ def starter_sets(content, opts: PrintOptions) -> int:
     return n
 
 
+def pile_markers(content, decks: list[str], opts: PrintOptions) -> list[str]:
+    """`marker:<deck>` for every Archive and Power deck printed whole (not for a --cards or
+    --faction selection): one marker card per draw pile."""
+    from .context import MARKER, MARKER_TERMS
+
+    if opts.cards or opts.faction:
+        return []
+    return [MARKER + d for d in decks if content.ages["decks"][d]["kind"] in MARKER_TERMS]
+
+
 def _workers(faces: int) -> int:
     """Processes for layout: one per core, but small jobs are not worth a fork."""
     return max(1, min(os.cpu_count() or 1, faces // MIN_FACES_PER_WORKER))
@@ -103,7 +114,7 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
     """Every output file of the build, in memory."""
     from . import tts
     from .cache import Cache
-    from .context import Renderer
+    from .context import MARKER, Renderer
     from .fit import render_faces
     from .geometry import sheet_for
     from .html import TEMPLATES, Pages
@@ -117,18 +128,25 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
     mode = suffix(opts.modes)   # a print mode writes files of its own
     cache = Cache(opts.cache)
     t = time.perf_counter()
-    progress(f"laying out {sum(c['copies'] for c in chosen)} faces and {len(decks)} backs")
-    faces = render_faces(pages, chosen, decks, workers=_workers(result.faces), cache=cache)
+    markers = result.markers = pile_markers(content, decks, opts)
+    progress(f"laying out {sum(c['copies'] for c in chosen)} faces, {len(decks)} backs and "
+             f"{len(markers)} pile markers")
+    faces = render_faces(pages, chosen, decks + markers, workers=_workers(result.faces),
+                         cache=cache)
     result.fits, result.face_pdfs = faces.fits, faces.parts
     result.seconds["faces"] = time.perf_counter() - t
     deck_of = {f"{c['id']}-{n}": c["deck"] for c in chosen for n in range(1, c["copies"] + 1)}
     title = str(content.game.get("title", ""))
     pages_read = read_faces(faces.parts, cache, faces.forms) if opts.papers else {}
+    for marker in markers:   # printed after the cards, the same face on both sides
+        pages_read[marker] = pages_read.get(f"back:{marker}")
+        deck_of[marker] = marker
     for paper in opts.papers:
         t = time.perf_counter()
         progress(f"composing {paper} sheets")
         files[out / "print" / f"cards-{paper}{mode}.pdf"] = build_sheets(
-            sheet_for(paper), pages_read, faces.keys, deck_of, backs=not opts.fronts_only,
+            sheet_for(paper), pages_read, faces.keys + markers, deck_of,
+            backs=not opts.fronts_only,
             title=f"{title} cards ({paper}{mode.replace('-', ' ')})")
         result.seconds[f"sheets_{paper}"] = time.perf_counter() - t
     raster = Raster(faces.parts, cache)
@@ -138,8 +156,10 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
             progress(f"rasterizing PNGs ({opts.png})")
             for deck in decks:
                 keys = [k for k in deck_of if deck_of[k] == deck] + [f"back:{deck}"]
+                keys += [f"back:{m}" for m in markers if m == MARKER + deck]
                 for key, data in raster.pngs(keys, opts.png).items():
-                    name = "back" if key.startswith("back:") else key
+                    name = "pile-marker" if key.startswith("back:" + MARKER) else \
+                        "back" if key.startswith("back:") else key
                     files[out / f"png{mode}" / deck / f"{name}.png"] = data
             result.seconds["png"] = time.perf_counter() - t
         if opts.tts and not mode:   # Tabletop Simulator shows the normal faces only

@@ -38,7 +38,12 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-PLAYER_BACK = "player"  # ages.yaml decks.<id>.back: the one back of every player-deck card
+PLAYER_BACK = "player"
+MARKER = "marker:"   # id prefix of a pile marker among the backs: marker:<deck id>
+# Pile markers: the draw piles that need one (every card a player gains has one back), the
+# glossary term that names the pile's kind, and its icon.
+MARKER_TERMS = {"market": "market", "power": "power_deck"}
+MARKER_ICONS = {"market": "market", "power": "power"}  # ages.yaml decks.<id>.back: the one back of every player-deck card
 
 class Renderer:
     """Turns content into template contexts; holds the glossary and icon lookups."""
@@ -207,3 +212,21 @@ class Renderer:
                 "age": deck.get("age"), "title": self.title, "icon": icon,
                 "emblems": emblems if deck["kind"] == "faction" else [],
                 "back": deck.get("back", deck_id)}
+
+    def marker(self, deck_id: str) -> dict:
+        """The template context of a draw pile's marker card (Archive and Power decks): the
+        pile's kind, Age, name, the Age's name and Rounds, and ages.yaml pile_marker.text."""
+        deck = self.content.ages["decks"][deck_id]
+        age = next((a for a in self.content.ages["ages"].values()
+                    if deck_id in (a.get("market_deck"), a.get("power_deck"))), None)
+        rounds = (age or {}).get("rounds") or []
+        span = (f"{rounds[0]}" if len(rounds) == 1 else f"{rounds[0]}–{rounds[-1]}") \
+            if rounds else ""
+        text = (self.content.ages.get("pile_marker") or {}).get("text")
+        return {"deck": deck_id, "kind": deck["kind"], "name": self.html(deck["name"]),
+                "kind_name": self.term(MARKER_TERMS[deck["kind"]]),
+                "icon": MARKER_ICONS[deck["kind"]], "age": deck.get("age") or "",
+                "age_name": self.html(age["name"]) if age else None,
+                "rounds": f"{self.term('round', 'pl' if len(rounds) > 1 else None)} {span}"
+                if rounds else None,
+                "text": self.html(text) if text else None, "back": "marker"}

@@ -9,6 +9,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..errors import TetherError
+from .context import MARKER
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 FACE_TEMPLATES = ("cards", "backs", "fonts", "icons")   # what a face or back may load
@@ -55,7 +56,11 @@ class Pages:
         return self._template(f"cards/{card['type']}.html").render(c=ctx)
 
     def back(self, deck: str) -> str:
-        """HTML of a deck's back: templates/backs/<back id>.html or backs/back.html."""
+        """HTML of a deck's back: templates/backs/<back id>.html or backs/back.html; for
+        `marker:<deck>`, the pile marker of that deck (backs/marker.html)."""
+        if deck.startswith(MARKER):
+            ctx = self.renderer.marker(deck.removeprefix(MARKER))
+            return self._template("backs/marker.html").render(m=ctx)
         ctx = self.renderer.back(deck)
         return self._template(f"backs/{ctx['back']}.html", "backs/back.html").render(b=ctx)
 
@@ -86,7 +91,9 @@ class Pages:
         """Cache key of a deck's back."""
         from .cache import digest
 
-        return digest(self.salt(), "back", self.renderer.back(deck), self.back(deck))
+        ctx = self.renderer.marker(deck.removeprefix(MARKER)) if deck.startswith(MARKER) \
+            else self.renderer.back(deck)
+        return digest(self.salt(), "back", ctx, self.back(deck))
 
     def document(self, sections: list[str]) -> str:
         """A complete HTML document: one section per page."""

@@ -20,6 +20,8 @@ HALO_WIDTH_PT = 1.2     # white underlay, so marks show where they cross the ble
 def _form_name(key: str) -> str:
     if key.startswith("back:"):
         return "/Back." + key[5:]
+    if key.startswith("marker:"):   # a pile marker placed as a front
+        return "/Marker." + key[7:]
     card, _, copy = key.rpartition("-")
     return f"/Face.{card}.{copy}"
 
