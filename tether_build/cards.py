@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 from . import text as textmod
 from .content import Content
 
@@ -61,9 +64,39 @@ def normalize(content: Content, card: dict) -> dict:
         "effect": card["effect"],
         "triggers": [_ability(content, t) for t in card.get("triggers", [])],
         "notes": card.get("notes", []),
+        **({"art": art_file(content, card["art"])} if card.get("art") else {}),
         "source": {"file": card["_src"]["file"], "line": card["_src"]["line"],
                    "text_line": _text_line(content, card)},
     }
+
+
+ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
+
+
+def art_path(content: Content, value: str):
+    """(path of a card's `art:` file, why it is refused or None): relative to the project
+    folder (the content folder's parent), inside it, one of ART_SUFFIXES, on disk only."""
+    project = Path(content.root).resolve().parent
+    if "://" in value or value.startswith(("/", "\\")) or (len(value) > 1 and value[1] == ":"):
+        return None, "must be a path relative to the project folder, not a URL or absolute"
+    path = (project / value).resolve()
+    if not path.is_relative_to(project):
+        return None, f"{value} lies outside the project folder {project}"
+    if path.suffix.lower() not in ART_SUFFIXES:
+        return None, f"{value}: not a picture ({', '.join(ART_SUFFIXES)})"
+    if not path.is_file():
+        return None, f"no file {value} in the project folder {project}"
+    return path, None
+
+
+def art_file(content: Content, value: str) -> dict:
+    """A card's art as the faces use it: its path, file URL and the SHA-256 of its bytes
+    (so an edited picture changes the card's face, stamp and cache keys)."""
+    path, _ = art_path(content, value)
+    if path is None:
+        return {"path": value, "url": None, "sha256": None}
+    return {"path": value, "url": path.as_uri(),
+            "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
 
 
 def _text_line(content: Content, card: dict) -> int:

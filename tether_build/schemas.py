@@ -202,6 +202,10 @@ def cards_schema() -> dict:
             "requires": {"$ref": "effects.schema.json#/$defs/condition"},
             "text": _ref("text"),
             "flavor": {"type": "string"},
+            "art": {"type": "string", "minLength": 1, "description": (
+                "the card's picture: a .png, .jpg or .svg file, its path relative to the "
+                "project folder (the one that holds the content folder) and inside it; "
+                "without art the face shows its category's pictogram")},
             "effect": {"type": "array", "minItems": 1,
                        "items": {"$ref": "effects.schema.json#/$defs/step"}},
             "triggers": {"type": "array",

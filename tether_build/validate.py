@@ -218,6 +218,20 @@ def check_game_numbers(content: Content):
                                   f"at most {sides}")
 
 
+def check_art(content: Content):
+    """A card's `art:` is a picture on disk inside the project folder (cards.art_path)."""
+    from .cards import art_path
+
+    for card in content.cards:
+        if card.get("art"):
+            src = card["_src"]
+            _, why = art_path(content, card["art"])
+            if why:
+                yield content.problem(src["doc"], ("cards", src["index"], "art"), why,
+                                      "put the picture in the project folder and give its "
+                                      "path from there, e.g. art/" + card["id"] + ".png")
+
+
 def check_palette(content: Content):
     """Faction colours stay apart for colour-blind players (printing/palette.py)."""
     from .printing.palette import check_palette as palette_problems
@@ -226,7 +240,7 @@ def check_palette(content: Content):
 
 
 CHECKS = (check_ids, check_text, check_effect_refs, check_constants, check_game_numbers,
-          check_palette)
+          check_palette, check_art)
 
 
 def deck_counts(content: Content) -> list[tuple[str, int, int, int | None]]:

@@ -38,6 +38,13 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+# The art box's pictogram per category (icons under templates/icons/), when a card has no
+# `art:` of its own.
+CATEGORY_ART = {"movement": "categories/movement", "recruitment": "force", "economy": "gold",
+                "deckcraft": "categories/deckcraft", "combat": "battle", "bridges": "bridge",
+                "synergy": "categories/synergy", "victory": "vp", "champion": "champion",
+                "power": "power"}
+
 PLAYER_BACK = "player"
 MARKER = "marker:"   # id prefix of a pile marker among the backs: marker:<deck id>
 # Pile markers: the draw piles that need one (every card a player gains has one back), the
@@ -189,6 +196,7 @@ class Renderer:
             "abilities": abilities, "triggers": triggers, "mentioned": mentioned,
             "burn": burn, "champion": champion,
             "vp": {"amount": card["vp"], "name": self.term("vp")} if card["vp"] else None,
+            "art": card.get("art"), "pictogram": CATEGORY_ART[card["category"]],
             "copy_n": copy, "copies": card["copies"], "version": self.stamp(card),
             "labels": {k: self.term(k) for k in ("mana", "gold", "initiative", "hp", "die",
                                                   "bounty", "champion")},
