@@ -72,6 +72,8 @@ def test_every_face_shows_version_copy_and_glossary_words(full_build):
     version = f"v{content.game['version']}"
     entropy = content.terms["burn"]["singular"]
     for key, text in texts.items():
+        if key.startswith("back:marker:"):   # pile markers: test_card_sheets.py
+            continue
         if key.startswith("back:"):
             assert content.game["title"] in _flat(text)
             continue
@@ -186,3 +188,26 @@ def test_icons_exist_for_every_term_icon(term):
     from tether_build.render.html import TEMPLATES
 
     assert (TEMPLATES / "icons" / f"{term}.svg").exists()
+
+
+PIPELINE_WORDS = re.compile(
+    r"\b(computed|compiled?|compiler|build|built by|generated|pipeline|engine|schema|yaml|"
+    r"json|token|glossary|content file|template|render(ed)?|tether_build)\b", re.IGNORECASE)
+
+
+def test_no_pipeline_words_on_any_face_back_or_marker(full_build):
+    """Player text never speaks of the tool ('computed by the build', 'compiled' ...).
+    'Build' as the game's own verb (build a Bridge) is allowed where a glossary term says so."""
+    from tether_build.validate import validate
+
+    content = validate(full_build["content"])
+    allowed = {w.lower() for t in content.terms.values()
+               for w in re.findall(r"\w+", t["singular"] + " " + t["plural"])}
+    texts = face_texts(full_build["result"].face_pdfs)
+    assert any(k.startswith("back:marker:") for k in texts)
+    for key, text in texts.items():
+        for m in PIPELINE_WORDS.finditer(_flat(text)):
+            word = m.group(0)
+            if word.lower() in allowed:
+                continue   # a word of the game's own glossary ("Build Bridge")
+            raise AssertionError(f"{key}: pipeline word {word!r} in {_flat(text)!r}")
