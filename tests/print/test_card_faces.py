@@ -135,3 +135,23 @@ def test_a_name_too_long_for_two_lines_shrinks_then_fails(tmp_path):
     message = err.value.format_message()
     assert "starter.yaml:" in message and "zap.name" in message, message
     assert "shorten the name" in message
+
+
+def test_type_line_text_reads_on_any_faction_colour(pages, shipped_content, shipped_cards):
+    """A light faction colour gets dark type-line and initiative text, a dark one white:
+    whichever has the higher contrast (WCAG), never below 4.5:1 for the fixture palette."""
+    from tether_build.render.context import DARK_INK, LIGHT_INK, ink_on
+
+    assert ink_on("#ffffff") == DARK_INK and ink_on("#000000") == LIGHT_INK
+
+    def lum(c):
+        rgb = [int(c.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    for fid, faction in shipped_content.factions.items():
+        ink = ink_on(faction["colour"])
+        a, b = sorted((lum(ink), lum(faction["colour"])), reverse=True)
+        assert (a + 0.05) / (b + 0.05) >= 4.5, (fid, faction["colour"], ink)
+        card = shipped_cards[faction["champion"]]
+        assert f"--on-faction: {ink}" in pages.face(card, 1)

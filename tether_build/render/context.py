@@ -32,6 +32,22 @@ def initiative_shown(pair) -> dict:
     main = {"first": a, "second": b, "lower": min(a, b), "higher": max(a, b)}[rule]
     return {"main": main, "other": b if main == a else a, "rule": rule}
 
+DARK_INK, LIGHT_INK = "#1d1a16", "#ffffff"
+
+
+def ink_on(colour: str) -> str:
+    """The text colour (dark or white) with the higher WCAG contrast on `colour` (#rrggbb):
+    a light faction colour gets dark type-line text."""
+    def lum(hex_colour: str) -> float:
+        rgb = [int(hex_colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    bg = lum(colour)
+    dark, light = (bg + 0.05) / (lum(DARK_INK) + 0.05), (lum(LIGHT_INK) + 0.05) / (bg + 0.05)
+    return DARK_INK if dark > light else LIGHT_INK
+
+
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st: the Nth-Champion columns (§20.2)."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
@@ -127,7 +143,7 @@ class Renderer:
             return None
         faction = self.content.factions[fid]
         return {"id": fid, "name": self.html(faction["name"]), "colour": faction["colour"],
-                "emblem": faction.get("emblem")}
+                "ink": ink_on(faction["colour"]), "emblem": faction.get("emblem")}
 
     def _mentioned_keywords(self, card: dict, own: set[str]) -> list[str]:
         """Keywords named in a card's text that the card does not define itself."""
