@@ -136,13 +136,13 @@ def test_long_text_shrinks_within_bounds(tmp_path):
     from tether_build.render.build import PrintOptions, build_print
     from tether_build.render.fit import TEXT_SIZES
 
-    content_dir = _long_text_content(tmp_path, 8)
+    content_dir = _long_text_content(tmp_path, 5)
     result = build_print(content_dir, tmp_path / "build", PrintOptions(
         cards=["scout_report"], papers=("a4",), png=None, tts=False))
     fit = result.fits["scout_report"]
     assert TEXT_SIZES[-1] <= fit["text_pt"] < TEXT_SIZES[0]
     text = _flat(face_texts(result.face_pdfs)["scout_report-1"])
-    assert text.count("Look at the top 3 cards") == 8          # nothing clipped
+    assert text.count("Look at the top 3 cards") == 5          # nothing clipped
 
 
 def test_text_that_cannot_fit_is_a_build_error_naming_the_card(tmp_path):
