@@ -213,9 +213,10 @@ class PathsMixin:
         return got
 
     def _move_options(self, p: int, unit: str, dist: int, ignore: bool, stop_occ: bool,
-                      exclude) -> list[tuple]:
-        """move_options the long way: every group, path by path, with every modifier."""
-        if dist == 1 and not ignore and self._plain_steps(p, unit):
+                      exclude, plain: bool = False) -> list[tuple]:
+        """move_options the long way: every group, path by path, with every modifier
+        (`plain`: never the 1-hex fast path; tests check that both give the same moves)."""
+        if not plain and dist == 1 and not ignore and self._plain_steps(p, unit):
             return self._fast_steps(p, exclude, unit)
         links, blocked = self.links(p), self.blocked_edges()
         reach: dict = {}  # (Champions, no Forces?) -> (distance, stepper): same for like groups
