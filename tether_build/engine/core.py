@@ -157,7 +157,7 @@ class Ctx:
             return NONE
         if self.dry or len(options) == 1:
             value = options[0]
-        elif preset is not None and preset.answers(kind, len(options)):
+        elif preset is not None and preset.answers(kind):
             value = preset.answer(key, kind, options)
             if preset.replay and self.g.events is not None:
                 self._log_aim(key, kind, value)

@@ -79,7 +79,7 @@ class Preset:
             got = self.memo[k] = options_fn()
         return got
 
-    def answers(self, kind: str, n: int) -> bool:
+    def answers(self, kind: str) -> bool:
         """Does the play answer this decision (else the agent is asked)."""
         if kind in OPEN_KINDS:
             return not self.replay  # enumerating: the first option stands in for it
