@@ -34,11 +34,11 @@ def seat_order(g) -> list[int]:
 def _seats(g) -> tuple:
     """(Lead, seat order from the Lead, {seat: its place in that order}), kept per Lead."""
     lead = g.s.lead
-    got = g.seats
+    got = g.index.seats
     if got is None or got[0] != lead:
         n = len(g.s.players)
         order = [(lead + i) % n for i in range(n)]
-        got = g.seats = (lead, order, {p: i for i, p in enumerate(order)})
+        got = g.index.seats = (lead, order, {p: i for i, p in enumerate(order)})
     return got
 
 
@@ -102,11 +102,11 @@ def declare(g, p: int) -> dict:
 def choose(g, p: int) -> dict:
     """§12.1: seat p secretly chooses its action; nothing is paid or moved yet, so the
     seats after it choose from the state as it was at the start of the Action Step."""
-    g.memo = {}  # nothing changes until the costs are paid: queries may be memoised
+    g.index.memo = {}  # nothing changes until the costs are paid: queries may be memoised
     try:
         choice, locks = _choose_action(g, p)
     finally:
-        g.memo = None
+        g.index.memo = None
     if choice[0] == "card":
         g.pending.add(choice[1])  # chosen, still in hand until the reveal
     return {"p": p, "kind": choice[0], "choice": choice, "declared": locks}

@@ -11,6 +11,7 @@ import random
 from .cards import CardsMixin
 from .combat import CombatMixin
 from .core import Ctx, Fizzle, NoTarget
+from .index import Index
 from .mods import Hooks
 from .movement import MoveMixin
 from .options import Options
@@ -48,11 +49,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
         self.last_battle_rounds = 0
         self.dirty: dict[int, int] = {}   # hex -> last seat to enter (for §12.7)
         self.stats = {"played": {}, "fizzled": {}, "resolved": {}}
-        self.memo: dict | None = None  # query answers while the state stands still
-        self.seats: tuple | None = None  # (Lead, seat order, rank) of actions._seats
-        self.move_gate: tuple = (-1, False, frozenset())  # see movement._plain_steps
-        self.bridge_cache: dict[int, tuple] = {}  # see paths.bridge_options
-        self._probe = None  # see probe()
+        self.index = Index()  # every cache of derived facts (engine/index.py)
         self.pending: set[int] = set()  # cards chosen this Action Step, not yet revealed
         self.trace: list[int] = []  # every decision's index, in order (search re-runs it)
         self.origin: tuple | None = None  # (players, seed, factions, options) of setup
@@ -86,9 +83,9 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
     def probe(self, p: int, inst):
         """The dry, declaring context of a card's target look-ahead (one per game, reset
         here: a look-ahead runs to its end before the next one starts)."""
-        ctx = self._probe
+        ctx = self.index.probe
         if ctx is None:
-            ctx = self._probe = Ctx(self, p, inst, locks={}, declaring=True, dry=True)
+            ctx = self.index.probe = Ctx(self, p, inst, locks={}, declaring=True, dry=True)
             ctx.quick = True
         ctx.p, ctx.inst = p, inst
         return ctx

@@ -5,7 +5,7 @@ existence checks a card's look-ahead uses. Pure queries: movement.py carries mov
 A move option is a tuple (unit, from_hex, cid, n_forces, path): unit is 'stack', 'force' or
 'champion'; cid the Champion moved alone (0 otherwise); n_forces the Forces that go (None =
 all of them); path the hexes entered, in order. While a player declares, answers are
-memoised in `game.memo` (the state cannot change until the costs are paid).
+memoised in `game.index.memo` (the state cannot change until the costs are paid).
 """
 
 from __future__ import annotations
@@ -197,7 +197,7 @@ class PathsMixin:
                      exclude=()) -> list[tuple]:
         """Every legal move of one group of seat p's units (do not mutate the list:
         while a player declares, the answer is memoised, as the state cannot change)."""
-        memo = self.memo
+        memo = self.index.memo
         if memo is not None:
             key = (p, unit, dist, ignore, stop_occ, frozenset(exclude)) if exclude else (
                 p, unit, dist, ignore, stop_occ)
@@ -243,12 +243,12 @@ class PathsMixin:
         s = self.s
         bridges = s.bridges
         ver = (s.pver[p], bridges.removals)
-        kept = self.bridge_cache.get(p)
+        kept = self.index.bridges.get(p)
         if kept is not None and kept[0] == ver and kept[3] is bridges:
             got = kept[1]
             if len(bridges) != kept[2]:  # Bridges built since: drop them
                 got = [e for e in got if e not in bridges]
-                self.bridge_cache[p] = (ver, got, len(bridges), bridges)
+                self.index.bridges[p] = (ver, got, len(bridges), bridges)
             return got
         occupied = s.occ[p]
         if len(occupied) == 1:  # no edge counted twice
@@ -256,7 +256,7 @@ class PathsMixin:
         else:
             edges_of = s.topo.edges_of
             got = sorted({e for h in occupied for e in edges_of[h] if e not in bridges})
-        self.bridge_cache[p] = (ver, got, len(bridges), bridges)
+        self.index.bridges[p] = (ver, got, len(bridges), bridges)
         return got
 
     def can_move(self, p: int, unit: str, ignore: bool) -> bool:
@@ -285,9 +285,9 @@ class PathsMixin:
         """(hooks version, does anyone block or link hexes, owners of MOVE_MODS): who may
         move other than by plain Bridge steps (cached per version of the hooks)."""
         hooks = self.hooks
-        gate = self.move_gate
+        gate = self.index.move_gate
         if gate[0] != hooks.ver:
-            gate = self.move_gate = (hooks.ver, bool(hooks.mod_owners(GLOBAL_BLOCKERS)),
+            gate = self.index.move_gate = (hooks.ver, bool(hooks.mod_owners(GLOBAL_BLOCKERS)),
                                      hooks.mod_owners(MOVE_MODS))
         return gate
 
@@ -295,14 +295,14 @@ class PathsMixin:
         """Are seat p's 1-hex moves of this unit the plain Bridge steps (the fast path)."""
         if not (unit == "force" or unit == "stack" and not self.opt.stack_split):
             return False
-        gate = self.move_gate
+        gate = self.index.move_gate
         if gate[0] != self.hooks.ver:
             gate = self._gate()
         if gate[1]:
             return False
         if p not in gate[2]:
             return True
-        memo = self.memo  # p's own modifiers: is one of them in play now?
+        memo = self.index.memo  # p's own modifiers: is one of them in play now?
         plain = None if memo is None else memo.get(("plain", p))
         if plain is not None:
             return plain

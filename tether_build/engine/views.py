@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import random
 
+from .index import Index
 from .topo import edge_ends
 
 
@@ -76,7 +77,7 @@ class ViewsMixin:
         for pl in s.players:
             if pl.seat != p:
                 pl.pvp = sum(s.cards[i].defn.vp for z in pl.zones() for i in z)
-        g.memo, g.bridge_cache = None, {}
+        g.index = Index()
         return g
 
     def resample(self, p: int, rng: random.Random) -> None:
