@@ -243,12 +243,13 @@ class PathsMixin:
         s = self.s
         bridges = s.bridges
         ver = (s.pver[p], bridges.removals)
-        kept = self.index.bridges.get(p)
+        cache = self.index.bridges
+        kept = cache.get(p)
         if kept is not None and kept[0] == ver and kept[3] is bridges:
             got = kept[1]
             if len(bridges) != kept[2]:  # Bridges built since: drop them
                 got = [e for e in got if e not in bridges]
-                self.index.bridges[p] = (ver, got, len(bridges), bridges)
+                cache[p] = (ver, got, len(bridges), bridges)
             return got
         occupied = s.occ[p]
         if len(occupied) == 1:  # no edge counted twice
@@ -256,7 +257,7 @@ class PathsMixin:
         else:
             edges_of = s.topo.edges_of
             got = sorted({e for h in occupied for e in edges_of[h] if e not in bridges})
-        self.index.bridges[p] = (ver, got, len(bridges), bridges)
+        cache[p] = (ver, got, len(bridges), bridges)
         return got
 
     def can_move(self, p: int, unit: str, ignore: bool) -> bool:
@@ -295,14 +296,15 @@ class PathsMixin:
         """Are seat p's 1-hex moves of this unit the plain Bridge steps (the fast path)."""
         if not (unit == "force" or unit == "stack" and not self.opt.stack_split):
             return False
-        gate = self.index.move_gate
+        index = self.index
+        gate = index.move_gate
         if gate[0] != self.hooks.ver:
             gate = self._gate()
         if gate[1]:
             return False
         if p not in gate[2]:
             return True
-        memo = self.index.memo  # p's own modifiers: is one of them in play now?
+        memo = index.memo  # p's own modifiers: is one of them in play now?
         plain = None if memo is None else memo.get(("plain", p))
         if plain is not None:
             return plain
