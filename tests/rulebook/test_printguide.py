@@ -10,14 +10,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from PIL import Image
 from pypdf import PdfReader
 
 from tether_build.cards import normalized_cards
-from tether_build.cli import main
 from tether_build.printing import boardmap, common, tiles
-from tether_build.rulebook import printguide
+from tether_build.rulebook import anatomy, printguide
+from tether_build.rulebook.faces import Faces
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "content"
@@ -50,19 +49,6 @@ def test_map_pages_are_the_maps_page_grid(content):
             m = printguide.map_pages(content, players, paper)
             assert m["pages"] == grid["cols"] * grid["rows"] == len(grid["windows"])
             assert m["first"] == "A1" and m["last"] == grid["windows"][-1]["name"]
-
-
-@pytest.fixture(scope="module")
-def guide_out(tmp_path_factory):
-    """The rulebook of the fixture content, both papers (writes print/README.pdf too)."""
-    base = tmp_path_factory.mktemp("guide")
-    shutil.copytree(FIXTURE, base / "content")
-    shutil.copytree(ROOT / "schemas", base / "schemas")
-    out = base / "build"
-    result = CliRunner().invoke(main, ["rulebook", "--content", str(base / "content"),
-                                       "--out", str(out), "--quiet"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return out
 
 
 def _readme_text(out: Path) -> str:
@@ -150,3 +136,18 @@ def test_no_pipeline_words_for_players(guide_out):
     for md in sorted((FIXTURE / "rules").glob("*.md")):
         found = PIPELINE.search(md.read_text(encoding="utf-8").lower())
         assert found is None, f"{found.group(0)!r} in {md.name}"
+
+
+def test_anatomy_and_icon_key_in_the_book(guide_out, content):
+    reader = PdfReader(guide_out / "rulebook-a4.pdf")
+    pages = [p.extract_text() for p in reader.pages]
+    hits = [t for t in pages if "Anatomy of a card" in t]
+    assert hits
+    text = hits[0]
+    card = anatomy.pick_card(Faces(content).cards)
+    assert "Icon key" in text and f"{card['name']}, as printed" in text
+    for label in ("Mana cost", "Initiative", "Type line", "Effect", "Name"):
+        assert label in text, label
+    for name in ("Mana", "Gold", "Initiative", "HP", "Bounty"):
+        assert name in text
+    assert any("Orders and Spells" in t for t in pages)

@@ -17,9 +17,9 @@ import jinja2
 from markupsafe import Markup
 
 from ..errors import ContentError, TetherError
-from . import aid, printguide
+from . import aid, anatomy, printguide
 from .chapters import render_chapters
-from .directives import Ctx
+from .directives import ANATOMY, Ctx
 from .words import Words
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -133,6 +133,7 @@ def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
     if problems:
         raise ContentError(problems)  # before any layout: fail fast, every problem at once
     faces.fit()  # every face laid out once, shrunk to fit as on the printed cards
+    wanted = any(ANATOMY in str(ch.html) for ch in chapters)
     game = content.game
     book = {
         "title": words.plain(game["title"]),
@@ -145,6 +146,8 @@ def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
         "card_total": sum(c["copies"] for c in faces.cards),
         "aid": aid.player_aid(content, words, faces.cards, chapters),
         "guide": printguide.guide(content, faces.cards, words, parts, papers, board),
+        "anatomy": anatomy.figure(faces, words) if wanted else None,
+        "anatomy_marker": ANATOMY, "icon_key": anatomy.icon_key(content, words),
         "base": faces.base_url,
     }
     return book, words, faces

@@ -222,7 +222,17 @@ def components(ctx: Ctx) -> Markup:
     return Markup(f'<div class="rb-components-list">{"".join(html)}</div>')
 
 
+ANATOMY = "<!--rb-card-anatomy-->"
+
+
+def card_anatomy(ctx: Ctx) -> Markup:
+    """A real card face with its parts numbered, and the icon key (rulebook/anatomy.py; the
+    book puts the figure here once the faces are laid out)."""
+    return Markup(ANATOMY)
+
+
 DIRECTIVES: dict[str, Callable[[Ctx], Markup]] = {
+    "card-anatomy": card_anatomy,
     "components": components,
     "preview-table": preview_table,
     "combat-example": combat_example,
