@@ -259,35 +259,46 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         skel, placed, pages = layouts[paper]
         out.files[f"rulebook-{paper}.pdf"] = stamp(skel, placed, fragments)
         out.pages[paper] = pages
-        out.files[AID.format(paper=paper)] = player_aid(env, book, paper)
+        out.files[AID.format(paper=paper)] = player_aid(env, book, paper, cache)
     out.files["rulebook.pdf"] = out.files[f"rulebook-{papers[0]}.pdf"]
-    out.files[README] = readme(env, book, papers[0], out.pages)
+    out.files[README] = readme(env, book, papers[0], out.pages, cache)
     out.seconds = round(time.perf_counter() - start, 2)
     return out
 
 
-def _sheet(env: jinja2.Environment, template: str, book: dict, paper: str, **extra) -> bytes:
-    """A small PDF of its own from a rulebook template (README, player aid)."""
+def _sheet(env: jinja2.Environment, template: str, book: dict, paper: str, cache=None,
+           **extra) -> bytes:
+    """A small PDF of its own from a rulebook template (README, player aid); kept in the
+    render cache (a Cache, or None) under its HTML and all that shapes its layout."""
+    from ..render.cache import Cache, digest, pack, unpack
     from ..render.pdf import Layout
 
     html = env.get_template(template).render(
         paper=paper, page_size=PAPERS[paper], title=book["title"], version=book["version"],
         **extra)
+    cache = cache if cache is not None else Cache(None)
+    key = digest("sheet/1", _layout_key(html, book["base"]))
+    entry = unpack(cache.get("sheet", key))   # None when missing or damaged
+    if entry is not None:
+        return entry[1]
     document = Layout(book["base"]).render(html)
-    return Layout.write(document.pages, document)
+    pdf = Layout.write(document.pages, document)
+    cache.put("sheet", key, pack({"template": template}, pdf))
+    return pdf
 
 
-def readme(env: jinja2.Environment, book: dict, paper: str, pages: dict[str, int]) -> bytes:
+def readme(env: jinja2.Environment, book: dict, paper: str, pages: dict[str, int],
+           cache=None) -> bytes:
     """print/README.pdf: the print-and-assemble page alone, with the rulebook's page counts."""
     guide = dict(book["guide"])
     guide["prints"] = [dict(it, pages=pages) if it["file"].startswith("rulebook") else it
                        for it in guide["prints"]]
-    return _sheet(env, "rulebook/readme.html", book, paper, guide=guide)
+    return _sheet(env, "rulebook/readme.html", book, paper, cache, guide=guide)
 
 
-def player_aid(env: jinja2.Environment, book: dict, paper: str) -> bytes:
+def player_aid(env: jinja2.Environment, book: dict, paper: str, cache=None) -> bytes:
     """print/player-aid-<paper>.pdf: the aid on one sheet, front and back (one per player)."""
-    return _sheet(env, "rulebook/aidsheet.html", book, paper, aid=book["aid"])
+    return _sheet(env, "rulebook/aidsheet.html", book, paper, cache, aid=book["aid"])
 
 
 def preview_html(content, content_dir: Path, base: str = "/templates/") -> str:
