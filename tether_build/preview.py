@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from urllib.parse import quote
 
 from markupsafe import Markup
 
@@ -16,6 +17,9 @@ GALLERY_CSS = """<style>
   .reading { font: 11px/1.35 sans-serif; color: #222; margin-top: 4px; }
   .reading .drift { color: #b00020; font-weight: bold; }
 </style>"""
+
+
+ART_ROUTE = "/art/"   # a card's art: picture, served from the project folder (serve.py)
 
 
 def _browser(document: str, extra_head: str = "") -> str:
@@ -48,6 +52,8 @@ def gallery_page(content_dir: Path) -> str:
             deck = card["deck"]
             sections.append(f"<h2 class='deck-title'>{html.escape(card['deck_name'])}</h2>"
                             "<div class='gallery'>")
+        if card.get("art"):   # the browser reads the picture from the server, not file:
+            card = {**card, "art": {**card["art"], "url": ART_ROUTE + quote(card["art"]["path"])}}
         sections.append("<div class='card-box'>" + str(pages.face(card, 1)) +
                         _reading(card, failures.get(card["id"], [])) + "</div>")
     sections.append("</div>")

@@ -140,6 +140,8 @@ def _handler(site: Site):
                 self._send(status, body.encode(), "text/html; charset=utf-8")
             elif path.startswith("/templates/"):
                 self._static(unquote(path[len("/templates/"):]))
+            elif path.startswith("/art/"):
+                self._art(unquote(path[len("/art/"):]))
             else:
                 self._send(404, b"not found", "text/plain")
 
@@ -149,6 +151,21 @@ def _handler(site: Site):
                 return
             target = (TEMPLATES / rel).resolve()
             if TEMPLATES.resolve() not in target.parents or not target.is_file():
+                self._send(404, b"not found", "text/plain")
+                return
+            kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+            self._send(200, target.read_bytes(), kind)
+
+        def _art(self, rel: str) -> None:
+            """A card's `art:` picture: inside the project folder, a picture type, on disk
+            (the same rule as validate's, cards.art_path)."""
+            from types import SimpleNamespace
+
+            from .cards import art_path
+
+            target, why = art_path(SimpleNamespace(root=site.content_dir), rel) \
+                if "\0" not in rel else (None, "nul")
+            if why:
                 self._send(404, b"not found", "text/plain")
                 return
             kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"

@@ -129,3 +129,31 @@ def test_gallery_shows_a_card_that_does_not_resolve(content_copy):
     page = gallery_page(content_copy)
     box = page.split("data-card='paid_volunteers'>")[1].split("</div></div>")[0]
     assert "DOES NOT RESOLVE" in box
+
+
+def test_card_art_is_served_from_the_project_folder_only(content_copy, tmp_path):
+    """The gallery shows a card's art: picture through /art/; nothing outside the project
+    folder, and nothing but pictures, is served there."""
+    from tether_build.preview import gallery_page
+
+    project = content_copy.parent
+    (project / "art").mkdir()
+    (project / "art" / "zap.png").write_bytes(b"\x89PNG fake")
+    path = content_copy / "cards" / "starter.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("  - id: zap\n", "  - id: zap\n    art: art/zap.png\n", 1),
+                    encoding="utf-8")
+    (project.parent / "secret.png").write_bytes(b"secret")
+    page = gallery_page(content_copy)
+    assert 'src="/art/art/zap.png"' in page and "file:" not in page
+    srv = make_server(Site(content_copy, {"/q": ("Q", lambda _d: "<html></html>")}), port=0)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        port = srv.server_address[1]
+        assert _get(port, "/art/art/zap.png") == (200, "\ufffdPNG fake")
+        for bad in ("/art/../secret.png", "/art/%2e%2e/secret.png", "/art/content/game.yaml",
+                    "/art/art/missing.png", "/art/%00"):
+            assert _get(port, bad)[0] == 404, bad
+    finally:
+        srv.shutdown()
+        srv.server_close()
