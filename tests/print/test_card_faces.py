@@ -44,11 +44,16 @@ def test_ordinals():
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"]
 
 
-def test_champion_gold_reads_as_a_table(small_build, shipped_cards):
+def test_champion_gold_reads_as_a_table(tmp_path, shipped_content, shipped_cards):
     """Every Champion face prints '1st', '2nd', '3rd' each above its Gold from content,
     never the slashed '1/3/5' run."""
+    from tether_build.render.build import PrintOptions, build_print
+
+    result = build_print(ROOT / "tests" / "fixtures" / "content", tmp_path, PrintOptions(
+        cards=["ironclad_warden", "shadeblade"], papers=(), png=None, tts=False),
+        content=shipped_content)
     seen = 0
-    for pdf, keys in small_build["result"].face_pdfs:
+    for pdf, keys in result.face_pdfs:
         card = shipped_cards.get(keys[0].rsplit("-", 1)[0])
         if card is None or card["type"] != "champion":
             continue
