@@ -125,3 +125,26 @@ def test_content_problems_cross_a_process_with_their_places():
     error = ContentError([Problem("cards/a.yaml", 3, 5, "cards[0].cost", "too high", "0-9")])
     again = pickle.loads(pickle.dumps(error))
     assert again.problems == error.problems and again.format_message() == error.format_message()
+
+
+def test_the_board_ignores_a_constant_it_does_not_read(small_content, tmp_path):
+    """The board is keyed on its view of the content (stageviews.board_view): the round cap
+    leaves it up to date; the stage cannot read outside the view."""
+    from tether_build.build import Context
+    from tether_build.stageviews import ContentView, board_view
+
+    out = tmp_path / "build"
+    assert json.loads(_build(small_content, out, 2, "board").output)["stages"]["board"][
+        "status"] == "built"
+    game = small_content / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace("round_cap: 10", "round_cap: 11"), encoding="utf-8")
+    again = json.loads(_build(small_content, out, 2, "board").output)
+    assert again["stages"]["board"]["status"] == "up to date" and again["written"] == []
+    ctx = Context(small_content, out)
+    view = ContentView(board_view(ctx))
+    assert view.game["board"] and view.game["title"] and view.terms and view.tiles
+    with pytest.raises(KeyError, match="not in this stage's view"):
+        view.game.get("victory")
+    with pytest.raises(AttributeError, match="not in this stage's view"):
+        _ = view.factions

@@ -376,8 +376,9 @@ def board_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: a board layout (JSON), its real-size map and overview."""
     from .printing import build as printing
     from .printing import common
-    return printing.board_files(ctx.content, ctx.board_players, ctx.seed, list(ctx.papers),
-                                common.DEFAULT_TILE_MM)
+    from .stageviews import ContentView, board_view
+    return printing.board_files(ContentView(board_view(ctx)), ctx.board_players, ctx.seed,
+                                list(ctx.papers), common.DEFAULT_TILE_MM)
 
 
 STAGES: list[Stage] = [
@@ -407,10 +408,10 @@ STAGES: list[Stage] = [
           uses_paper=True, card_view="tether_build.build:tiles_cards", versioned="commit",
           parallel=True),
     Stage("board", "board map", "tether_build.build:board_stage",
-          ("content/game.yaml", "content/terms.yaml", "content/tiles.yaml",
-           "templates/tiles/**/*", "templates/icons/**/*", "templates/fonts/**/*"),
-          ("printing/*.py", "render/pdf.py", "board.py"), uses_paper=True,
-          versioned="commit", parallel=True),
+          ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
+           "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py",
+                                     "stageviews.py"), uses_paper=True,
+          view="tether_build.stageviews:board_view", versioned="commit", parallel=True),
 ]
 
 
