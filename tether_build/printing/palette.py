@@ -117,14 +117,19 @@ def clashes(factions: dict[str, str], neutrals: dict[str, str],
     return sorted((p for p in pairs(factions, neutrals) if p[5] < bar), key=lambda p: p[5])
 
 
+def _word(terms: dict, tid: str, default: str) -> str:
+    entry = terms.get(tid)
+    return entry.get("singular", default) if isinstance(entry, dict) else default
+
+
 def palette_of(content) -> tuple[dict[str, str], dict[str, str]]:
     """({faction id: colour}, {neutral name: colour}) of loaded content: the Mine tile and
     the Gold coin are the neutrals."""
-    factions = {fid: f["colour"] for fid, f in content.factions.items()}
+    factions = {fid: f.get("colour") for fid, f in content.factions.items()}
     mine = next((t for t in content.tiles.values() if t.get("term") == "mine"), {})
     terms = content.terms
-    neutrals = {terms["mine"]["singular"]: mine.get("colour", "#EBC96A"),
-                terms["gold"]["singular"]: GOLD_COIN}
+    neutrals = {_word(terms, "mine", "Mine"): mine.get("colour", "#EBC96A"),
+                _word(terms, "gold", "Gold"): GOLD_COIN}
     return ({k: v for k, v in factions.items() if _HEX.fullmatch(str(v))},
             {k: v for k, v in neutrals.items() if _HEX.fullmatch(str(v))})
 
@@ -132,7 +137,7 @@ def palette_of(content) -> tuple[dict[str, str], dict[str, str]]:
 def check_palette(content):
     """Problems (located at the faction's `colour`) for every pair of `clashes()`."""
     factions, neutrals = palette_of(content)
-    names = {fid: content.factions[fid]["name"] for fid in factions}
+    names = {fid: content.factions[fid].get("name", fid) for fid in factions}
     seen = set()
     for vision, a, ca, b, cb, dist in clashes(factions, neutrals):
         if (a, b) in seen:  # the worst vision type of a pair is enough
