@@ -151,3 +151,20 @@ def test_anatomy_and_icon_key_in_the_book(guide_out, content):
     for name in ("Mana", "Gold", "Initiative", "HP", "Bounty"):
         assert name in text
     assert any("Orders and Spells" in t for t in pages)
+
+
+def test_card_reference_is_a_compact_table(guide_out, content):
+    """One row per card with its cost and the initiative the rules use, in a few pages."""
+    from tether_build.render.context import initiative_shown
+
+    reader = PdfReader(guide_out / "rulebook-a4.pdf")
+    pages = [p.extract_text() for p in reader.pages]
+    start = next(i for i, t in enumerate(pages) if t.startswith("Card Reference"))
+    end = next(i for i, t in enumerate(pages) if t.startswith("Print and Assemble"))
+    assert end - start <= 7, f"{end - start} pages"
+    text = re.sub(r"\s+", " ", " ".join(pages[start:end]))
+    for card in normalized_cards(content):
+        init = initiative_shown(card["initiative"])["main"]
+        name = re.escape(card["name"]).replace(r"\ ", r"\s*")
+        pattern = rf"{name}(?: ×\d)? {card['mana']}(?: {card['gold']})? {init} "
+        assert re.search(pattern, text), (card["name"], init)

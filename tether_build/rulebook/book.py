@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..errors import ContentError, TetherError
-from . import aid, anatomy, printguide
+from . import aid, anatomy, printguide, reference
 from .chapters import render_chapters
 from .directives import ANATOMY, Ctx
 from .words import Words
@@ -25,7 +25,7 @@ from .words import Words
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 PAPERS = {"a4": "A4", "letter": "letter"}
 BOOK_TEMPLATES = ("rulebook", "cards", "backs", "fonts", "icons")  # what the book may load
-CARD_SCALE = {"reference": 0.62, "faction": 1.0}
+CARD_SCALE = {"faction": 1.0}
 BOARD = (4, 1)  # players and seed of the board map the build prints (tether build's default)
 README = "print/README.pdf"
 AID = "print/player-aid-{paper}.pdf"
@@ -111,14 +111,6 @@ def glossary(content, words: Words, cards: list[dict]) -> list[dict]:
     return sorted(out, key=lambda k: k["name"].lower())
 
 
-def reference(words: Words, faces) -> list[dict]:
-    """Every card face, grouped by deck."""
-    return [{"id": d["id"], "name": words.html(d["name_source"]),
-             "count": len(d["cards"]), "copies": d["copies"],
-             "faces": [{"id": c["id"], "scale": CARD_SCALE["reference"]} for c in d["cards"]]}
-            for d in faces.decks()]
-
-
 def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
              ) -> tuple[dict, Words, object]:
     from ..printing.components import components
@@ -142,7 +134,7 @@ def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
         "setting": setting(content, words), "factions": factions(content, words, faces),
         "emblems": [f.get("emblem") for f in content.factions.values() if f.get("emblem")],
         "glossary": glossary(content, words, faces.cards),
-        "decks": reference(words, faces),
+        "decks": reference.reference(words, faces),
         "card_total": sum(c["copies"] for c in faces.cards),
         "aid": aid.player_aid(content, words, faces.cards, chapters),
         "guide": printguide.guide(content, faces.cards, words, parts, papers, board),
@@ -182,8 +174,8 @@ def _layout_all(papers: tuple[str, ...]) -> list[tuple[str, bytes, list, int]]:
 def _layout_key(html: str, base: str) -> str:
     """Cache key of a book layout: its HTML and all that shapes its PDF (files, code, libs).
 
-    Card faces are not in the HTML (only empty slots), so a card edit keeps the layout and
-    only the stamping runs again."""
+    Card faces are not in the HTML (only empty slots): an edit that shows on faces only
+    stamps again; card text is in the reference table, so a text edit lays out again."""
     from ..render import cache
 
     code = Path(__file__).resolve().parent
