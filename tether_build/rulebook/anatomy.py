@@ -24,7 +24,7 @@ PARTS = (
                                  "category; a faction's emblem on faction cards")),
     (("init-tab",), "[initiative]", ("when the card resolves in an [action_step]: lowest "
                                     "first")),
-    (("art",), "Art", ""),
+    (("art-box",), "Art", "the card's picture, or the pictogram of its category"),
     (("text-box",), "Effect", "what the card does when it resolves"),
     (("stats",), "[champion] stats", "[hp], [die:pl] (the dark faces hit) and [bounty]"),
     (("champion-gold",), "{gold} by [champion]", ("the {gold} paid for your 1st, 2nd and "
