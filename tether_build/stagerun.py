@@ -71,7 +71,11 @@ def run_stages(ctx, stages: list, render: Render,
 
 
 def _prefetch(ctx) -> None:
-    """Load the content and cards once, before forking, so no worker loads them again."""
+    """Load the content and cards, and import the layout library, once, before forking, so
+    no worker does it again (two or more heavy stages: at least one of them lays out)."""
+    from .render import cache, pdf  # noqa: F401  (WeasyPrint: ~1 s to import)
+
+    cache.versions(*cache.LAYOUT_PACKAGES)   # read once per process, inherited
     _ = ctx.content
     try:
         _ = ctx.cards
