@@ -86,3 +86,17 @@ def content_copy(tmp_path) -> Path:
     shutil.copytree(CONTENT, dst)
     shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
     return dst
+
+
+@pytest.fixture
+def small_content(tmp_path) -> Path:
+    """A copy of the fixture content with every age deck cut to its first card (26 cards),
+    schemas beside it: quick builds for the build-cache and parallel-build tests."""
+    dst = tmp_path / "content"
+    shutil.copytree(CONTENT, dst)
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    for path in sorted((dst / "cards").glob("age*.yaml")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        starts = [i for i, line in enumerate(lines) if line.startswith("  - id:")]
+        path.write_text("".join(lines[:starts[1]]), encoding="utf-8")
+    return dst

@@ -19,19 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 EDIT = ("Gain +2 {gold}.", "Gain +2 {gold} now.")   # supply_cache, in the starter deck
 
 
-@pytest.fixture
-def small_content(tmp_path) -> Path:
-    """content/ with every age deck cut to its first card (26 cards), schemas beside it."""
-    dst = tmp_path / "content"
-    shutil.copytree(ROOT / "tests" / "fixtures" / "content", dst)
-    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
-    for path in sorted((dst / "cards").glob("age*.yaml")):
-        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-        starts = [i for i, line in enumerate(lines) if line.startswith("  - id:")]
-        path.write_text("".join(lines[:starts[1]]), encoding="utf-8")
-    return dst
-
-
 def _build(content: Path, out: Path, *stages: str) -> dict:
     only = [arg for stage in stages for arg in ("--only", stage)]
     result = run_cli("build", "--content", str(content), "--out", str(out), "--paper", "a4",

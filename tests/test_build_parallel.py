@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import pickle
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,19 +14,6 @@ from tether_cli import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("tiles", "board")   # the others are slower to build; the order test is below
-
-
-@pytest.fixture
-def small_content(tmp_path) -> Path:
-    """The fixture content with every age deck cut to its first card, schemas beside it."""
-    dst = tmp_path / "content"
-    shutil.copytree(ROOT / "tests" / "fixtures" / "content", dst)
-    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
-    for path in sorted((dst / "cards").glob("age*.yaml")):
-        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-        starts = [i for i, line in enumerate(lines) if line.startswith("  - id:")]
-        path.write_text("".join(lines[:starts[1]]), encoding="utf-8")
-    return dst
 
 
 def _build(content: Path, out: Path, jobs: int, *stages: str):
