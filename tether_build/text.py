@@ -125,6 +125,8 @@ def _any_literal(literal: list[tuple[re.Pattern, str]]) -> re.Pattern:
         names = sorted({p.pattern[len(_WORD_BEFORE):-len(_WORD_AFTER)] for p, _ in literal},
                        key=len, reverse=True)
         union = _WORD_BEFORE + "(?:" + "|".join(names) + ")" + _WORD_AFTER if names else "(?!)"
+        if len(_ANY) > 8:  # a long-running process (tether serve) makes new lists: keep few
+            _ANY.clear()
         got = _ANY[id(literal)] = (literal, re.compile(union, re.IGNORECASE))
     return got[1]
 
