@@ -136,11 +136,17 @@ def _work(index: int):
                                                 chunk, backs if index == 0 else [])
     if problems:
         return cards, back_pdfs, fits, problems, {}
-    parts = [(cards[c["id"]], [f"{c['id']}-{n}" for n in range(1, c["copies"] + 1)])
-             for c in chunk]
-    parts += [(pdf, [f"back:{deck}"]) for deck, pdf in back_pdfs.items()]
+    parts = _parts(chunk, cards, list(back_pdfs), back_pdfs)
     forms = {key: frag.to_bytes() for key, frag in fragments(parts).items()}
     return cards, back_pdfs, fits, problems, forms
+
+
+def _parts(cards: list[dict], card_pdfs: dict, backs: list[str], back_pdfs: dict
+           ) -> list[tuple[bytes, list[str]]]:
+    """(pdf, page keys) per card ("<card>-<copy>") and per back ("back:<deck>"), in order."""
+    parts = [(card_pdfs[c["id"]], [f"{c['id']}-{n}" for n in range(1, c["copies"] + 1)])
+             for c in cards]
+    return parts + [(back_pdfs[deck], [f"back:{deck}"]) for deck in backs]
 
 
 def _split(cards: list[dict], workers: int) -> list[list[dict]]:
@@ -219,9 +225,7 @@ def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1,
         card_pdfs.update(new_cards)
         back_pdfs.update(new_backs)
         fits.update(new_fits)
-    parts = [(card_pdfs[c["id"]], [f"{c['id']}-{n}" for n in range(1, c["copies"] + 1)])
-             for c in cards]
-    parts += [(back_pdfs[deck], [f"back:{deck}"]) for deck in backs]
+    parts = _parts(cards, card_pdfs, backs, back_pdfs)
     fronts = [key for _, keys in parts[:len(cards)] for key in keys]
     return Faces(parts, fronts + [f"back:{deck}" for deck in backs],
                  {c["id"]: fits[c["id"]] for c in cards}, forms)
