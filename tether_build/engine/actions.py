@@ -278,6 +278,8 @@ def action_phase(g) -> None:
     s = g.s
     players = s.players
     for step in range(MAX_ACTION_STEPS):
+        if g.on_step is not None:  # a search fork deals its hidden cards here (engine/fork)
+            g.on_step(g)
         # §12.1: every seat chooses from the state at the start of the step, then all reveal
         plans = [choose(g, p) for p in seat_order(g)
                  if not players[p].done and players[p].mana >= 1]

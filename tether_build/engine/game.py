@@ -53,6 +53,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
         self.pending: set[int] = set()  # cards chosen this Action Step, not yet revealed
         self.trace: list[int] = []  # every decision's index, in order (search re-runs it)
         self.origin: tuple | None = None  # (players, seed, factions, options) of setup
+        self.on_step = None  # called with the game as each Action Step starts (search forks)
 
     # ---- decisions and log -------------------------------------------------------------
     def decide(self, p: int, kind: str, options: list, ctx=None):

@@ -1,90 +1,70 @@
-"""The search agent: determinized Monte Carlo over its action choices.
+"""The search agent: open-loop information-set Monte Carlo tree search (SO-ISMCTS, Cowling,
+Powley and Whitehouse 2012) over the seat's own Action Step choices.
 
-At each Action Step decision the agent keeps the heuristic's best few options and shares an
-iteration budget between them by UCB1. One iteration:
+A tree node is the sequence of the seat's own Action Step choices since the searched one
+(each by a key that is the same in every dealt world: `fork.option_key`), so one node
+gathers the results of every world in which the seat chose that way. One iteration:
 
-1. re-runs the game from its setup to this very decision (setup seed + every decision made
-   so far: `Game.origin` and `Game.trace`; the engine asks its questions from inside its
-   rules, so a game is forked by re-running it, which is exact);
-2. at the decision, resamples everything the seat cannot know (`Game.resample`, the rule of `determinize`,
-   applied in place: other seats' hands and draw piles dealt again from their pool, its own
-   draw order, the supply decks, the dice), and takes the option under test;
-3. plays on with heuristic agents to the end of the next round (or the end of the game);
-4. scores the result for the seat: a win 1, a loss 0, else 0.5 plus its lead in Permanence
-   over the best other seat, scaled.
+1. a fork of the real game (engine/fork.py): the public setup and decisions re-run to the
+   start of the searched Action Step, where everything the seat cannot know is dealt again
+   (other seats' hands and draw piles, its own draw order, the supply decks, the dice);
+   every seat then chooses that step again in the dealt world;
+2. selection: at each of the seat's Action Step choices the tree knows, the child with the
+   best availability UCB (`mean + c * sqrt(ln(available) / visits)`, where `available`
+   counts the visits of the parent in which that choice was legal); a node offers the
+   heuristic's best few choices, more as it is visited (progressive widening);
+3. expansion: the first offered choice with no node yet gets one;
+4. rollout: every other decision, and the seat's decisions below the new node, are the
+   heuristic's, to the end of the next round (or of the game);
+5. backpropagation: the fork's score for the seat (a win 1, a loss 0, else 0.5 plus its lead
+   in Permanence over the best other seat, scaled) is added along the path.
 
-Every other decision is the heuristic's. One leak is left: a card another seat chose earlier
-in the same Action Step stays in that seat's hand in the fork (it is revealed a moment later;
-resampling it would mean asking that seat again). The agent sees only what its seat may know: the
-forks are built from the public setup and the decisions, with the hidden parts resampled.
-It is deterministic for a seed: iterations, not the clock, set the work; a time cap (off by
-default) stops early and is recorded in `stats`.
+The agent answers with the root's most visited choice. It is deterministic for a seed:
+iterations, not the clock, set the work; a time budget (off by default) stops early and is
+counted in `stats`. Every other kind of decision is the heuristic's.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import time
 
 from .agents import Agent, HeuristicAgent
+from .fork import Forker, option_key
 
-ITERATIONS = 48  # default budget per action decision
-WIDTH = 5        # options kept from the heuristic's ranking
+ITERATIONS = 48  # default budget per searched decision
+WIDTH = 5        # most choices a node offers (the heuristic's best)
 HORIZON = 1      # rounds played on after the current one
+EXPLORE = 0.7    # UCB exploration constant (scores are in [0, 1])
 
 
-class Horizon(Exception):
-    """A fork reached the end of its look-ahead."""
+class Node:
+    """The seat's choices so far in an iteration; statistics of the results below."""
+
+    __slots__ = ("avail", "children", "n", "order", "w")
+
+    def __init__(self):
+        self.children: dict = {}   # option key -> Node
+        self.order: list | None = None  # the keys offered, best first (heuristic)
+        self.n = 0                 # visits
+        self.w = 0.0               # sum of scores
+        self.avail = 1             # parent visits in which this choice was legal
+
+    def depth(self) -> int:
+        """Levels of the tree from this node (a leaf: 1)."""
+        return 1 + max((c.depth() for c in self.children.values()), default=0)
+
+    def size(self) -> int:
+        """Nodes in the tree from this node."""
+        return 1 + sum(c.size() for c in self.children.values())
 
 
-class _Fork:
-    """The agents of one forked game: replay the trace, branch once, then roll out."""
-
-    def __init__(self, trace, branch: int, seat: int, option: int, seed: int, horizon: int):
-        self.trace, self.branch, self.seat, self.option = trace, branch, seat, option
-        self.rng = random.Random(seed)
-        self.horizon = horizon
-        self.pos = 0
-        self.rollout = None
-
-    def agents(self, whole: list[bool]) -> list:
-        """One facade per seat (setup seeds each facade), offered whole plays as the
-        real game's agent of that seat is (so the trace means the same options)."""
-        return [_Seat(self, p, w) for p, w in enumerate(whole)]
-
-    def choose(self, g, p: int, kind: str, options: list, ctx) -> int:
-        """The trace, then the tested option on a resampled world, then the heuristic."""
-        pos = self.pos
-        self.pos += 1
-        if pos < self.branch:
-            return self.trace[pos]
-        if pos == self.branch:
-            g.resample(self.seat, self.rng)
-            self.rollout = [HeuristicAgent() for _ in g.s.players]
-            for a in self.rollout:
-                a.seed(self.rng.getrandbits(64))
-            return self.option
-        if g.s.round > self.horizon:
-            raise Horizon
-        return self.rollout[p].choose(g, p, kind, options, ctx)
+def widened(n: int, width: int) -> int:
+    """How many of its best choices a node visited n times offers."""
+    return min(width, 1 + int(math.sqrt(n)))
 
 
-class _Seat:
-    name = "fork"
-
-    def __init__(self, fork: _Fork, p: int, whole_plays: bool):
-        self.fork, self.p, self.whole_plays = fork, p, whole_plays
-
-    def seed(self, value: int) -> None:
-        """Setup seeds agents; a fork's seats need no stream of their own."""
-
-    def choose(self, g, p, kind, options, ctx=None) -> int:
-        """Ask the fork."""
-        return self.fork.choose(g, p, kind, options, ctx)
-
-
-def _score(g, seat: int) -> float:
+def score(g, seat: int) -> float:
     """A fork's result for the seat, in [0, 1]."""
     s = g.s
     if s.winner:
@@ -97,8 +77,61 @@ def _score(g, seat: int) -> float:
     return min(1.0, max(0.0, 0.5 + 0.5 * (vp[seat] - best_other) / goal))
 
 
+class _Walk:
+    """One iteration's policy inside its fork: down the tree at the seat's Action Step
+    choices until a node is added, the heuristic everywhere else."""
+
+    def __init__(self, agent: SearchAgent, root: Node, seat: int, seed_of):
+        self.agent, self.node, self.seat = agent, root, seat
+        self.path = [root]
+        self.seed_of = seed_of
+        self.rollout: list | None = None
+
+    def __call__(self, g, p, kind, options, ctx) -> int:
+        """Answer one decision of the fork."""
+        if self.node is not None and p == self.seat and kind == "action" and len(options) > 1:
+            return self._tree(g, p, options)
+        if self.rollout is None:
+            self.rollout = [HeuristicAgent() for _ in g.s.players]
+            for a in self.rollout:
+                a.seed(self.seed_of())
+        return self.rollout[p].choose(g, p, kind, options, ctx)
+
+    def _tree(self, g, p, options) -> int:
+        node, agent = self.node, self.agent
+        where: dict = {}
+        for i, o in enumerate(options):
+            where.setdefault(option_key(o), i)
+        if node.order is None:
+            node.order = agent.ranked(g, p, options, where)
+        offered = [k for k in node.order if k in where][:widened(node.n, agent.width)]
+        if not offered:  # none of the node's choices exists in this world
+            self.node = None
+            return self(g, p, "action", options, None)
+        kids = node.children
+        for k in offered:
+            if k in kids:
+                kids[k].avail += 1
+        new = next((k for k in offered if k not in kids), None)
+        if new is not None:
+            child = kids[new] = Node()
+            self.path.append(child)
+            self.node = None  # below a new node: the rollout
+            return where[new]
+        ln = math.log
+
+        def ucb(k):
+            c = kids[k]
+            return c.w / c.n + EXPLORE * math.sqrt(ln(c.avail) / c.n)
+
+        best = max(offered, key=ucb)
+        self.node = kids[best]
+        self.path.append(self.node)
+        return where[best]
+
+
 class SearchAgent(Agent):
-    """Determinized Monte Carlo at Action Step decisions; the heuristic elsewhere."""
+    """Information-set MCTS at Action Step decisions; the heuristic elsewhere."""
 
     name = "search"
     whole_plays = True  # a card is searched together with its targets
@@ -108,8 +141,10 @@ class SearchAgent(Agent):
         self.iterations, self.width, self.horizon = iterations, width, horizon
         self.time_cap = time_cap
         self.heuristic = HeuristicAgent()
+        self.forker = Forker()
+        self.root: Node | None = None  # the last search's tree
         self.stats = {"decisions": 0, "searches": 0, "iterations": 0, "seconds": 0.0,
-                      "capped": 0}
+                      "capped": 0, "depth": 0, "nodes": 0}
 
     def seed(self, value: int) -> None:
         """Seed the agent and its heuristic."""
@@ -117,53 +152,48 @@ class SearchAgent(Agent):
         self.heuristic.seed(self.rng.getrandbits(64))
 
     def choose(self, g, p, kind, options, ctx=None) -> int:
-        """Search the action choice; defer every other decision to the heuristic."""
+        """Search the Action Step choice; defer every other decision to the heuristic."""
         self.stats["decisions"] += 1
         if kind != "action" or len(options) < 2 or g.origin is None:
             return self.heuristic.choose(g, p, kind, options, ctx)
         t0 = time.perf_counter()
-        ranked = self._ranked(g, p, options)
-        pick = self._search(g, p, ranked, t0)
-        self.stats["searches"] += 1
-        self.stats["seconds"] += time.perf_counter() - t0
+        root = self.root = self.search(g, p)
+        keys = [option_key(o) for o in options]
+        visited = [(c.n, c.w / c.n, k) for k, c in root.children.items() if c.n and k in keys]
+        if visited:
+            pick = keys.index(max(visited, key=lambda v: v[:2])[2])
+        else:  # no iteration ran (time budget)
+            pick = self.heuristic.choose(g, p, kind, options, ctx)
+        st = self.stats
+        st["searches"] += 1
+        st["seconds"] += time.perf_counter() - t0
+        st["depth"] = max(st["depth"], root.depth())
+        st["nodes"] += root.size()
         return pick
 
-    def _ranked(self, g, p, options) -> list[int]:
-        h = self.heuristic
-        score = h._action
-        vals = [(score(g, p, o, None), -i) for i, o in enumerate(options)]
-        return [-i for _, i in sorted(vals, reverse=True)[: self.width]]
-
-    def _search(self, g, p, ranked: list[int], t0: float) -> int:
-        n = [0] * len(ranked)
-        w = [0.0] * len(ranked)
-        for it in range(self.iterations):
+    def search(self, g, p: int) -> Node:
+        """Grow a tree for seat p's current Action Step decision; returns its root."""
+        t0 = time.perf_counter()
+        root = Node()
+        deal = self.forker.step(g)
+        horizon = g.s.round + self.horizon
+        bits = self.rng.getrandbits
+        for _ in range(self.iterations):
             if self.time_cap is not None and time.perf_counter() - t0 > self.time_cap:
                 self.stats["capped"] += 1
                 break
-            if it < len(ranked):
-                k = it
-            else:
-                logn = math.log(it)
-                k = max(range(len(ranked)),
-                        key=lambda j: w[j] / n[j] + 0.7 * math.sqrt(logn / n[j]))
-            w[k] += self._rollout(g, p, ranked[k])
-            n[k] += 1
+            walk = _Walk(self, root, p, lambda: bits(64))
+            f = self.forker.fork(g, p, deal, bits(64), horizon, walk)
+            result = score(f, p)
+            for node in walk.path:
+                node.n += 1
+                node.w += result
             self.stats["iterations"] += 1
-        best = max(range(len(ranked)), key=lambda j: (w[j] / n[j] if n[j] else -1.0, -j))
-        return ranked[best]
+        return root
 
-    def _rollout(self, g, p: int, option: int) -> float:
-        from .play import run
-        from .setup import new_game
-
-        players, seed, factions, opts = g.origin
-        fork = _Fork(g.trace, len(g.trace), p, option, self.rng.getrandbits(64),
-                     g.s.round + self.horizon)
-        whole = [getattr(a, "whole_plays", False) for a in g.agents]
-        f = new_game(g.rules, players, seed, fork.agents(whole), factions, opts)
-        try:
-            run(f)
-        except Horizon:
-            pass
-        return _score(f, p)
+    def ranked(self, g, p: int, options: list, where: dict) -> list:
+        """The keys of the heuristic's best `width` Action Step choices, best first."""
+        h = self.heuristic
+        vals = sorted(((h._action(g, p, options[i], None), -i) for i in where.values()),
+                      reverse=True)
+        return [option_key(options[-i]) for _, i in vals[: self.width]]
