@@ -37,19 +37,22 @@ class CombatMixin:
         b = Battle(self.battle_seq, h, attacker, defender, siege)
         champs = list(s.champs_at[h])
         bind_battle(self.hooks, b, b.sides, champs)
-        self.log("battle", hex=s.topo.name(h), att=attacker, dfn=defender, siege=siege)
+        if self.events is not None:
+            self.log("battle", hex=s.topo.name(h), att=attacker, dfn=defender, siege=siege)
         info = {"battle": b, "hex": h, "sides": b.sides, "champs": champs}
-        if self._retreats(b):
+        if self.hooks.mods.get("retreat_from_battle") and self._retreats(b):
             self._end_battle(b, None, info)
             return None
         self.fire("battle_start", info)
         self.fire("others_battle", info)
-        while self._alive(attacker, h) and self._alive(defender, h):
+        # a side is alive while it has a unit in h (State.ucount: its units per hex)
+        a_units, d_units = s.ucount[attacker], s.ucount[defender]
+        while h in a_units and h in d_units:
             b.round += 1
             if b.round > MAX_COMBAT_ROUNDS:
                 break
             self.combat_round(b)
-        a_alive, d_alive = self._alive(attacker, h), self._alive(defender, h)
+        a_alive, d_alive = h in a_units, h in d_units
         winner = attacker if a_alive and not d_alive else (
             defender if d_alive and not a_alive else None)
         info["champs"] = champs
@@ -58,7 +61,7 @@ class CombatMixin:
         return winner
 
     def _alive(self, p: int, h: int) -> bool:
-        return self.s.units_of(p, h) > 0
+        return h in self.s.ucount[p]  # the seat's units per hex, kept by State
 
     def _end_battle(self, b: Battle, winner, info: dict) -> None:
         info["winner"] = winner
@@ -67,10 +70,12 @@ class CombatMixin:
             pl.won_battle = True
             loser = b.defender if winner == b.attacker else b.attacker
             self.fire("battle_won", {**info, "battle_enemy": loser}, only={winner})
-        self.log("battle_end", hex=self.s.topo.name(b.hex), winner=winner, rounds=b.round)
-        for p in b.sides:
-            enemy = b.defender if p == b.attacker else b.attacker
-            self.fire("battle_end", {**info, "battle_enemy": enemy}, only={p})
+        if self.events is not None:
+            self.log("battle_end", hex=self.s.topo.name(b.hex), winner=winner, rounds=b.round)
+        if self.hooks.trigs.get("battle_end"):
+            for p in b.sides:
+                enemy = b.defender if p == b.attacker else b.attacker
+                self.fire("battle_end", {**info, "battle_enemy": enemy}, only={p})
         self.hooks.remove_where(lambda a: a.battle == b.bid)
 
     def _retreats(self, b: Battle) -> bool:
@@ -105,6 +110,9 @@ class CombatMixin:
             dice, hit = f["dice"], f["hit"]
         else:
             dice, hit = champ.defn.champion["dice"], champ.defn.champion["hit"]
+        mods = self.hooks.mods
+        if not (mods.get("hit_on") or mods.get("extra_dice") or mods.get("set_dice")):
+            return max(0, dice), min(hit, 6)  # no combat modifier in play
         own_hit, cap_hit, extra, setd = hit, 6, 0, None
         for kind in ("hit_on", "extra_dice", "set_dice"):
             for act in self.hooks.of(kind):
@@ -136,32 +144,33 @@ class CombatMixin:
         s, rng = self.s, self.rng
         nf = s.forces[b.hex].get(p, 0)
         force_hits = 0
+        rnd = rng.random
         if nf:
             dice, hit = self.unit_stats(b, p, None)
-            rnd = rng.random
             for _ in range(nf * dice):
                 if rnd() * 6 < hit:  # d6 <= hit
                     force_hits += 1
         champ_hits: list = []
-        for ch in [c for c in s.champs_at[b.hex] if c.owner == p]:
-            dice, hit = self.unit_stats(b, p, ch)
-            champ_hits.extend(ch for _ in range(dice) if rng.random() * 6 < hit)
+        here = s.champs_at[b.hex]
+        if here:
+            for ch in [c for c in here if c.owner == p]:
+                dice, hit = self.unit_stats(b, p, ch)
+                champ_hits.extend(ch for _ in range(dice) if rnd() * 6 < hit)
         return force_hits, champ_hits
 
     def combat_round(self, b: Battle) -> None:
         """§14.1-14.3: both sides roll, hits are assigned, casualties removed together."""
-        s = self.s
-        rolls = {p: self._roll_side(b, p) for p in b.sides}
-        plan = {}
-        for p in b.sides:
-            enemy = b.defender if p == b.attacker else b.attacker
-            plan[p] = self._assign(b, p, enemy, *rolls[p])
-        self.log("round", hex=s.topo.name(b.hex), n=b.round,
-                 hits={str(p): rolls[p][0] + len(rolls[p][1]) for p in b.sides})
-        for p in b.sides:
-            enemy = b.defender if p == b.attacker else b.attacker
-            forces_hit, champ_hits = plan[p]
-            self.destroy_forces(enemy, b.hex, forces_hit)
+        att, dfn = b.attacker, b.defender
+        a_roll, d_roll = self._roll_side(b, att), self._roll_side(b, dfn)
+        a_plan = self._assign(b, att, dfn, *a_roll)
+        d_plan = self._assign(b, dfn, att, *d_roll)
+        if self.events is not None:
+            self.log("round", hex=self.s.topo.name(b.hex), n=b.round,
+                     hits={str(att): a_roll[0] + len(a_roll[1]),
+                           str(dfn): d_roll[0] + len(d_roll[1])})
+        for p, enemy, (forces_hit, champ_hits) in ((att, dfn, a_plan), (dfn, att, d_plan)):
+            if forces_hit:
+                self.destroy_forces(enemy, b.hex, forces_hit)
             for ch, (n, src) in champ_hits.items():
                 self.damage(ch, n, p, src, b)
 
@@ -170,13 +179,26 @@ class CombatMixin:
         are taken Forces' first, then each Champion's, as they were rolled."""
         s = self.s
         nf = s.forces[b.hex].get(enemy, 0)
-        champs = [c for c in s.champs_at[b.hex] if c.owner == enemy]
-        chosen = self._chosen_hits(b, p, force_hits + len(champ_hits))
+        here = s.champs_at[b.hex]
+        champs = [c for c in here if c.owner == enemy] if here else []
+        chosen = self._chosen_hits(b, p, force_hits + len(champ_hits)) if (
+            self.hooks.mods.get("assign_hits")) else 0
         forces_hit: set[int] = set()
         champ_hits_on: dict = {}
         total = nf + len(champs)
         if total == 0:
             return 0, {}
+        if not champs and not chosen and self.opt.hit_assignment == "at_roll":
+            # only Forces to hit, at random: the same draws as _random_unit, written out
+            rng = self.rng
+            if type(rng) is rand.PLAIN:
+                getrandbits, k = rng.getrandbits, nf.bit_length()
+                for _ in range(force_hits + len(champ_hits)):
+                    r = getrandbits(k)
+                    while r >= nf:
+                        r = getrandbits(k)
+                    forces_hit.add(r)
+                return len(forces_hit), champ_hits_on
         for k, src in enumerate(itertools.chain(itertools.repeat(None, force_hits),
                                                 champ_hits)):
             if k < chosen:
