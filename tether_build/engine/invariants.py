@@ -50,8 +50,12 @@ def problems_of(g, where: str):
 
 def _board_problems(g, where: str):
     s = g.s
+    n_seats = len(s.players)
+    units: list[dict[int, int]] = [{} for _ in range(n_seats)]  # seat -> hex -> units, recounted
+    nocc = []
     for h in range(s.topo.n):
         occ = s.occupants(h)
+        nocc.append(len(occ))
         if len(occ) > 2:
             yield f"hex {s.topo.name(h)} holds {len(occ)} players"
         if len(occ) == 2 and where not in MID_RESOLUTION:
@@ -60,18 +64,22 @@ def _board_problems(g, where: str):
             elif where in AFTER_SIEGES:
                 yield f"unresolved siege in {s.topo.name(h)}"
         for p, n in s.forces[h].items():
-            if n <= 0 or not 0 <= p < len(s.players):
+            if n <= 0 or not 0 <= p < n_seats:
                 yield f"bad Force entry {p}:{n} in {s.topo.name(h)}"
+            if 0 <= p < n_seats:
+                units[p][h] = n
         for ch in s.champs_at[h]:
             if ch.hex != h or s.champions.get(ch.cid) is not ch:
                 yield f"Champion {ch.defn.id} misplaced"
             if not 1 <= ch.hp <= ch.max_hp:
                 yield f"Champion {ch.defn.id} HP {ch.hp}/{ch.max_hp}"
-    for p in range(len(s.players)):
-        expect = {h: s.units_of(p, h) for h in range(s.topo.n) if s.units_of(p, h)}
+            if 0 <= ch.owner < n_seats:
+                units[ch.owner][h] = units[ch.owner].get(h, 0) + 1
+    for p in range(n_seats):
+        expect = {h: n for h, n in units[p].items() if n}
         if s.ucount[p] != expect or s.occ[p] != sorted(expect):
             yield f"occupancy index of seat {p} out of sync"
-    if s.nocc != [len(s.occupants(h)) for h in range(s.topo.n)]:
+    if s.nocc != nocc:
         yield "occupant count index out of sync"
     if s.bridges.at != [tuple(x for x in s.topo.adj[h] if x[1] in s.bridges)
                         for h in range(s.topo.n)]:

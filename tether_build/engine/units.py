@@ -56,8 +56,10 @@ class UnitsMixin:
         for ab in ch.defn.abilities:
             self.hooks.install_ability(ab, p, champ=ch)
         self.dirty[h] = p
-        self.log("champion", p=p, card=ch.defn.id, hex=s.topo.name(h), hp=ch.hp)
-        self.fire("on_deploy", {"champ": ch, "hex": h, "player": p})
+        if self.events is not None:
+            self.log("champion", p=p, card=ch.defn.id, hex=s.topo.name(h), hp=ch.hp)
+        if self.hooks.trigs.get("on_deploy"):
+            self.fire("on_deploy", {"champ": ch, "hex": h, "player": p})
         return ch
 
     def unplace_champion(self, ch, to: str = "burn_pile") -> None:
@@ -71,7 +73,8 @@ class UnitsMixin:
         pl.champions.remove(ch.cid)
         (pl.hand if to == "hand" else pl.burn).append(ch.iid)
         self.hooks.remove_where(lambda a: a.champ is ch and a.duration == "permanent")
-        self.log("champion_off", p=ch.owner, card=ch.defn.id, to=to)
+        if self.events is not None:
+            self.log("champion_off", p=ch.owner, card=ch.defn.id, to=to)
 
     def heal(self, ch, n: int) -> int:
         """Heal a Champion up to its max HP; returns HP healed."""
@@ -89,7 +92,8 @@ class UnitsMixin:
         if n <= 0:
             return 0
         ch.hp -= n
-        self.log("damage", card=ch.defn.id, p=ch.owner, n=n, hp=max(ch.hp, 0))
+        if self.events is not None:
+            self.log("damage", card=ch.defn.id, p=ch.owner, n=n, hp=max(ch.hp, 0))
         if ch.hp <= 0:
             ch.hp = 0
             self.kill(ch, by, by_champ, battle)
@@ -123,7 +127,7 @@ class UnitsMixin:
     def destroy_forces(self, p: int, h: int, n: int) -> int:
         """Destroy up to n of seat p's Forces in hex h."""
         k = self.s.remove_forces(p, h, n)
-        if k:
+        if k and self.events is not None:
             self.log("destroy", p=p, hex=self.s.topo.name(h), n=k)
         return k
 
