@@ -69,7 +69,8 @@ class CombatMixin:
             pl = self.s.players[winner]
             pl.won_battle = True
             loser = b.defender if winner == b.attacker else b.attacker
-            self.fire("battle_won", {**info, "battle_enemy": loser}, only={winner})
+            if self.hooks.trigs.get("battle_won"):
+                self.fire("battle_won", {**info, "battle_enemy": loser}, only={winner})
         if self.events is not None:
             self.log("battle_end", hex=self.s.topo.name(b.hex), winner=winner, rounds=b.round)
         if self.hooks.trigs.get("battle_end"):

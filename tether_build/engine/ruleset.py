@@ -126,6 +126,7 @@ class Ruleset:
         self.age_info = {a["numeral"]: a for a in self.ages}
         self.steps_compiled = next(comp.uids) - 1
         self._decks: dict = {}
+        self.boards: dict = {}  # (players, seed) -> the generated Board, for scenarios (read only)
         self._constants()
 
     def _constants(self) -> None:

@@ -21,7 +21,9 @@ def scenario(rules, players: int = 2, seed: int = 0, factions=None, agents=None,
              options: Options | None = None, passives: bool = True, forces: int = 0,
              log: bool = True) -> Game:
     """A bare game: board, Capitals (slot order), supply decks; no units unless `forces`."""
-    board = generate_board(players, seed, rules.game)
+    board = rules.boards.get((players, seed))
+    if board is None:  # the same for every scenario of this content (odds run many)
+        board = rules.boards[players, seed] = generate_board(players, seed, rules.game)
     topo = topology(board.radius)
     factions = list(factions or [rules.default_faction] * players)
     state = State(topo, [Player(i, f) for i, f in enumerate(factions)])
@@ -41,8 +43,10 @@ def scenario(rules, players: int = 2, seed: int = 0, factions=None, agents=None,
         state.add_forces(p, h, forces)
     for deck_id, info in sorted(rules.decks.items()):
         if info["kind"] in ("market", "power"):
-            state.decks[deck_id] = [new_card(g, c.id) for c in rules.deck_cards(deck_id)
-                                    for _ in range(c.copies)]
+            defns = rules.deck_copies(deck_id)  # each card `copies` times, in card order
+            start = len(state.cards)
+            state.cards.extend(map(CardInst, range(start, start + len(defns)), defns))
+            state.decks[deck_id] = list(range(start, start + len(defns)))
     if passives:
         for p, pl in enumerate(state.players):
             if pl.faction in rules.factions:
