@@ -102,8 +102,11 @@ def engine_build(content_dir: Path, out: Path, quiet: bool) -> None:
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--log-dir", type=click.Path(path_type=Path), default=None,
               help="Write each game's JSON-lines event log into this folder.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes playing the games (default: one per core); the results are "
+              "the same for any number.")
 def simulate(content_dir, engine_dir, games, players, factions, agents, seed, opts, as_json,
-             quiet, log_dir) -> None:
+             quiet, log_dir, jobs) -> None:
     """Play many seeded games: win rate per faction (95 % CI), rounds, endings, cards."""
     from .engine.simulate import simulate as run
 
@@ -114,11 +117,11 @@ def simulate(content_dir, engine_dir, games, players, factions, agents, seed, op
     args = (rules, games, players, seed, _csv(factions), _csv(agents), options)
     try:
         if as_json or quiet or games < 20:
-            result = run(*args, log_dir=log_dir)
+            result = run(*args, log_dir=log_dir, workers=jobs)
         else:
             with click.progressbar(length=games, label="simulating", file=click.get_text_stream(
                     "stderr")) as bar:
-                result = run(*args, progress=bar.update, log_dir=log_dir)
+                result = run(*args, progress=bar.update, log_dir=log_dir, workers=jobs)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:

@@ -4,7 +4,10 @@ games ended, most and least played cards."""
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from .agents import HeuristicAgent, RandomAgent
 from .play import play_game, write_log
@@ -32,14 +35,25 @@ def seat_factions(rules, players: int, game_no: int, factions: list[str] | None)
     return [pool[(game_no + i) % len(pool)] for i in range(players)]
 
 
+WORKERS: int | None = None  # processes for `simulate` (None: one per core)
+CHUNK = 25                   # games a worker plays per task (the progress bar's step)
+MIN_PER_WORKER = 20          # fewer games a worker are not worth a fork
+_JOB: dict = {}              # the job the forked workers inherit (nothing is pickled in)
+
+
 def simulate(rules, games: int, players: int, seed: int, factions=None, agents=None,
-             options=None, progress=None, log_dir=None) -> dict:
+             options=None, progress=None, log_dir=None, workers: int | None = None) -> dict:
     """Play `games` games (seeds seed, seed+1, ...) and summarise them; with `log_dir`,
-    write each game's JSON-lines event log there (game-<seed>.jsonl)."""
+    write each game's JSON-lines event log there (game-<seed>.jsonl). The games are
+    dealt over the cores (`workers`, default WORKERS or one per core); each game depends
+    only on its number and the results are added up in game order, so the summary is
+    the same whatever the number of workers."""
     names = list(agents or ["random"])
     for a in names:
         if a not in AGENTS:
             raise ValueError(f"unknown agent {a!r} (known: {', '.join(AGENTS)})")
+    job = {"rules": rules, "players": players, "seed": seed, "factions": factions,
+           "names": names, "options": options, "log_dir": log_dir}
     seats = Counter()
     wins: Counter = Counter()
     agent_seats: Counter = Counter()
@@ -47,25 +61,66 @@ def simulate(rules, games: int, players: int, seed: int, factions=None, agents=N
     ends: Counter = Counter()
     played: Counter = Counter({c.id: 0 for c in rules.cards})
     rounds = 0
-    for k in range(games):
-        facs = seat_factions(rules, players, k, factions)
-        ag = [AGENTS[names[i % len(names)]]() for i in range(players)]
-        g = play_game(rules, players, seed + k, ag, facs, options, log=log_dir is not None)
-        if log_dir is not None:
-            write_log(g.events, log_dir / f"game-{seed + k}.jsonl")
-        rounds += g.s.round
-        ends[g.s.end_reason] += 1
+    for facs, ag, winners, end, rnd, stats in _results(job, games, workers, progress):
+        rounds += rnd
+        ends[end] += 1
         seats.update(facs)
-        for w in g.s.winner:
-            wins[facs[w]] += 1 / len(g.s.winner)
-            agent_wins[ag[w].name] += 1 / len(g.s.winner)
-        agent_seats.update(a.name for a in ag)
-        played.update(g.stats["played"])
-        if progress:
-            progress(1)
+        for w in winners:
+            wins[facs[w]] += 1 / len(winners)
+            agent_wins[ag[w]] += 1 / len(winners)
+        agent_seats.update(ag)
+        played.update(stats)
     out = _summary(rules, games, players, seed, names, seats, wins, ends, played, rounds)
     out["agent_win_rate"] = {a: agent_wins[a] / agent_seats[a] for a in sorted(agent_seats)}
     return out
+
+
+def _play_range(job: dict, ks) -> list[tuple]:
+    """Play games numbered ks: per game (factions, agent names, winners, ending, rounds,
+    cards played)."""
+    rules, players, names = job["rules"], job["players"], job["names"]
+    log_dir = job["log_dir"]
+    out = []
+    for k in ks:
+        facs = seat_factions(rules, players, k, job["factions"])
+        ag = [AGENTS[names[i % len(names)]]() for i in range(players)]
+        g = play_game(rules, players, job["seed"] + k, ag, facs, job["options"],
+                      log=log_dir is not None)
+        if log_dir is not None:
+            write_log(g.events, log_dir / f"game-{job['seed'] + k}.jsonl")
+        out.append((facs, [a.name for a in ag], g.s.winner, g.s.end_reason, g.s.round,
+                    g.stats["played"]))
+    return out
+
+
+def _results(job: dict, games: int, workers: int | None, progress):
+    """Every game's result, in game order: here, or in forked workers when it pays."""
+    n = workers or WORKERS or os.cpu_count() or 1
+    n = max(1, min(n, games // MIN_PER_WORKER))
+    if n < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        for k in range(games):
+            yield from _play_range(job, (k,))
+            if progress:
+                progress(1)
+        return
+    chunks = [range(a, min(a + CHUNK, games)) for a in range(0, games, CHUNK)]
+    _JOB.update(job)
+    try:
+        with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_part, c.start, c.stop) for c in chunks]
+            if progress:
+                for f in as_completed(futures):
+                    progress(len(f.result()))
+            parts = [f.result() for f in futures]
+    finally:
+        _JOB.clear()
+    for part in parts:
+        yield from part
+
+
+def _part(start: int, stop: int) -> list[tuple]:
+    """A forked worker's task: games start..stop-1 of the inherited job."""
+    return _play_range(_JOB, range(start, stop))
 
 
 def _summary(rules, games, players, seed, names, seats, wins, ends, played, rounds) -> dict:
