@@ -68,11 +68,14 @@ def test_card_edit_rebuilds_like_a_clean_build_rulebook(small_content, tmp_path)
     out = tmp_path / "build"
     _build(small_content, out, "rulebook")
     layouts = sorted((out / ".cache" / "book").iterdir())
+    refs = sorted((out / ".cache" / "bookref").iterdir())
     _edit_card(small_content)
     assert "rulebook-a4.pdf" in _build(small_content, out, "rulebook")["written"]
-    # card text is in the card reference table: the book is laid out again (one new entry)
-    after = sorted((out / ".cache" / "book").iterdir())
-    assert set(layouts) < set(after) and len(after) == len(layouts) + 1
+    # card text is in the card reference alone: only the reference is laid out again (one
+    # new entry); the book's own layout is reused and the new reference stamped into it
+    assert sorted((out / ".cache" / "book").iterdir()) == layouts
+    after = sorted((out / ".cache" / "bookref").iterdir())
+    assert set(refs) < set(after) and len(after) == len(refs) + 1
     fresh = tmp_path / "fresh"
     _build(small_content, fresh, "rulebook")
     assert _outputs(out) == _outputs(fresh)
@@ -152,16 +155,16 @@ def test_template_and_code_change_miss_the_book_layout(monkeypatch, tmp_path):
     for folder in book.BOOK_TEMPLATES:
         shutil.copytree(ROOT / "templates" / folder, templates / folder)
     monkeypatch.setattr(book, "TEMPLATES", templates)
-    key = book._layout_key("<p>book</p>", "file:///t/")
-    assert key == book._layout_key("<p>book</p>", "file:///t/")
-    assert key != book._layout_key("<p>book!</p>", "file:///t/")
+    key = book.layout_key("<p>book</p>", "file:///t/")
+    assert key == book.layout_key("<p>book</p>", "file:///t/")
+    assert key != book.layout_key("<p>book!</p>", "file:///t/")
     css = templates / "rulebook" / "book.css"
     css.write_text(css.read_text(encoding="utf-8") + "\nh1 { color: red; }\n",
                    encoding="utf-8")
-    changed = book._layout_key("<p>book</p>", "file:///t/")
+    changed = book.layout_key("<p>book</p>", "file:///t/")
     assert changed != key
     monkeypatch.setattr(cache, "code_digest", lambda *names: "other code")
-    assert book._layout_key("<p>book</p>", "file:///t/") != changed
+    assert book.layout_key("<p>book</p>", "file:///t/") != changed
 
 
 def test_a_face_pdf_does_not_depend_on_what_shared_its_layout(content):

@@ -25,6 +25,7 @@ from .words import Words
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 PAPERS = {"a4": "A4", "letter": "letter"}
 BOOK_TEMPLATES = ("rulebook", "cards", "backs", "fonts", "icons")  # what the book may load
+MARGIN = (19.0, 17.0, 18.0, 17.0)  # the book's page margins in mm: top, right, bottom, left
 CARD_SCALE = {"faction": 1.0}
 BOARD = (4, 1)  # players and seed of the board map the build prints (tether build's default)
 README = "print/README.pdf"
@@ -41,6 +42,7 @@ class Rulebook:
 
 
 def _env(words: Words) -> jinja2.Environment:
+    """The rulebook's templates, with the glossary filters and the book's page margins."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
@@ -49,6 +51,7 @@ def _env(words: Words) -> jinja2.Environment:
     env.globals["term"] = words.term
     env.globals["icon"] = lambda name: Markup(words.icon_html(name))
     env.globals["ruler"] = printguide.ruler_svg
+    env.globals["margin"] = " ".join(f"{m:g}mm" for m in MARGIN)
     return env
 
 
@@ -145,37 +148,46 @@ def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
     return book, words, faces
 
 
-_JOB: dict = {}  # HTML per paper, set before forking the layout workers
+_JOB: dict = {}  # HTML per paper and what to make of it, set before forking the workers
 
 
 def _layout(paper: str) -> tuple[str, bytes, list, int]:
-    """Lay out one paper: (paper, skeleton bytes, slots, page count); see stamp.Skeleton."""
+    """Lay out one paper: (paper, skeleton bytes, slots, page count), see stamp.Skeleton;
+    or, for a plain job (the card reference), (paper, PDF bytes, [], page count)."""
     from ..render.pdf import Layout
     from .stamp import skeleton, slots
 
     document = Layout(_JOB["base"]).render(_JOB["html"][paper])
+    pdf = Layout.write(document.pages, document)
+    if _JOB.get("plain"):
+        return paper, pdf, [], len(document.pages)
     placed = slots(document)
-    skel = skeleton(Layout.write(document.pages, document), placed)
-    return paper, skel.to_bytes(), placed, len(document.pages)
+    return paper, skeleton(pdf, placed).to_bytes(), placed, len(document.pages)
 
 
-def _layout_all(papers: tuple[str, ...]) -> list[tuple[str, bytes, list, int]]:
-    """Every paper, in parallel processes (fork) when there are several and cores allow."""
-    workers = min(len(papers), os.cpu_count() or 1)
-    if workers < 2:
-        return [_layout(p) for p in papers]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+def layout_all(papers: tuple[str, ...], html: dict[str, str], base: str, plain: bool = False
+               ) -> list[tuple[str, bytes, list, int]]:
+    """Every paper's HTML laid out, in parallel processes (fork) when there are several and
+    cores allow; plain: return the PDF itself, with no face slots."""
+    _JOB.update(html=html, base=base, plain=plain)
+    try:
+        workers = min(len(papers), os.cpu_count() or 1)
+        if workers < 2:
+            return [_layout(p) for p in papers]
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(_layout, papers))
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(_layout, papers))
+    finally:
+        _JOB.clear()
 
 
-def _layout_key(html: str, base: str) -> str:
+def layout_key(html: str, base: str) -> str:
     """Cache key of a book layout: its HTML and all that shapes its PDF (files, code, libs).
 
-    Card faces are not in the HTML (only empty slots): an edit that shows on faces only
-    stamps again; card text is in the reference table, so a text edit lays out again."""
+    Card faces and the card reference's pages are not in the HTML (only empty slots): an
+    edit that shows on faces or in the reference lays out that part alone and stamps again."""
     from ..render import cache
 
     code = Path(__file__).resolve().parent
@@ -190,7 +202,7 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
     from ..render.cache import pack, unpack
     from .stamp import Skeleton, Slot
 
-    keys = {p: _layout_key(html[p], base) for p in papers}
+    keys = {p: layout_key(html[p], base) for p in papers}
     found = {}
     for paper in papers:
         entry = unpack(cache.get("book", keys[paper]))
@@ -203,12 +215,7 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
                 pass  # a damaged entry: lay the paper out again
     todo = tuple(p for p in papers if p not in found)
     if todo:
-        _JOB.update(html=html, base=base)
-        try:
-            results = _layout_all(todo)
-        finally:
-            _JOB.clear()
-        for paper, skel, placed, pages in results:
+        for paper, skel, placed, pages in layout_all(todo, html, base):
             cache.put("book", keys[paper], pack(
                 {"slots": [astuple(s) for s in placed], "pages": pages}, skel))
             found[paper] = (Skeleton.from_bytes(skel), placed, pages)
@@ -238,8 +245,11 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     env = _env(words)
     template = env.get_template("rulebook/book.html")
 
+    refs = reference.pages(env, book, papers, cache)
+
     def render(paper: str, inline: bool) -> str:
         return template.render(paper=paper, page_size=PAPERS[paper], **book,
+                               ref_slots=None if inline else refs[paper].slots,
                                card_face=lambda c: faces.face(c["id"], c["scale"], inline))
 
     html = {p: render(p, inline=False) for p in papers}
@@ -249,7 +259,8 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     out.files["rulebook.html"] = _absolute(render(papers[0], inline=True), book["base"]).encode()
     for paper in papers:
         skel, placed, pages = layouts[paper]
-        out.files[f"rulebook-{paper}.pdf"] = stamp(skel, placed, fragments)
+        out.files[f"rulebook-{paper}.pdf"] = stamp(skel, placed,
+                                                   dict(fragments, **refs[paper].fragments))
         out.pages[paper] = pages
         out.files[AID.format(paper=paper)] = player_aid(env, book, paper, cache)
     out.files["rulebook.pdf"] = out.files[f"rulebook-{papers[0]}.pdf"]
@@ -269,7 +280,7 @@ def _sheet(env: jinja2.Environment, template: str, book: dict, paper: str, cache
         paper=paper, page_size=PAPERS[paper], title=book["title"], version=book["version"],
         **extra)
     cache = cache if cache is not None else Cache(None)
-    key = digest("sheet/1", _layout_key(html, book["base"]))
+    key = digest("sheet/1", layout_key(html, book["base"]))
     entry = unpack(cache.get("sheet", key))   # None when missing or damaged
     if entry is not None:
         return entry[1]
@@ -297,7 +308,7 @@ def preview_html(content, content_dir: Path, base: str = "/templates/") -> str:
     """The rulebook as one browser page (no PDF layout), template files under `base`."""
     book, words, faces = _context(content, content_dir)
     template = _env(words).get_template("rulebook/book.html")
-    html = template.render(paper="a4", page_size=PAPERS["a4"], **book,
+    html = template.render(paper="a4", page_size=PAPERS["a4"], **book, ref_slots=None,
                            card_face=lambda c: faces.face(c["id"], c["scale"], True))
     return _absolute(html, base)
 

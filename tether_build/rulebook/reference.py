@@ -4,11 +4,20 @@ deck by deck, instead of pages of face thumbnails.
 Every word is the card's own text through the glossary; the initiative is the number the
 rules use (render.context.initiative_shown, the engine's `initiative` option), the one the
 face prints large.
+
+The reference is laid out as a document of its own, page by page, and stamped into empty
+page slots of the book (like the card faces, see stamp.py), so a card text edit lays out
+these few pages again instead of the whole book.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markupsafe import Markup, escape
+
+SLOT = "rb-ref-{}"  # the book's slot for reference page n (never a card id: those are [a-z0-9_])
+SLACK = 0.5         # mm the reference page is shorter than the book's text area
 
 
 def _cost(card: dict, words) -> Markup:
@@ -53,3 +62,67 @@ def reference(words, faces) -> list[dict]:
              "count": len(d["cards"]), "copies": d["copies"],
              "rows": [_row(c, words, faces.pages.renderer.category) for c in d["cards"]]}
             for d in faces.decks()]
+
+
+@dataclass
+class RefPages:
+    """The reference laid out on its own for one paper: the book's empty page slots (HTML)
+    and the pages to draw into them (slot name -> pdfasm.Fragment)."""
+
+    slots: list
+    fragments: dict
+
+
+def _box(paper: str) -> tuple[float, float]:
+    """Width and height (mm) of a reference page: the book page's text area, less a little
+    height so that the slot never spills onto a page of its own."""
+    from ..render.geometry import PAPERS
+    from .book import MARGIN
+
+    width, height = PAPERS[paper]
+    return width - MARGIN[1] - MARGIN[3], height - MARGIN[0] - MARGIN[2] - SLACK
+
+
+def pages(env, book: dict, papers: tuple[str, ...], cache) -> dict[str, RefPages]:
+    """The card reference of each paper, laid out as a document of its own (cached by its
+    HTML): a card text edit lays out these few pages again, not the whole book, whose HTML
+    holds only as many empty page slots as the reference has pages."""
+    from ..render.cache import pack, unpack
+    from ..render.geometry import ART_BLEED
+    from ..render.pdfasm import fragments
+    from .book import PAPERS, layout_all, layout_key
+
+    template = env.get_template("rulebook/refdoc.html")
+    html, keys, found = {}, {}, {}
+    for paper in papers:
+        width, height = _box(paper)
+        html[paper] = template.render(
+            paper=paper, page_size=PAPERS[paper], bleed=f"{ART_BLEED:.4f}mm", ref_slots=None,
+            size=f"{width + 2 * ART_BLEED:.4f}mm {height + 2 * ART_BLEED:.4f}mm", **book)
+        keys[paper] = layout_key(html[paper], book["base"])
+        entry = unpack(cache.get("bookref", keys[paper]))
+        if entry is not None:
+            found[paper] = entry[1]
+    todo = tuple(p for p in papers if p not in found)
+    for paper, pdf, _, _ in (layout_all(todo, html, book["base"], plain=True) if todo else ()):
+        cache.put("bookref", keys[paper], pack({"paper": paper}, pdf))
+        found[paper] = pdf
+    out = {}
+    for paper in papers:
+        count = _count(found[paper])
+        names = [SLOT.format(i) for i in range(count)]
+        width, height = _box(paper)
+        out[paper] = RefPages(
+            [Markup(f'<div class="rb-ref-page" data-card-slot="{n}" '
+                    f'style="width:{width:.4f}mm;height:{height:.4f}mm"></div>') for n in names],
+            fragments([(found[paper], names)], cache))
+    return out
+
+
+def _count(pdf: bytes) -> int:
+    """The page count of a PDF."""
+    import io
+
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(pdf)).pages)
