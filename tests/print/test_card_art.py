@@ -48,6 +48,41 @@ def test_bad_art_is_a_located_error(tmp_path, value, why):
     assert f"starter.yaml:{line}:" in text and ".art" in text and why in text, text
 
 
+@pytest.mark.parametrize("name, data, why", [
+    ("art/broken.png", b"\x89PNG\r\n\x1a\n" + b"garbage" * 20, "not a picture Pillow can read"),
+    ("art/words.jpg", b"just words, not a JPEG", "not a picture Pillow can read"),
+    ("art/page.svg", b"<?xml version='1.0'?>\n<html><body>no</body></html>", "no <svg> element"),
+    ("art/latin1.svg", b"<svg>\xe9\xff</svg>", "not a UTF-8 SVG"),
+])
+def test_an_undecodable_picture_is_a_located_error(tmp_path, name, data, why):
+    """A picture on disk that cannot be decoded is refused before it reaches a face (it
+    would print as an empty box)."""
+    from tether_build.errors import ContentError
+    from tether_build.validate import validate
+
+    content_dir = copy_content(tmp_path)
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / name).write_bytes(data)
+    line = _with_art(content_dir, name)
+    with pytest.raises(ContentError) as err:
+        validate(content_dir)
+    [problem] = err.value.problems
+    assert f"starter.yaml:{line}:" in str(problem) and why in str(problem), str(problem)
+
+
+def test_a_truncated_png_is_refused_and_a_whole_one_accepted(tmp_path):
+    from tether_build.cards import picture_problem
+
+    _picture(tmp_path / "whole.png")
+    assert picture_problem(tmp_path / "whole.png") is None
+    data = (tmp_path / "whole.png").read_bytes()
+    (tmp_path / "cut.png").write_bytes(data[: len(data) // 2])
+    assert "Pillow" in picture_problem(tmp_path / "cut.png")
+    (tmp_path / "ok.svg").write_text("<?xml version='1.0'?>\n<!-- art -->\n<svg xmlns="
+                                     "'http://www.w3.org/2000/svg'/>", encoding="utf-8")
+    assert picture_problem(tmp_path / "ok.svg") is None
+
+
 def _face(tmp_path, content_dir, card="zap"):
     from tether_build.render.build import PrintOptions, build_print
 
