@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..errors import ContentError, TetherError
-from . import aid, anatomy, printguide, reference
+from . import aid, anatomy, columns, printguide, reference
 from .chapters import render_chapters
 from .directives import ANATOMY, Ctx
 from .words import Words
@@ -51,6 +51,7 @@ def _env(words: Words) -> jinja2.Environment:
     env.globals["term"] = words.term
     env.globals["icon"] = lambda name: Markup(words.icon_html(name))
     env.globals["ruler"] = printguide.ruler_svg
+    env.globals["columns"] = columns.runs     # a chapter's HTML -> two-column and wide runs
     env.globals["margin"] = " ".join(f"{m:g}mm" for m in MARGIN)
     return env
 
@@ -142,7 +143,7 @@ def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
         "aid": aid.player_aid(content, words, faces.cards, chapters),
         "guide": printguide.guide(content, faces.cards, words, parts, papers, board),
         "anatomy": anatomy.figure(faces, words) if wanted else None,
-        "anatomy_marker": ANATOMY, "icon_key": anatomy.icon_key(content, words),
+        "icon_key": anatomy.icon_key(content, words),
         "base": faces.base_url,
     }
     return book, words, faces
