@@ -7,6 +7,8 @@ choices; then cards resolve by initiative and basic actions by seat order from t
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from .core import Ctx, Fizzle
 from .declare import (
     Preset,
@@ -58,14 +60,15 @@ def legal_actions(g, p: int, exact: bool = True) -> list[tuple]:
     out: list[tuple] = [DONE]
     if pl.hand:
         out += card_options(g, p, exact)
-    add = out.append  # (plain loops: a comprehension costs a call, and these are short)
-    for e in bridges:
-        add(("bridge", e))
-    for m in marches:
-        add(("march", m))
+    if bridges:  # (zip builds the option tuples without a Python-level loop)
+        out += zip(repeat("bridge"), bridges)
+    if marches:
+        out += zip(repeat("march"), marches)
     if pl.gold >= rules.reinforce_gold and mana >= rules.reinforce_mana:
-        for h in g.deploy_anchors(p):
-            add(("reinforce", h))
+        if g.hooks.mods.get("deploy_anchor"):
+            out += zip(repeat("reinforce"), g.deploy_anchors(p))
+        else:  # no deploy anchor in play: the Capital alone
+            out.append(("reinforce", pl.capital))
     if g.hooks.trigs.get("activated"):
         out += _ability_options(g, p)
     return out

@@ -10,6 +10,8 @@ memoised in `game.index.memo` (the state cannot change until the costs are paid)
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from .mods import owned
 
 # modifiers that change where a stack may go (the fast 1-hex path is off while any is active)
@@ -231,8 +233,9 @@ class PathsMixin:
                     steppers[fly] = self._stepper(p, fly, links, blocked) if (
                         fly or links) else None
                 got = reach[key] = (dist + self.extra_move(p, champs, nf), fly, steppers[fly])
-            for path in self.paths(p, h, got[0], got[1], stop_occ, links, blocked, got[2]):
-                out.append((unit, h, cid, n_forces, path))
+            paths = self.paths(p, h, got[0], got[1], stop_occ, links, blocked, got[2])
+            if paths:  # (zip builds the option tuples without a Python-level loop)
+                out += zip(repeat(unit), repeat(h), repeat(cid), repeat(n_forces), paths)
         return out
 
     def bridge_options(self, p: int) -> list[int]:
