@@ -114,18 +114,21 @@ def test_forks_deal_again_what_the_seat_cannot_see(rules):
     _at_decision(rules, fn)
 
 
-def test_a_fork_from_the_round_snapshot_replays_the_real_game_exactly(rules):
-    g = play_game(rules, 2, 6, [HeuristicAgent(), HeuristicAgent()])
+@pytest.mark.parametrize("players,seed", [(2, 6), (4, 2)])
+def test_a_fork_from_the_round_snapshot_replays_the_real_game_exactly(rules, players, seed):
+    g = play_game(rules, players, seed, [HeuristicAgent() for _ in range(players)])
     assert g.s.round > 2
     forker = Forker()
     snap = forker.snapshot(g)  # the game re-run to the start of its last round
-    assert snap.s.round == g.s.round and len(snap.trace) < len(g.trace)
+    assert snap.data is not None  # kept as bytes, not by the deepcopy fallback
+    assert snap.game.s.round == g.s.round and len(snap.trace) < len(g.trace)
     assert forker.snapshot(g) is snap  # kept while the round lasts
-    replay = Fork(g.trace, len(snap.trace), 0, -1, 0, 0)
-    k = snap.clone(agents=replay.seats(Forker.whole(g)))
-    run(k)
-    assert k.s.digest() == g.s.digest() and k.trace == g.trace
-    assert snap.trace == g.trace[:len(snap.trace)]  # the snapshot itself is untouched
+    for _ in range(2):  # each thaw is an independent copy with the same future
+        replay = Fork(g.trace, len(snap.trace), 0, -1, 0, 0)
+        k = snap.thaw(replay.seats(Forker.whole(g)))
+        run(k)
+        assert k.s.digest() == g.s.digest() and k.trace == g.trace
+    assert snap.game.trace == snap.trace  # the snapshot itself is untouched
 
 
 def test_the_search_agent_plays_whole_games_deterministically(rules):

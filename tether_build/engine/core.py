@@ -28,6 +28,7 @@ def shared(cls):
     topology): a cloned game shares them instead of copying them (`Game.clone`)."""
     cls.__copy__ = lambda self: self
     cls.__deepcopy__ = lambda self, memo: self
+    cls.shared_definition = True  # a search fork's copy shares it too (engine/fork.py)
     return cls
 
 

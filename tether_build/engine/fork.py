@@ -5,7 +5,10 @@ The engine asks its questions from inside its rules, so a game cannot be copied 
 decision: a fork is the game re-run to it from its public setup and decisions
 (`Game.origin`, `Game.trace`). To keep that cheap, a `Forker` re-runs the game once per round
 to the start of the current round and keeps it as a snapshot; each fork is a copy of the
-snapshot (`Game.clone`) that re-runs only the current round's decisions.
+snapshot that re-runs only the current round's decisions. The snapshot is kept as bytes
+(`Frozen`: pickled, sharing the immutable definitions as `Game.clone` does, and about four
+times faster to copy than `Game.clone`'s deepcopy); a state that cannot be pickled falls back to
+`Game.clone`.
 
 A fork deals the hidden cards again (`Game.resample`: other seats' hands and draw piles, the
 seat's own draw order, the supply decks, the dice) as the searched Action Step starts
@@ -15,12 +18,15 @@ replayed into the dealt world; every seat chooses the step again there, from `po
 
 from __future__ import annotations
 
+import io
+import pickle
 import random
+from types import FunctionType
 
 from .phases import advance_round
 from .play import play_round, run
 from .setup import new_game
-from .state import Champion
+from .state import NO_OVERRIDES, Champion
 
 
 class Horizon(Exception):
@@ -91,6 +97,56 @@ class _Seat:
         return self.fork.choose(g, p, kind, options, ctx)
 
 
+class _Pickler(pickle.Pickler):
+    def __init__(self, fh, keep: list):
+        super().__init__(fh, protocol=pickle.HIGHEST_PROTOCOL)
+        self.keep = keep
+
+    def persistent_id(self, obj):
+        """Immutable definitions and compiled functions are shared, not copied (as by
+        `Game.clone`)."""
+        t = type(obj)
+        if t is FunctionType or obj is NO_OVERRIDES or getattr(t, "shared_definition", False):
+            self.keep.append(obj)
+            return len(self.keep) - 1
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, fh, keep: list):
+        super().__init__(fh)
+        self.keep = keep
+
+    def persistent_load(self, pid):
+        """The shared definition kept at pickling."""
+        return self.keep[pid]
+
+
+class Frozen:
+    """A game kept as bytes; each `thaw` is an independent, exact copy of it."""
+
+    def __init__(self, g):
+        self.game, self.trace = g, list(g.trace)
+        agents, g.agents = g.agents, []
+        self.keep: list = []
+        buf = io.BytesIO()
+        try:
+            _Pickler(buf, self.keep).dump(g)
+            self.data: bytes | None = buf.getvalue()
+        except (pickle.PicklingError, TypeError, AttributeError):
+            self.data = None  # something in this state cannot be pickled: deepcopy it
+        finally:
+            g.agents = agents
+
+    def thaw(self, agents: list):
+        """A copy of the game with these agents."""
+        if self.data is None:
+            return self.game.clone(agents=agents)
+        g = _Unpickler(io.BytesIO(self.data), self.keep).load()
+        g.agents = agents
+        return g
+
+
 class Forker:
     """Forks of one real game at its current decision (see the module docstring)."""
 
@@ -98,7 +154,7 @@ class Forker:
         self.snap = None     # the real game re-run to the start of its current round
         self.key = None      # (id of the real game, its round)
 
-    def snapshot(self, g):
+    def snapshot(self, g) -> Frozen:
         """The real game re-run from its setup to the start of its current round (kept
         while the same game stays in the same round)."""
         key = (id(g), g.s.round)
@@ -108,12 +164,13 @@ class Forker:
             return snap
         players, seed, factions, opts = g.origin
         replay = Fork(g.trace, 0, 0, -1, 0, 0)
-        snap = new_game(g.rules, players, seed, replay.seats(self.whole(g)), factions, opts)
-        while snap.s.round < g.s.round:
-            if play_round(snap):
+        f = new_game(g.rules, players, seed, replay.seats(self.whole(g)), factions, opts)
+        while f.s.round < g.s.round:
+            if play_round(f):
                 raise RuntimeError("the replayed game ended before the real one's round")
-            advance_round(snap)
-        self.snap, self.key = snap, key
+            advance_round(f)
+        snap = self.snap = Frozen(f)
+        self.key = key
         return snap
 
     @staticmethod
@@ -125,7 +182,7 @@ class Forker:
         """Which Action Step of the current round (from 1) the real game is deciding in."""
         snap = self.snapshot(g)
         probe = Fork(g.trace, len(snap.trace), 0, -1, 0, 0)
-        k = snap.clone(agents=probe.seats(self.whole(g)))
+        k = snap.thaw(probe.seats(self.whole(g)))
         k.on_step = probe.on_step
         try:
             run(k)
@@ -139,7 +196,7 @@ class Forker:
         Returns the forked game where it stopped."""
         snap = self.snapshot(g)
         fork = Fork(g.trace, len(snap.trace), deal, seat, seed, horizon, policy)
-        k = snap.clone(agents=fork.seats(self.whole(g)))
+        k = snap.thaw(fork.seats(self.whole(g)))
         k.on_step = fork.on_step
         try:
             run(k)

@@ -77,6 +77,13 @@ def score(g, seat: int) -> float:
     return min(1.0, max(0.0, 0.5 + 0.5 * (vp[seat] - best_other) / goal))
 
 
+def ranked(h, g, p: int, options: list, where: dict, width: int) -> list:
+    """The keys of heuristic h's best `width` Action Step choices, best first."""
+    vals = sorted(((h._action(g, p, options[i], None), -i) for i in where.values()),
+                  reverse=True)
+    return [option_key(options[-i]) for _, i in vals[:width]]
+
+
 class _Walk:
     """One iteration's policy inside its fork: down the tree at the seat's Action Step
     choices until a node is added, the heuristic everywhere else."""
@@ -89,12 +96,12 @@ class _Walk:
 
     def __call__(self, g, p, kind, options, ctx) -> int:
         """Answer one decision of the fork."""
-        if self.node is not None and p == self.seat and kind == "action" and len(options) > 1:
-            return self._tree(g, p, options)
-        if self.rollout is None:
+        if self.rollout is None:  # fresh agents: a heuristic's memos never cross forks
             self.rollout = [HeuristicAgent() for _ in g.s.players]
             for a in self.rollout:
                 a.seed(self.seed_of())
+        if self.node is not None and p == self.seat and kind == "action" and len(options) > 1:
+            return self._tree(g, p, options)
         return self.rollout[p].choose(g, p, kind, options, ctx)
 
     def _tree(self, g, p, options) -> int:
@@ -103,7 +110,7 @@ class _Walk:
         for i, o in enumerate(options):
             where.setdefault(option_key(o), i)
         if node.order is None:
-            node.order = agent.ranked(g, p, options, where)
+            node.order = ranked(self.rollout[p], g, p, options, where, agent.width)
         offered = [k for k in node.order if k in where][:widened(node.n, agent.width)]
         if not offered:  # none of the node's choices exists in this world
             self.node = None
@@ -190,10 +197,3 @@ class SearchAgent(Agent):
                 node.w += result
             self.stats["iterations"] += 1
         return root
-
-    def ranked(self, g, p: int, options: list, where: dict) -> list:
-        """The keys of the heuristic's best `width` Action Step choices, best first."""
-        h = self.heuristic
-        vals = sorted(((h._action(g, p, options[i], None), -i) for i in where.values()),
-                      reverse=True)
-        return [option_key(options[-i]) for _, i in vals[: self.width]]
