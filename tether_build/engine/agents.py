@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
+from . import appraise as A
+from .appraise import _Aim, attack_odds, card_value, group, side_at, strength
 from .intent import ctx_intent, target_intent
 
 
@@ -34,66 +35,6 @@ class RandomAgent(Agent):
         return int(self.rng.random() * len(options))
 
 
-OBJECTIVE = {"mine": 3.0, "center": 8.0, "forge": 7.0}
-SKIP = 0.5  # the worth of declining an optional ("you may") step
-LATE_ROUNDS = 5  # rounds before the cap in which the heuristic spends all spare Gold on VP
-VICTORY_BID = 4  # the most Gold the heuristic pays for each Permanence a Victory card gives
-CATEGORY = {"recruitment": 3.0, "economy": 2.5, "movement": 2.0, "champion": 3.5,
-            "victory": 3.0, "combat": 1.5, "bridges": 1.5, "deckcraft": 1.0,
-            "synergy": 1.5, "power": 2.0}
-
-
-def card_value(defn) -> float:
-    """A rough worth of a card for drafting and bidding."""
-    return defn.vp * 4.0 + CATEGORY.get(defn.category, 1.0) - 0.3 * defn.mana - 0.4 * defn.gold
-
-
-def strength(g, p: int, h: int) -> float:
-    """Rough fighting strength of seat p's units in hex h."""
-    s = g.s
-    v = s.forces[h].get(p, 0) * 1.0
-    for c in s.champs_at[h]:
-        if c.owner == p:
-            ch = c.defn.champion
-            v += c.hp * ch["dice"] * ch["hit"] / 4.0
-    return v
-
-
-ODDS_TRIALS = 40  # battles the heuristic simulates to judge an attack (the engine's odds)
-ODDS_FORCES = 8   # Forces beyond this count as this many when judging odds
-
-
-class _Aim:
-    """What the target scorers read of an asking context, for one target of a whole play."""
-
-    __slots__ = ("asking", "champ", "inst")
-
-    def __init__(self, key, inst):
-        self.asking, self.inst, self.champ = key, inst, None
-
-
-@lru_cache(maxsize=4096)
-def attack_odds(rules, att: tuple, dfn: tuple, siege: bool) -> float:
-    """P(attacker wins) from the engine's own battle code (engine/odds), fixed seed; a side
-    is (forces, champion ids...)."""
-    from .odds import battle_odds
-
-    def side(t):
-        return {"forces": min(t[0], ODDS_FORCES), "champions": list(t[1:])}
-    got = battle_odds(rules, side(att), side(dfn), "capital" if siege else "plain",
-                      trials=ODDS_TRIALS, seed=0)
-    return got["attacker_wins"]
-
-
-def side_at(g, p: int, h: int, champs=None, forces=None) -> tuple:
-    """Seat p's fighting side in hex h as (forces, champion ids...) for attack_odds."""
-    s = g.s
-    if champs is None:
-        champs = [c for c in s.champs_at[h] if c.owner == p]
-    n = s.forces[h].get(p, 0) if forces is None else forces
-    return (n, *sorted(c.defn.id for c in champs))
-
-
 class HeuristicAgent(Agent):
     """Plays sensibly: expands to Mines/Forges/Center, fights when stronger, deploys,
     builds Bridges toward objectives, bids what a card is worth and it can afford."""
@@ -101,11 +42,15 @@ class HeuristicAgent(Agent):
     name = "heuristic"
     whole_plays = True  # a card is chosen together with its targets ("Zap that Champion")
 
+    def __init__(self):
+        self._close_memo: dict = {}
+        self._obj_memo: tuple | None = None
+
     def choose(self, g, p, kind, options, ctx=None) -> int:
         """The best-scoring option (random tie-break)."""
         score = getattr(self, "_" + kind, None) or self._default
         best, pick = None, 0
-        skip = SKIP if kind in ("hex", "champion", "bridge", "may") else None
+        skip = A.SKIP if kind in ("hex", "champion", "bridge", "may") else None
         for i, opt in enumerate(options):
             v = (skip if opt is None and skip is not None else score(g, p, opt, ctx)
                  ) + self.rng.random() * 0.01
@@ -117,10 +62,28 @@ class HeuristicAgent(Agent):
     def _default(self, g, p, opt, ctx) -> float:
         return 0.0
 
+    def _closing(self, g, p: int) -> bool:
+        """End-game mode: seat p's own Permanence (known to it) is within CLOSE_GAP of
+        vp_to_win, or the round cap is CLOSE_ROUNDS away: what scores at the next Scoring
+        (the Center, Forges, enemy Capitals) comes first."""
+        s = g.s
+        got = self._close_memo.get(p)
+        if got is None or got[0] is not s or got[1] != g.decisions:
+            from .phases import control_vp
+
+            vic = g.rules.game["victory"]
+            near = s.players[p].pvp + control_vp(g, p) >= vic["vp_to_win"] - A.CLOSE_GAP
+            late = vic["round_cap"] - s.round < A.CLOSE_ROUNDS
+            got = self._close_memo[p] = (s, g.decisions, near or late)
+        return got[2]
+
     def _hex_value(self, g, p: int, h: int) -> float:
         s = g.s
         tile = s.tile[h]
-        v = OBJECTIVE.get(tile, 0.0)
+        v = A.OBJECTIVE.get(tile, 0.0)
+        if (tile in ("center", "forge") or h in s.capital_of and s.capital_of[h] != p) and (
+                self._closing(g, p)):
+            v += A.CLOSE_BONUS
         if tile == "mine":
             v += 0.3 * s.mine_value[h]
         if h in s.capital_of and s.capital_of[h] != p:
@@ -134,15 +97,8 @@ class HeuristicAgent(Agent):
 
     def _attack(self, g, p: int, opt, enemies) -> float:
         """Worth of fighting at the end of a move: win odds against the strongest enemy."""
-        unit, src, cid, nf, path = opt
-        s, dst = g.s, path[-1]
-        champs = [c for c in s.champs_at[src] if c.owner == p and (not cid or c.cid == cid)]
-        if unit == "force":
-            champs, forces = [], 1
-        elif cid or unit == "champion":
-            forces = 0
-        else:
-            forces = s.forces[src].get(p, 0) if nf is None else nf
+        champs, forces = group(g, p, opt)
+        s, src, dst = g.s, opt[1], opt[4][-1]
         foe = max(enemies, key=lambda o: strength(g, o, dst))
         win = attack_odds(g.rules, side_at(g, p, src, champs, forces), side_at(g, foe, dst),
                           dst in s.capital_of)
@@ -154,16 +110,19 @@ class HeuristicAgent(Agent):
         s = g.s
         row = s.topo.dist[h]
         best = -9.0
-        for t in self._objectives(g):
+        for t, worth in self._objectives(g, p):
             if not s.occupies(p, t):
-                best = max(best, OBJECTIVE[s.tile[t]] - 1.2 * row[t])
+                best = max(best, worth - 1.2 * row[t])
         return best
 
-    def _objectives(self, g) -> list[int]:
-        if getattr(self, "_obj_state", None) is not g.s:
-            self._obj_state = g.s
-            self._obj = [h for h in range(g.s.topo.n) if g.s.tile[h] in OBJECTIVE]
-        return self._obj
+    def _objectives(self, g, p: int) -> list[tuple]:
+        """(hex, worth) of the tiles worth heading for: Mines, Forges, the Center."""
+        s = g.s
+        memo = self._obj_memo
+        if memo is None or memo[0] is not s:
+            memo = self._obj_memo = (
+                s, [(h, A.OBJECTIVE[t]) for h, t in enumerate(s.tile) if t in A.OBJECTIVE])
+        return memo[1]
 
     def _move(self, g, p, opt, ctx) -> float:
         if opt is None:
@@ -175,20 +134,28 @@ class HeuristicAgent(Agent):
         enemies = [o for o in s.occupants(dst) if o != p]
         if enemies:  # a battle: judged by the engine's odds, not by the rough strength
             v += self._attack(g, p, opt, enemies)
-        if not cid and _nf is None and s.tile[src] in OBJECTIVE:  # the stack leaves the tile
-            v -= OBJECTIVE[s.tile[src]] + 0.3 * s.mine_value[src]
-        v += 0.8 * (self._near_objective(g, p, dst) - self._near_objective(g, p, src))
+        if not cid and _nf is None and s.tile[src] in A.OBJECTIVE:  # the stack leaves the tile
+            v -= A.OBJECTIVE[s.tile[src]] + 0.3 * s.mine_value[src]
+        gain = self._near_objective(g, p, dst) - self._near_objective(g, p, src)
+        v += self._approach(g, p, opt) * gain
         if src == s.players[p].capital and not cid and _nf is None:
             v -= 1.0 if s.forces[src].get(p, 0) > 3 else 2.5
         return v
+
+    def _approach(self, g, p: int, opt) -> float:
+        """Worth of each hex this move brings its group nearer an objective: more for a
+        group strong enough to take and hold it (a lone Cohort is sent less eagerly)."""
+        champs, forces = group(g, p, opt)
+        n = forces + 2 * len(champs)
+        return A.APPROACH_MOVE + A.APPROACH_ARMY * min(1.0, n / A.ARMY)
 
     def _bridge_edge(self, g, p, e) -> float:
         s = g.s
         a, b = e >> 8, e & 255
         near, far = (a, b) if s.occupies(p, a) else (b, a)
         gain = self._near_objective(g, p, far) - self._near_objective(g, p, near)
-        return 1.0 + 1.2 * gain + (OBJECTIVE.get(s.tile[far], 0) if not s.occupies(p, far)
-                                   else 0.0) * 0.4
+        toward = 0.0 if s.occupies(p, far) else A.OBJECTIVE.get(s.tile[far], 0)
+        return 1.0 + A.APPROACH_BRIDGE * gain + 0.4 * toward
 
     # ---- decisions ------------------------------------------------------------------------
     def _action(self, g, p, opt, ctx) -> float:
@@ -199,13 +166,13 @@ class HeuristicAgent(Agent):
         if kind == "card":
             inst = g.s.cards[opt[1]]
             defn = inst.defn
-            base = 1.5 + 0.5 * CATEGORY.get(defn.category, 1.0) + (
+            base = 1.5 + 0.5 * A.CATEGORY.get(defn.category, 1.0) + (
                 1.5 if defn.type == "champion" else 0.0)
             if len(opt) == 3:
                 return base + self._play(g, p, inst, opt[2])
             return base - self._misaimed(g, p, inst)
         if kind == "march":
-            return 1.5 + self._move(g, p, opt[1], ctx)
+            return A.MARCH_BASE + self._move(g, p, opt[1], ctx)
         if kind == "bridge":
             return self._bridge_edge(g, p, opt[1])
         if kind == "reinforce":
@@ -256,9 +223,9 @@ class HeuristicAgent(Agent):
         worth = card_value(defn) * (1.0 + gold / 8.0)
         # what the plan needs this round: the gold the hand's cards ask for
         need = max((g.s.cards[i].get("gold") for i in g.s.players[p].hand), default=0)
-        target = min(worth - 1.0, gold - 1.0 - need, VICTORY_BID * defn.vp if defn.vp
+        target = min(worth - 1.0, gold - 1.0 - need, A.VICTORY_BID * defn.vp if defn.vp
                      else gold)
-        if defn.vp and g.rules.game["victory"]["round_cap"] - g.s.round < LATE_ROUNDS:
+        if defn.vp and g.rules.game["victory"]["round_cap"] - g.s.round < A.LATE_ROUNDS:
             target = gold - need  # Gold left at the cap only breaks ties: buy Permanence
         if kind == "pass":
             return (1.0 if target < 1 else -1.0) - x
@@ -279,7 +246,7 @@ class HeuristicAgent(Agent):
 
     def _hex(self, g, p, h, ctx) -> float:
         s = g.s
-        v = OBJECTIVE.get(s.tile[h], 0.0) * 0.5
+        v = A.OBJECTIVE.get(s.tile[h], 0.0) * 0.5
         enemy = any(o != p for o in s.occupants(h))
         mine = s.occupies(p, h)
         aim = ctx_intent(ctx) if ctx is not None else 0
@@ -325,7 +292,10 @@ class HeuristicAgent(Agent):
         return 1.0  # an optional step on all / random targets: do it (skip scores SKIP)
 
     def _mine(self, g, p, opt, ctx) -> float:
-        return 2.0 if opt[0] == "gold" else 1.0
+        """Gold, except in the last round: Gold left at the cap only breaks ties, and a
+        Mine Draft may reveal a Victory card."""
+        last = g.s.round >= g.rules.game["victory"]["round_cap"]
+        return 2.0 if (opt[0] == "gold") != last else 1.0
 
     def _forge(self, g, p, opt, ctx) -> float:
         return 2.0 if opt[0] == "draft" else 1.0

@@ -1,0 +1,91 @@
+"""What the heuristic agent's scores are made of: its weights, and the board judgements it
+reads (a card's worth, a side's strength, battle odds from the engine's own battle code, the
+group a move option moves). Every weight is a plain module constant, so a benchmark or an
+experiment can change one."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+OBJECTIVE = {"mine": 3.0, "center": 8.0, "forge": 7.0}
+SKIP = 0.5  # the worth of declining an optional ("you may") step
+LATE_ROUNDS = 5  # rounds before the cap in which the heuristic spends all spare Gold on VP
+VICTORY_BID = 4  # the most Gold the heuristic pays for each Permanence a Victory card gives
+CATEGORY = {"recruitment": 3.0, "economy": 2.5, "movement": 2.0, "champion": 3.5,
+            "victory": 3.0, "combat": 1.5, "bridges": 1.5, "deckcraft": 1.0,
+            "synergy": 1.5, "power": 2.0}
+
+
+def card_value(defn) -> float:
+    """A rough worth of a card for drafting and bidding."""
+    return defn.vp * 4.0 + CATEGORY.get(defn.category, 1.0) - 0.3 * defn.mana - 0.4 * defn.gold
+
+
+def strength(g, p: int, h: int) -> float:
+    """Rough fighting strength of seat p's units in hex h."""
+    s = g.s
+    v = s.forces[h].get(p, 0) * 1.0
+    for c in s.champs_at[h]:
+        if c.owner == p:
+            ch = c.defn.champion
+            v += c.hp * ch["dice"] * ch["hit"] / 4.0
+    return v
+
+
+APPROACH_MOVE = 0.8    # worth of each hex a move brings a group nearer an objective ...
+APPROACH_ARMY = 0.8    # ... plus this much for a group of ARMY strength or more
+ARMY = 5.0             # strength (Cohorts, a Champion counting 2) of a group worth sending
+APPROACH_BRIDGE = 1.6  # worth of each hex a Bridge brings our nearest group nearer
+MARCH_BASE = 1.5       # a March's worth before its destination is scored
+CLOSE_GAP = 2          # end-game mode: own Permanence within this much of vp_to_win ...
+CLOSE_ROUNDS = 3       # ... or this few rounds left before the cap
+CLOSE_BONUS = 4.0      # extra worth of a Control-Permanence hex (Center, Forge, enemy Capital)
+ODDS_TRIALS = 40  # battles the heuristic simulates to judge an attack (the engine's odds)
+ODDS_FORCES = 8   # Forces beyond this count as this many when judging odds
+
+
+def group(g, p: int, opt) -> tuple:
+    """(Champions, Forces) that a move option (unit, hex, cid, n_forces, path) moves:
+    one Force; one Champion (cid > 0); the Forces alone (cid -1); the Champions alone
+    (cid 0, 0 Forces); or the stack (cid 0) with all or n_forces of its Forces."""
+    unit, src, cid, nf, _ = opt
+    s = g.s
+    if unit == "force":
+        return [], 1
+    if unit == "champion" or cid > 0:
+        return [c for c in s.champs_at[src] if c.cid == cid], 0
+    forces = s.forces[src].get(p, 0) if nf is None else nf
+    if cid < 0:
+        return [], forces
+    return [c for c in s.champs_at[src] if c.owner == p], forces
+
+
+class _Aim:
+    """What the target scorers read of an asking context, for one target of a whole play."""
+
+    __slots__ = ("asking", "champ", "inst")
+
+    def __init__(self, key, inst):
+        self.asking, self.inst, self.champ = key, inst, None
+
+
+@lru_cache(maxsize=4096)
+def attack_odds(rules, att: tuple, dfn: tuple, siege: bool) -> float:
+    """P(attacker wins) from the engine's own battle code (engine/odds), fixed seed; a side
+    is (forces, champion ids...)."""
+    from .odds import battle_odds
+
+    def side(t):
+        return {"forces": min(t[0], ODDS_FORCES), "champions": list(t[1:])}
+    got = battle_odds(rules, side(att), side(dfn), "capital" if siege else "plain",
+                      trials=ODDS_TRIALS, seed=0)
+    return got["attacker_wins"]
+
+
+def side_at(g, p: int, h: int, champs=None, forces=None) -> tuple:
+    """Seat p's fighting side in hex h as (forces, champion ids...) for attack_odds."""
+    s = g.s
+    if champs is None:
+        champs = [c for c in s.champs_at[h] if c.owner == p]
+    n = s.forces[h].get(p, 0) if forces is None else forces
+    return (n, *sorted(c.defn.id for c in champs))
