@@ -42,9 +42,8 @@ class HeuristicAgent(Agent):
     name = "heuristic"
     whole_plays = True  # a card is chosen together with its targets ("Zap that Champion")
 
-    def __init__(self):
-        self._close_memo: dict = {}
-        self._obj_memo: tuple | None = None
+    _obj_memo: tuple | None = None    # (state, objectives) (no __init__: subclasses
+    _close_memo: tuple | None = None  # (state, decisions, seat, end-game?) need none)
 
     def choose(self, g, p, kind, options, ctx=None) -> int:
         """The best-scoring option (random tie-break)."""
@@ -67,15 +66,15 @@ class HeuristicAgent(Agent):
         vp_to_win, or the round cap is CLOSE_ROUNDS away: what scores at the next Scoring
         (the Center, Forges, enemy Capitals) comes first."""
         s = g.s
-        got = self._close_memo.get(p)
-        if got is None or got[0] is not s or got[1] != g.decisions:
+        got = self._close_memo
+        if got is None or got[0] is not s or got[1:3] != (g.decisions, p):
             from .phases import control_vp
 
             vic = g.rules.game["victory"]
             near = s.players[p].pvp + control_vp(g, p) >= vic["vp_to_win"] - A.CLOSE_GAP
             late = vic["round_cap"] - s.round < A.CLOSE_ROUNDS
-            got = self._close_memo[p] = (s, g.decisions, near or late)
-        return got[2]
+            got = self._close_memo = (s, g.decisions, p, near or late)
+        return got[3]
 
     def _hex_value(self, g, p: int, h: int) -> float:
         s = g.s
