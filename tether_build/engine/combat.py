@@ -184,22 +184,12 @@ class CombatMixin:
         champs = [c for c in here if c.owner == enemy] if here else []
         chosen = self._chosen_hits(b, p, force_hits + len(champ_hits)) if (
             self.hooks.mods.get("assign_hits")) else 0
+        if not nf and not champs:
+            return 0, {}
+        if not chosen and self.opt.hit_assignment == "at_roll" and type(self.rng) is rand.PLAIN:
+            return self._assign_at_random(b, enemy, nf, champs, force_hits, champ_hits)
         forces_hit: set[int] = set()
         champ_hits_on: dict = {}
-        total = nf + len(champs)
-        if total == 0:
-            return 0, {}
-        if not champs and not chosen and self.opt.hit_assignment == "at_roll":
-            # only Forces to hit, at random: the same draws as _random_unit, written out
-            rng = self.rng
-            if type(rng) is rand.PLAIN:
-                getrandbits, k = rng.getrandbits, nf.bit_length()
-                for _ in range(force_hits + len(champ_hits)):
-                    r = getrandbits(k)
-                    while r >= nf:
-                        r = getrandbits(k)
-                    forces_hit.add(r)
-                return len(forces_hit), champ_hits_on
         for k, src in enumerate(itertools.chain(itertools.repeat(None, force_hits),
                                                 champ_hits)):
             if k < chosen:
@@ -224,6 +214,36 @@ class CombatMixin:
                 champ_hits_on[ch] = (n + 1, src)
             else:
                 forces_hit.add(tgt)
+        return len(forces_hit), champ_hits_on
+
+    def _assign_at_random(self, b: Battle, enemy: int, nf: int, champs: list,
+                          force_hits: int, champ_hits: list):
+        """`_assign` when every hit goes to a random unit alive at the roll (no chosen hits;
+        option hit_assignment=at_roll): the same draws as `rand.below`, written out."""
+        forces_hit: set[int] = set()
+        champ_hits_on: dict = {}
+        total = nf + len(champs)
+        getrandbits, k = self.rng.getrandbits, total.bit_length()
+        if not champs:  # only Forces to hit
+            for _ in range(force_hits + len(champ_hits)):
+                r = getrandbits(k)
+                while r >= total:
+                    r = getrandbits(k)
+                forces_hit.add(r)
+            return len(forces_hit), champ_hits_on
+        redirect = self.hooks.mods.get("redirect_hit")
+        for src in itertools.chain(itertools.repeat(None, force_hits), champ_hits):
+            r = getrandbits(k)
+            while r >= total:
+                r = getrandbits(k)
+            if r < nf:
+                forces_hit.add(r)
+                continue
+            ch = champs[r - nf]
+            if redirect and self._redirect(b, enemy, ch, nf, forces_hit):
+                continue
+            got = champ_hits_on.get(ch)
+            champ_hits_on[ch] = (1 if got is None else got[0] + 1, src)
         return len(forces_hit), champ_hits_on
 
     def _random_unit(self, nf: int, champs: list, forces_hit: set, champ_hits_on: dict):
