@@ -105,6 +105,41 @@ def test_a_stage_after_another_starts_when_that_one_is_done(tmp_path):
     assert spans["other"][0] < spans["first"][1]            # beside it
 
 
+def test_a_stage_waits_midway_for_an_earlier_one(tmp_path):
+    """The rulebook lays out its pages beside the cards stage, then waits for it (wait_for)
+    before it reads the faces: its first half overlaps, its second half follows."""
+    import time
+    from dataclasses import dataclass
+
+    from tether_build.build import Context
+    from tether_build.stagerun import run_stages, wait_for
+
+    @dataclass(eq=False)
+    class Fake:
+        name: str
+        parallel: bool = True
+        after: str | None = None
+
+    def render(stage, ctx):
+        t0 = time.time()
+        if stage.name == "cards":
+            time.sleep(0.4)
+            return {stage.name: f"{t0} {time.time()}".encode()}
+        time.sleep(0.05)          # "laying out" beside the cards stage
+        wait_for("cards")
+        t1 = time.time()
+        return {stage.name: f"{t0} {t1}".encode()}
+
+    ctx = Context(tmp_path, tmp_path / "out", jobs=2)
+    ctx._content, ctx._cards = object(), []
+    done = run_stages(ctx, [Fake("cards"), Fake("rulebook")], render, lambda *a: None)
+    cards = [float(t) for t in done["cards"][0]["cards"].split()]
+    book = [float(t) for t in done["rulebook"][0]["rulebook"].split()]
+    assert book[0] < cards[1]       # started beside the cards stage
+    assert book[1] >= cards[1]      # went on once it had ended
+    wait_for("cards")               # outside a side-by-side build: returns at once
+
+
 def test_content_problems_cross_a_process_with_their_places():
     from tether_build.errors import ContentError, Problem
 

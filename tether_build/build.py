@@ -401,7 +401,7 @@ STAGES: list[Stage] = [
           ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
            "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
           ("rulebook/*.py", "render/*.py", "printing/*.py", "board.py"), uses_paper=True,
-          versioned="work", parallel=True, after="cards"),
+          versioned="work", parallel=True),
     Stage("tiles", "hex tiles, tokens, components", "tether_build.build:tiles_stage",
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py"),

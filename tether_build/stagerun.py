@@ -4,8 +4,9 @@ The heavy stages (check, cards, rulebook, tiles, board) read only the validated 
 the render cache, so they can run at once. The content is loaded once, here, before forking:
 every worker inherits it. Each stage's outputs come back to this process and are used in
 build order, so the bytes a build writes are the same whatever the number of workers, and the
-same as one stage after another. A stage may run `after` another when both run (the rulebook
-reuses the card faces the cards stage lays out into the render cache). A failure is reported
+same as one stage after another. A stage may run `after` another when both run, or wait for
+one midway (`wait_for`: the rulebook lays out its pages, then waits for the cards stage and
+reuses the faces it laid out into the render cache). A failure is reported
 as a serial build would: the first failing stage in build order; the others finish first.
 Light stages (validate, engine, notes) run in this process, and so does everything when only
 one heavy stage is stale or the machine has one core.
@@ -83,6 +84,15 @@ def _prefetch(ctx) -> None:
         pass
 
 
+def wait_for(name: str) -> None:
+    """In a stage: block until the stage `name` of this build is done, when it runs side by
+    side (in build order, or when it is not stale, it is done already). Only for a stage
+    earlier in build order: the workers take stages in that order, so it is running."""
+    event = _JOB.get("events", {}).get(name)
+    if event is not None:
+        event.wait()
+
+
 def _side_by_side(ctx, stages: list, render: Render, progress,
                   workers: int) -> dict[str, Outcome | BaseException]:
     """The stages over `workers` forked processes, each started once what it runs after is done."""
@@ -90,8 +100,10 @@ def _side_by_side(ctx, stages: list, render: Render, progress,
 
     names = {s.name for s in stages}
     waiting, running, out = list(range(len(stages))), {}, {}
-    _JOB.update(ctx=ctx, stages=stages, render=render)
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    fork = multiprocessing.get_context("fork")
+    events = {s.name: fork.Event() for s in stages}   # made before the workers fork
+    _JOB.update(ctx=ctx, stages=stages, render=render, events=events)
+    pool = ProcessPoolExecutor(workers, mp_context=fork)
     try:
         while waiting or running:
             for i in [i for i in waiting if stages[i].after not in names - set(out)]:
@@ -105,6 +117,7 @@ def _side_by_side(ctx, stages: list, render: Render, progress,
                 if error is not None and not isinstance(error, Exception):
                     raise error   # Ctrl-C in a worker: stop now
                 out[name] = error if error is not None else future.result()
+                events[name].set()
                 if error is not None:   # what runs after it is not needed: the build fails
                     waiting = [i for i in waiting if stages[i].after != name]
     finally:

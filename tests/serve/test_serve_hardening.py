@@ -137,8 +137,11 @@ def test_card_art_is_served_from_the_project_folder_only(content_copy, tmp_path)
     from tether_build.preview import gallery_page
 
     project = content_copy.parent
+    from PIL import Image
+
     (project / "art").mkdir()
-    (project / "art" / "zap.png").write_bytes(b"\x89PNG fake")
+    Image.new("RGB", (4, 2), (200, 30, 30)).save(project / "art" / "zap.png")
+    picture = (project / "art" / "zap.png").read_bytes().decode("utf-8", errors="replace")
     path = content_copy / "cards" / "starter.yaml"
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("  - id: zap\n", "  - id: zap\n    art: art/zap.png\n", 1),
@@ -150,7 +153,7 @@ def test_card_art_is_served_from_the_project_folder_only(content_copy, tmp_path)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
         port = srv.server_address[1]
-        assert _get(port, "/art/art/zap.png") == (200, "\ufffdPNG fake")
+        assert _get(port, "/art/art/zap.png") == (200, picture)
         for bad in ("/art/../secret.png", "/art/%2e%2e/secret.png", "/art/content/game.yaml",
                     "/art/art/missing.png", "/art/%00"):
             assert _get(port, bad)[0] == 404, bad

@@ -128,8 +128,9 @@ def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
                                          Path(content_dir).resolve().parent)
     if problems:
         raise ContentError(problems)  # before any layout: fail fast, every problem at once
-    faces.fit()  # every face laid out once, shrunk to fit as on the printed cards
     wanted = any(ANATOMY in str(ch.html) for ch in chapters)
+    if wanted:  # the anatomy figure measures its card as printed; the rest fit later
+        faces.fit([anatomy.pick_card(faces.cards)["id"]])
     game = content.game
     book = {
         "title": words.plain(game["title"]),
@@ -224,13 +225,14 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
 
 
 def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
-                    cache_dir: Path | None = None, board: tuple[int, int] = BOARD
-                    ) -> Rulebook:
+                    cache_dir: Path | None = None, board: tuple[int, int] = BOARD,
+                    faces_ready=lambda: None) -> Rulebook:
     """The rulebook PDFs (one per paper), rulebook.pdf (the first paper), the HTML and the
     print-and-assemble page print/README.pdf (on the first paper).
 
     cache_dir: the render cache (render/cache.py) for faces and book layouts, or None;
-    board: players and seed of the board map the guide describes.
+    board: players and seed of the board map the guide describes; faces_ready: called
+    after the page layouts, before the faces are fitted (a build waits for its card stage).
     """
     from ..render.cache import Cache
     from .stamp import stamp
@@ -255,6 +257,8 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
 
     html = {p: render(p, inline=False) for p in papers}
     layouts = _layouts(papers, html, book["base"], cache)
+    faces_ready()  # the layouts hold empty face slots only: `tether build` runs its card
+    faces.fit()    # stage meanwhile and fits here once it is done, from the render cache
     fragments = faces.fragments()
     out = Rulebook()
     out.files["rulebook.html"] = _absolute(render(papers[0], inline=True), book["base"]).encode()
@@ -308,6 +312,7 @@ def player_aid(env: jinja2.Environment, book: dict, paper: str, cache=None) -> b
 def preview_html(content, content_dir: Path, base: str = "/templates/") -> str:
     """The rulebook as one browser page (no PDF layout), template files under `base`."""
     book, words, faces = _context(content, content_dir)
+    faces.fit()
     template = _env(words).get_template("rulebook/book.html")
     html = template.render(paper="a4", page_size=PAPERS["a4"], **book, ref_slots=None,
                            card_face=lambda c: faces.face(c["id"], c["scale"], True))
@@ -330,5 +335,8 @@ def content_version(version: str, content_dir: Path) -> str:
 
 def stage(ctx) -> dict[str, bytes]:
     """`tether build` stage: the rulebook for the build's papers, and print/README.pdf."""
+    from ..stagerun import wait_for
+
     return render_rulebook(ctx.content, ctx.content_dir, tuple(ctx.papers), ctx.cache_dir,
-                           (ctx.board_players, ctx.seed)).files
+                           (ctx.board_players, ctx.seed),
+                           faces_ready=lambda: wait_for("cards")).files

@@ -34,15 +34,18 @@ class Faces:
         self.forms: dict[str, bytes] = {}  # page key -> fragment the layout workers read
         self.cache = cache  # render.cache.Cache of laid-out faces, or None
 
-    def fit(self) -> None:
-        """Fit every face as on the printed cards and keep its laid-out PDF page."""
+    def fit(self, only: list[str] | None = None) -> None:
+        """Fit every face (or the cards `only` names) as on the printed cards and keep its
+        laid-out PDF page. Faces the card stage laid out come from the render cache."""
         from ..render.fit import TEXT_SIZES, render_faces
 
-        done = render_faces(self.pages, [dict(c, copies=1) for c in self.cards], [],
-                            workers=WORKERS, cache=self.cache)
-        self.fits = {cid: {"name": f["name_level"], "text": TEXT_SIZES.index(f["text_pt"]),
-                           "reminders": f["reminders"]} for cid, f in done.fits.items()}
-        self.parts, self.forms = done.parts, done.forms
+        cards = [c for c in self.cards if only is None or c["id"] in only]
+        done = render_faces(self.pages, [dict(c, copies=1) for c in cards], [],
+                            workers=WORKERS if only is None else 1, cache=self.cache)
+        self.fits.update({cid: {"name": f["name_level"], "text": TEXT_SIZES.index(f["text_pt"]),
+                                "reminders": f["reminders"]} for cid, f in done.fits.items()})
+        if only is None:
+            self.parts, self.forms = done.parts, done.forms
 
     def fragments(self) -> dict:
         """card id -> its face page as a pdfasm.Fragment, ready to stamp (cached)."""
