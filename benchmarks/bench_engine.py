@@ -1,17 +1,24 @@
 """Engine speed: full games per second on one core, random agents, 2 / 4 / 6 players.
 
 Usage: python benchmarks/bench_engine.py [--games N] [--players 2,4,6] [--repeat R] [--json]
+       python benchmarks/bench_engine.py --bytecodes N [--players 4]
 Reports games/s, rounds/s and decisions/s (CPU time of this process, so other load on
 the machine disturbs the figures less; wall-clock figures are printed too). Each player
 count is measured R times (the same seeds) and the fastest run is kept: on a shared
 machine the slower runs measure the neighbours.
+
+`--bytecodes N` counts instead the Python bytecodes the engine executes per game over N
+games (sys.settrace opcode events, about 100x slower): a measure of the engine's work that
+no other load on the machine changes, with the functions that execute the most of them.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +58,28 @@ def bench(rules, players: int, games: int, seed: int = 0) -> dict:
             "avg_decisions": round(decisions / games, 1)}
 
 
+def bytecodes(rules, players: int, games: int, top: int = 15) -> dict:
+    """Python bytecodes executed per game (self, per function) over `games` games."""
+    count: Counter = Counter()
+
+    def tracer(frame, event, arg):
+        if event == "call":
+            frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        elif event == "opcode":
+            code = frame.f_code
+            count[f"{Path(code.co_filename).name}:{code.co_firstlineno} {code.co_name}"] += 1
+        return tracer
+    bench(rules, players, 2)  # warm-up: caches filled outside the count
+    sys.settrace(tracer)
+    try:
+        bench(rules, players, games)
+    finally:
+        sys.settrace(None)
+    total = sum(count.values())
+    return {"players": players, "games": games, "bytecodes_per_game": total // games,
+            "top": [(name, round(n / total * 100, 1)) for name, n in count.most_common(top)]}
+
+
 def main() -> None:
     """Command-line entry point."""
     ap = argparse.ArgumentParser(description=__doc__)
@@ -58,8 +87,21 @@ def main() -> None:
     ap.add_argument("--players", default="2,4,6")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--bytecodes", type=int, metavar="N",
+                    help="count the bytecodes executed per game over N games instead")
     args = ap.parse_args()
     rules = load_rules()
+    if args.bytecodes:
+        got = [bytecodes(rules, int(p), args.bytecodes) for p in args.players.split(",")]
+        if args.json:
+            print(json.dumps(got, indent=2))
+            return
+        for r in got:
+            print(f"{r['players']} players: {r['bytecodes_per_game']:,} bytecodes per game "
+                  f"({r['games']} games); the most, per function:")
+            for name, pct in r["top"]:
+                print(f"  {pct:5.1f} %  {name}")
+        return
     bench(rules, 4, 5)  # warm-up (caches, imports)
     rows = [min((bench(rules, int(p), args.games) for _ in range(max(1, args.repeat))),
                 key=lambda r: r["cpu_s"]) for p in args.players.split(",")]
