@@ -95,10 +95,22 @@ class Bridges(set):
         self.at = [()] * len(self.at)
 
     def update(self, *others) -> None:
-        """Build every Bridge of the iterables."""
+        """Build every Bridge of the iterables (many at once: each hex's row sorted once)."""
         for it in others:
-            for e in list(it):
-                self.add(e)
+            new = [e for e in dict.fromkeys(it) if e not in self]
+            if len(new) < 8:
+                for e in new:
+                    self.add(e)
+                continue
+            super().update(new)
+            rows: dict[int, list] = {}
+            for e in new:
+                a, b = e >> 8, e & 255
+                rows.setdefault(a, []).append((b, e))
+                rows.setdefault(b, []).append((a, e))
+            at = self.at
+            for h, pairs in rows.items():  # a row is sorted by neighbour, as `_with` keeps it
+                at[h] = tuple(sorted([*at[h], *pairs]))
 
     def difference_update(self, *others) -> None:
         """Remove every Bridge of the iterables."""
