@@ -91,6 +91,10 @@ def culprit(exc: BaseException) -> str | None:
                 found = defn.id
             elif getattr(v, "ability", None) is not None and getattr(v, "champ", None):
                 found = v.champ.defn.id
+            elif getattr(v, "ability", None) is not None and hasattr(loc.get("self"), "s"):
+                # a faction passive (no card, no Champion): name the faction and the passive
+                faction = loc["self"].s.players[v.owner].faction
+                found = f"faction {faction}: {v.ability.name}"
     return found
 
 
