@@ -79,9 +79,8 @@ def score(g, seat: int) -> float:
 
 def ranked(h, g, p: int, options: list, where: dict, width: int) -> list:
     """The keys of heuristic h's best `width` Action Step choices, best first."""
-    vals = sorted(((h._action(g, p, options[i], None), -i) for i in where.values()),
-                  reverse=True)
-    return [option_key(options[-i]) for _, i in vals[:width]]
+    best = sorted(where.items(), key=lambda ki: (-h._action(g, p, options[ki[1]], None), ki[1]))
+    return [k for k, _ in best[:width]]
 
 
 class _Walk:
@@ -151,7 +150,7 @@ class SearchAgent(Agent):
         self.forker = Forker()
         self.root: Node | None = None  # the last search's tree
         self.stats = {"decisions": 0, "searches": 0, "iterations": 0, "seconds": 0.0,
-                      "capped": 0, "depth": 0, "nodes": 0}
+                      "cpu": 0.0, "capped": 0, "depth": 0, "nodes": 0}
 
     def seed(self, value: int) -> None:
         """Seed the agent and its heuristic."""
@@ -163,7 +162,7 @@ class SearchAgent(Agent):
         self.stats["decisions"] += 1
         if kind != "action" or len(options) < 2 or g.origin is None:
             return self.heuristic.choose(g, p, kind, options, ctx)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         root = self.root = self.search(g, p)
         keys = [option_key(o) for o in options]
         visited = [(c.n, c.w / c.n, k) for k, c in root.children.items() if c.n and k in keys]
@@ -174,6 +173,7 @@ class SearchAgent(Agent):
         st = self.stats
         st["searches"] += 1
         st["seconds"] += time.perf_counter() - t0
+        st["cpu"] += time.process_time() - c0
         st["depth"] = max(st["depth"], root.depth())
         st["nodes"] += root.size()
         return pick
