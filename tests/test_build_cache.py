@@ -239,3 +239,24 @@ def test_a_constant_no_card_prints_leaves_the_cards_stage_up_to_date(small_conte
     _edit_card(small_content)
     third = _build(small_content, out, "cards")
     assert third["stages"]["cards"]["status"] == "built" and third["written"]
+
+
+def test_a_constant_only_the_tokens_print_lays_out_the_tokens_alone(small_content, tmp_path):
+    """The tiles stage keeps each sheet in the render cache under its HTML: the round cap
+    (printed on the Round tracker tokens) lays out the token sheet again, not the tiles, and
+    the outputs equal a clean build's."""
+    out = tmp_path / "build"
+    _build(small_content, out, "tiles")
+    sheets = sorted((out / ".cache" / "sheets").iterdir())
+    assert len(sheets) == 2      # tiles and tokens, A4
+    game = small_content / "game.yaml"
+    game.write_text(game.read_text().replace("round_cap: 10", "round_cap: 11"))
+    again = _build(small_content, out, "tiles")
+    assert again["stages"]["tiles"]["status"] == "built"
+    assert "print/tokens-a4.pdf" in again["written"]
+    assert not any(w.endswith("tiles-a4.pdf") for w in again["written"])
+    after = sorted((out / ".cache" / "sheets").iterdir())
+    assert set(sheets) < set(after) and len(after) == 3
+    fresh = tmp_path / "fresh"
+    _build(small_content, fresh, "tiles")
+    assert _outputs(out) == _outputs(fresh)

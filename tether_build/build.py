@@ -367,8 +367,9 @@ def tiles_stage(ctx: Context) -> dict[str, bytes]:
     content = ctx.content   # without the card files: the stage sees cards only through its view
     content = replace(content, cards=[], card_docs=[], bad_cards={}, docs={
         k: v for k, v in content.docs.items() if k not in content.card_docs})
-    files, _ = printing.print_files(content, tiles_cards(ctx), list(ctx.papers),
-                                    common.DEFAULT_TILE_MM, lambda message: None)
+    with common.cached(ctx.cache_dir):
+        files, _ = printing.print_files(content, tiles_cards(ctx), list(ctx.papers),
+                                        common.DEFAULT_TILE_MM, lambda message: None)
     return files
 
 
@@ -377,8 +378,9 @@ def board_stage(ctx: Context) -> dict[str, bytes]:
     from .printing import build as printing
     from .printing import common
     from .stageviews import ContentView, board_view
-    return printing.board_files(ContentView(board_view(ctx)), ctx.board_players, ctx.seed,
-                                list(ctx.papers), common.DEFAULT_TILE_MM)
+    with common.cached(ctx.cache_dir):
+        return printing.board_files(ContentView(board_view(ctx)), ctx.board_players, ctx.seed,
+                                    list(ctx.papers), common.DEFAULT_TILE_MM)
 
 
 STAGES: list[Stage] = [

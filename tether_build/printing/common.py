@@ -9,7 +9,9 @@ at the right and C3 = (-R, 0) at the left of every map.
 from __future__ import annotations
 
 import math
+import os
 import re
+from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -190,14 +192,54 @@ class Pdf(bytes):
     overflows: tuple[tuple[str, float], ...] = ()
 
 
+_CACHE: list = []   # the render cache of the running stage (see `cached`), or empty
+
+
+@contextmanager
+def cached(cache_dir):
+    """Within: to_pdf keeps each sheet in the render cache under cache_dir (None: off), keyed
+    by its HTML and all that shapes its PDF, so a constant that only the tokens print leaves
+    the tiles' sheets to the cache."""
+    from ..render.cache import Cache
+
+    _CACHE.append(Cache(cache_dir))
+    try:
+        yield
+    finally:
+        _CACHE.pop()
+
+
+def _sheet_key(html: str) -> str:
+    from ..render import cache
+
+    here = Path(__file__).resolve().parent
+    return cache.digest("sheet-pdf/1", html, TILE_TEMPLATES.as_uri(),
+                        cache.files_digest(TEMPLATES, ("tiles", "icons", "fonts")),
+                        cache.code_digest("pdf.py"), (here / "common.py").read_bytes(),
+                        cache.versions(*cache.LAYOUT_PACKAGES),
+                        os.environ.get("SOURCE_DATE_EPOCH", "0"))
+
+
 def to_pdf(html: str) -> Pdf:
-    """HTML -> PDF bytes through the project's one WeasyPrint module (render/pdf.py)."""
+    """HTML -> PDF bytes through the project's one WeasyPrint module (render/pdf.py); from
+    the render cache when a stage opened one (`cached`) and it holds this sheet."""
+    from ..render.cache import pack, unpack
     from ..render.pdf import Layout
 
+    cache = _CACHE[-1] if _CACHE else None
+    key = _sheet_key(html) if cache is not None else ""
+    entry = unpack(cache.get("sheets", key)) if cache is not None else None
+    if entry is not None:
+        meta, data = entry
+        out = Pdf(data)
+        out.pages, out.overflows = meta["pages"], tuple(tuple(o) for o in meta["overflows"])
+        return out
     document = Layout(TILE_TEMPLATES.as_uri() + "/").render(html)
     out = Pdf(Layout.write(document.pages, document))
     out.pages = len(document.pages)
     out.overflows = tuple(sorted(set(_overflows(document))))
+    if cache is not None:
+        cache.put("sheets", key, pack({"pages": out.pages, "overflows": out.overflows}, out))
     return out
 
 
