@@ -130,10 +130,13 @@ _JOB: dict = {}   # set before forking the sweep's workers, read by _part in the
 
 
 def _part(index: int) -> tuple[dict, list, int]:
-    """In a worker: every game k with k % workers == index."""
+    """In a worker: the games k with (k // 2) % workers == index, dealt in pairs. Games k
+    and k + 1 seat the heuristic agent on opposite seats, so with an odd number of players
+    one of them has one heuristic seat more; dealing k % workers gave one worker all the
+    heavier games (1.82 against 2.17 s of CPU, measured; in pairs 2.05 and 2.06 s)."""
     job = _JOB
-    return _play(job["rules"], range(index, job["games"], job["workers"]), job["seed"],
-                 job["src"])
+    ks = [k for k in range(job["games"]) if (k // 2) % job["workers"] == index]
+    return _play(job["rules"], ks, job["seed"], job["src"])
 
 
 def _workers(games: int) -> int:
