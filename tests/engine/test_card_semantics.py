@@ -131,6 +131,8 @@ def test_action_step_choices_are_simultaneous(rules, scripted):
             kind == "action") else 0
 
     class Watcher(scripted):
+        sees = "game"  # a rules test: it reads seat 0's zones from the live game
+
         def choose(self, g, p, kind, options, ctx=None):
             if kind == "action":
                 pl = g.s.players[0]

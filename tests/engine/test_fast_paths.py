@@ -12,6 +12,8 @@ from tether_build.engine.setup import new_game
 class _Compare(RandomAgent):
     """A random agent that, at every Action Step, compares the fast and the long 1-hex moves."""
 
+    sees = "game"  # a test harness: it calls the engine's move generators
+
     def __init__(self, seen: list, inner=None):
         self.seen, self.inner = seen, inner
 

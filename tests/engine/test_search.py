@@ -18,6 +18,8 @@ class _Catch(HeuristicAgent):
     """The heuristic until its seat's first Action Step choice of round `rnd` with more than
     two options; there it hands the real game to `fn` and stops the game."""
 
+    sees = "game"  # a test harness: fn inspects the real game
+
     def __init__(self, rnd, fn):
         self.rnd, self.fn = rnd, fn
 

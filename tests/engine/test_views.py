@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
+
 from tether_build.engine.agents import HeuristicAgent, RandomAgent
 from tether_build.engine.phases import advance_round
 from tether_build.engine.play import play_round, run
@@ -137,3 +139,122 @@ def test_the_heuristic_decides_from_its_observation_alone(rules):
                 agent.seed(7)
                 picks.add(repr(options[agent.choose(d, p, "action", options)]))
             assert len(picks) == 1, (seed, p, picks)
+
+
+def _mid_round(rules, players=3, seed=5):
+    """A game at the start of round 3's Action Phase (hands drawn, Market done)."""
+    from tether_build.engine.market import market_phase
+    from tether_build.engine.phases import reset_phase
+
+    g = _mid_game(rules, players, seed)
+    reset_phase(g)
+    market_phase(g)
+    return g
+
+
+def test_an_agent_reading_hidden_data_through_its_view_gets_an_error(rules):
+    """Every way at another seat's hand, any draw order, other seats' Permanent VP or the
+    supply decks raises Hidden; what the seat may know reads as on the live game."""
+    from tether_build.engine.game import Game
+    from tether_build.engine.seatview import Hidden
+
+    tried = []
+
+    class Peeker(HeuristicAgent):
+        def choose(self, g, p, kind, options, ctx=None):
+            if kind == "action" and not tried:
+                live = real
+                assert not isinstance(g, Game) and not hasattr(g, "agents")
+                other = (p + 1) % len(g.s.players)
+                assert list(g.s.players[p].hand) == live.s.players[p].hand
+                assert g.s.players[p].pvp == live.s.players[p].pvp
+                assert g.s.players[other].gold == live.s.players[other].gold
+                assert g.s.players[other].hand_size == len(live.s.players[other].hand)
+                assert [g.s.cards[i].defn.id for i in g.s.players[p].hand]
+                peeks = {
+                    "other hand": lambda: g.s.players[other].hand,
+                    "other pvp": lambda: g.s.players[other].pvp,
+                    "other draw": lambda: g.s.players[other].draw_contents,
+                    "own draw order": lambda: g.s.players[p].draw,
+                    "decks": lambda: g.s.decks,
+                    "card in other hand": lambda: g.s.cards[live.s.players[other].hand[0]],
+                    "card in own draw": lambda: g.s.cards[live.s.players[p].draw[0]],
+                    "other observation": lambda: g.observation(other),
+                }
+                for what, peek in peeks.items():
+                    with pytest.raises(Hidden):
+                        peek()
+                    tried.append(what)
+                for name in ("game", "rng", "agents", "pending", "hooks"):
+                    assert not hasattr(g, name)  # the live Game's parts are not there
+                    tried.append(name)
+                with pytest.raises(AttributeError):
+                    g.s.players[p].gold = 99  # read-only
+            return super().choose(g, p, kind, options, ctx)
+
+    real = _mid_round(rules)
+    real.agents[1] = Peeker()
+    real.agents[1].seed(1)
+    from tether_build.engine.actions import action_phase
+
+    action_phase(real)
+    assert len(tried) == 13
+
+
+def _reachable(root, skip_types) -> list:
+    """Every object reachable from root through public attributes, properties and items
+    (names not starting with '_'; a Hidden property is not followed)."""
+    from tether_build.engine.seatview import Hidden
+
+    seen, todo, out = set(), [root], []
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (int, float, str, bytes, type(None))):
+            continue
+        seen.add(id(obj))
+        out.append(obj)
+        if isinstance(obj, skip_types) or callable(obj):
+            continue
+        if isinstance(obj, dict) or hasattr(obj, "items") and hasattr(obj, "keys"):
+            todo.extend(list(obj))
+            todo.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            todo.extend(obj)
+        for name in dir(obj):
+            if name.startswith("_"):
+                continue
+            try:
+                todo.append(getattr(obj, name))
+            except (Hidden, AttributeError):
+                continue
+    return out
+
+
+def test_nothing_hidden_is_reachable_from_a_view(rules):
+    """Walking everything an agent can reach from its view (and from a target choice's
+    context) finds no Game, State, Player, hand, draw pile, supply deck or RNG."""
+    from tether_build.engine.ruleset import CardDef, Ruleset
+    from tether_build.engine.seatview import ask_view
+    from tether_build.engine.topo import Topology
+
+    g = _mid_round(rules)
+    s = g.s
+    view = g.seat_view(0).refresh("action", [])
+    reached = _reachable(view, (Ruleset, CardDef, Topology))
+    ctx = _reachable(ask_view(g.probe(0, s.cards[s.players[0].hand[0]])),
+                     (Ruleset, CardDef, Topology))
+    ids = {id(o) for o in reached + ctx}
+    forbidden = {"game": g, "state": s, "rng": g.rng, "decks": s.decks}
+    for pl in s.players:
+        forbidden[f"player {pl.seat}"] = pl
+        forbidden[f"draw {pl.seat}"] = pl.draw
+        if pl.seat:
+            forbidden[f"hand {pl.seat}"] = pl.hand
+    forbidden.update({f"deck {k}": v for k, v in s.decks.items()})
+    assert not [k for k, v in forbidden.items() if id(v) in ids]
+    # and no card id reachable names a card in another hand or any draw pile / deck
+    hidden = {i for pl in s.players for i in pl.draw + (pl.hand if pl.seat else [])}
+    hidden |= {i for d in s.decks.values() for i in d}
+    cards = {o.iid for o in reached if type(o).__name__ == "CardInst"}
+    assert not cards & hidden
+    assert len(reached) > 100  # the walk really went through the board

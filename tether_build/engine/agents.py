@@ -68,10 +68,8 @@ class HeuristicAgent(Agent):
         s = g.s
         got = self._close_memo
         if got is None or got[0] is not s or got[1:3] != (g.decisions, p):
-            from .phases import control_vp
-
             vic = g.rules.game["victory"]
-            near = s.players[p].pvp + control_vp(g, p) >= vic["vp_to_win"] - A.CLOSE_GAP
+            near = s.players[p].pvp + g.control_vp(p) >= vic["vp_to_win"] - A.CLOSE_GAP
             late = vic["round_cap"] - s.round < A.CLOSE_ROUNDS
             got = self._close_memo = (s, g.decisions, p, near or late)
         return got[3]
@@ -208,7 +206,7 @@ class HeuristicAgent(Agent):
         aim = target_intent(st, inst.defn.raw.get("effect"))
         if not aim:
             return 0.0
-        cands = st.targets(g.probe(p, inst))
+        cands = g.card_targets(p, inst)
         if aim < 0 and cands and all(c.owner == p for c in cands):
             return 10.0
         if aim > 0 and cands and all(c.owner != p for c in cands):

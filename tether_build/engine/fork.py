@@ -85,6 +85,7 @@ class Fork:
 
 class _Seat:
     name = "fork"
+    sees = "game"  # it replays, inside the searcher's own fork, a game the searcher built
 
     def __init__(self, fork: Fork, p: int, whole_plays: bool):
         self.fork, self.p, self.whole_plays = fork, p, whole_plays
@@ -176,7 +177,7 @@ class Forker:
     @staticmethod
     def whole(g) -> list[bool]:
         """Which seats of the real game are offered whole card plays."""
-        return [bool(getattr(a, "whole_plays", False)) for a in g.agents]
+        return g.whole_plays
 
     def step(self, g) -> int:
         """Which Action Step of the current round (from 1) the real game is deciding in."""

@@ -15,6 +15,7 @@ from .index import Index
 from .mods import Hooks
 from .movement import MoveMixin
 from .options import Options
+from .seatview import SeatView, ask_view
 from .units import UnitsMixin
 from .views import ViewsMixin
 
@@ -53,6 +54,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
         self.pending: set[int] = set()  # cards chosen this Action Step, not yet revealed
         self.trace: list[int] = []  # every decision's index, in order (search re-runs it)
         self.origin: tuple | None = None  # (players, seed, factions, options) of setup
+        self.views: dict[int, SeatView] = {}  # seat -> what its agent is shown
         self.on_step = None  # called with the game as each Action Step starts (search forks)
 
     # ---- decisions and log -------------------------------------------------------------
@@ -61,7 +63,12 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
         if not options:
             raise ValueError(f"no options for decision {kind!r} of seat {p}")
         self.decisions += 1
-        i = self.agents[p].choose(self, p, kind, options, ctx)
+        agent = self.agents[p]
+        if getattr(agent, "sees", "seat") == "game":  # an engine harness (seatview.py)
+            i = agent.choose(self, p, kind, options, ctx)
+        else:
+            i = agent.choose(self.seat_view(p).refresh(kind, options), p, kind, options,
+                             ask_view(ctx))
         if not 0 <= i < len(options):
             raise ValueError(f"agent {p} chose {i} of {len(options)} for {kind}")
         self.trace.append(i)
@@ -69,6 +76,30 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
             self.events.append({"e": "decide", "p": p, "kind": kind, "n": len(options),
                                 "i": i})
         return options[i]
+
+    def seat_view(self, p: int) -> SeatView:
+        """The read-only view of this game that seat p's agent is given (engine/seatview)."""
+        view = self.views.get(p)
+        if view is None:
+            view = self.views[p] = SeatView(self, p)
+        return view
+
+    @property
+    def whole_plays(self) -> list[bool]:
+        """Which seats' agents are offered whole card plays (docs/decisions.md)."""
+        return [bool(getattr(a, "whole_plays", False)) for a in self.agents]
+
+    def control_vp(self, p: int) -> int:
+        """Seat p's Control VP if Scoring were now (public: what it holds, §17)."""
+        from .phases import control_vp
+
+        return control_vp(self, p)
+
+    def card_targets(self, p: int, inst) -> list:
+        """The candidates of the first chosen target of seat p's card `inst`, looked ahead
+        as if declared now ([] if it chooses none)."""
+        st = next((x for x in inst.defn.effect if x.targets is not None), None)
+        return [] if st is None else list(st.targets(self.probe(p, inst)))
 
     def log(self, e: str, **data) -> None:
         """Append one event to the JSON-lines log (if logging)."""

@@ -1,0 +1,280 @@
+"""What an agent is given instead of the live Game: a read-only view of what its seat may
+know (§15.4, and the Gold display rule), the same shape as the parts of a Game agents read.
+
+`Game.decide` hands each agent `SeatView(game, p)` (one per seat, kept by the game) unless
+the agent declares `sees = "game"`: engine harnesses only (a search fork's seats replaying a
+game the searcher built, the example and sweep runners, tests that drive the engine).
+
+Through the view (its public attributes, items and methods) a seat can read:
+- the public board: tiles, Mine values, Capitals, Forces, Champions, Bridges, round, Age,
+  Lead, the revealed Market row, the winner;
+- every seat's Gold, Mana, Held (Control) Permanence, hand and draw pile sizes, and
+  face-up piles (discard, burn, scrapped, played this round);
+- its own hand, its own Permanent VP, and the contents (not the order) of its draw pile;
+- a card's definition by its id, for every card not hidden from the seat, and for the cards
+  the current decision offers it (a draft's revealed cards, a look at its own pile);
+- the public setup and the decisions so far (`origin`, `trace`), for the search agent's
+  forks. `origin` holds the setup seed, so a full re-run reproduces hidden deals: the
+  search deals them again at the searched step (engine/fork.py); any agent that re-runs
+  the game is trusted to do the same.
+
+It cannot read (each raises `Hidden`): other seats' hands, draw piles and Permanent VP, any
+draw order (its own included), the supply decks, the card behind an id in any of those,
+the dice stream, or the Game itself. What the asking context of a target choice shows is
+an `Asking` (the step asked, the card and the Champion it belongs to), not the running
+context (which holds the game).
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+CARD_KINDS = frozenset({"free_card", "forge_draft", "power_pick", "gain_card", "look_take",
+                        "mine_draft", "discard", "scrap", "put_on_top", "look_bottom"})
+
+
+class Hidden(AttributeError):
+    """Seat p asked for something its seat may not know (§15.4)."""
+
+
+class _Frozen:
+    """Refuses attribute writes: a view is read-only."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def _set(self, **values) -> None:
+        for k, v in values.items():
+            object.__setattr__(self, k, v)
+
+    def __reduce__(self):
+        """Copied (an agent's memo of a view, copied with a game) slot by slot."""
+        return _rebuild, (type(self), {k: getattr(self, k) for k in type(self).__slots__
+                                       if hasattr(self, k)})
+
+
+def _rebuild(cls, values: dict):
+    """A view object from its slot values (see _Frozen.__reduce__)."""
+    obj = object.__new__(cls)
+    obj._set(**values)
+    return obj
+
+
+class Asking(_Frozen):
+    """What a target choice's context shows an agent: the step asked (`asking`), the card
+    instance and the Champion whose effect asks."""
+
+    __slots__ = ("asking", "champ", "inst")
+
+    def __init__(self, asking, inst, champ):
+        self._set(asking=asking, inst=inst, champ=champ)
+
+
+def ask_view(ctx):
+    """The agent's side of a decision's context: an `Asking` for a running effect context,
+    a read-only mapping for a plain dict (a bid's card), None for None."""
+    if ctx is None:
+        return None
+    if isinstance(ctx, dict):
+        return MappingProxyType(dict(ctx))
+    return Asking(getattr(ctx, "asking", None), getattr(ctx, "inst", None),
+                  getattr(ctx, "champ", None))
+
+
+class PlayerView(_Frozen):
+    """One seat as seen from seat `viewer`."""
+
+    __slots__ = ("_draw", "_hand", "_mine", "_pvp", "burn", "capital", "champions", "cvp",
+                 "discard", "draw_size", "faction", "gold", "hand_size", "mana", "played",
+                 "scrapped", "seat")
+
+    def __init__(self, pl, viewer: int, names):
+        mine = pl.seat == viewer
+        self._set(seat=pl.seat, faction=pl.faction, gold=pl.gold, mana=pl.mana, cvp=pl.cvp,
+                  capital=pl.capital, champions=tuple(pl.champions),
+                  discard=tuple(pl.discard), burn=tuple(pl.burn),
+                  scrapped=tuple(pl.scrapped), played=tuple(pl.played),
+                  hand_size=len(pl.hand), draw_size=len(pl.draw), _mine=mine,
+                  _hand=tuple(pl.hand) if mine else None,
+                  _pvp=pl.pvp if mine else None,
+                  _draw=tuple(sorted(names(i) for i in pl.draw)) if mine else None)
+
+    def _own(self, what: str, value):
+        if not self._mine:
+            raise Hidden(f"seat {self.seat}'s {what} is hidden from this seat (§15.4)")
+        return value
+
+    @property
+    def hand(self) -> tuple:
+        """This seat's own hand (card ids); another seat's raises Hidden."""
+        return self._own("hand", self._hand)
+
+    @property
+    def pvp(self) -> int:
+        """This seat's own Permanent VP; another seat's raises Hidden."""
+        return self._own("Permanent VP", self._pvp)
+
+    @property
+    def draw_contents(self) -> tuple:
+        """The card ids (definition ids) in this seat's own draw pile, sorted: not its order."""
+        return self._own("draw pile", self._draw)
+
+    @property
+    def draw(self):
+        """Any draw pile's order is hidden (its own: `draw_contents`)."""
+        raise Hidden("the order of a draw pile is hidden (own pile: draw_contents)")
+
+
+class CardsView(_Frozen):
+    """Card instances by id, for the ids the seat may see."""
+
+    __slots__ = ("_cards", "_hidden", "_offered")
+
+    def __init__(self, cards, hidden: frozenset, offered: frozenset):
+        self._set(_cards=cards, _hidden=hidden, _offered=offered)
+
+    def __getitem__(self, iid: int):
+        if iid in self._hidden and iid not in self._offered:
+            raise Hidden(f"card {iid} is in a hidden zone (another hand, a draw pile or a "
+                         "supply deck)")
+        return self._cards[iid]
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+
+class StateView(_Frozen):
+    """The public board and the seats, as the State's attributes agents read."""
+
+    __slots__ = (
+        "_state",
+        "age",
+        "bridges",
+        "capital_of",
+        "cards",
+        "champions",
+        "champs_at",
+        "end_reason",
+        "forces",
+        "lead",
+        "mine_value",
+        "players",
+        "revealed",
+        "round",
+        "tile",
+        "topo",
+        "winner",
+    )
+
+    def __init__(self, s, viewer: int, offered: frozenset):
+        hidden = set()
+        for pl in s.players:
+            hidden.update(pl.draw)
+            if pl.seat != viewer:
+                hidden.update(pl.hand)
+        for deck in s.decks.values():
+            hidden.update(deck)
+
+        def name(i):
+            return s.cards[i].defn.id
+        self._set(_state=s, topo=s.topo, tile=s.tile, mine_value=s.mine_value,
+                  capital_of=s.capital_of, forces=s.forces, champs_at=s.champs_at,
+                  champions=s.champions, bridges=s.bridges, round=s.round, age=s.age,
+                  lead=s.lead, revealed=tuple(s.revealed), winner=s.winner,
+                  end_reason=s.end_reason,
+                  players=tuple(PlayerView(pl, viewer, name) for pl in s.players),
+                  cards=CardsView(s.cards, frozenset(hidden), offered))
+
+    def occupants(self, h: int) -> set[int]:
+        """Seats with at least one unit in hex h (§4.3)."""
+        return self._state.occupants(h)
+
+    def occupies(self, p: int, h: int) -> bool:
+        """Does seat p occupy hex h."""
+        return self._state.occupies(p, h)
+
+    def occupied_by(self, p: int) -> list[int]:
+        """Hexes seat p occupies, in index order (do not mutate)."""
+        return self._state.occupied_by(p)
+
+    def units_of(self, p: int, h: int) -> int:
+        """Number of seat p's units in hex h."""
+        return self._state.units_of(p, h)
+
+    @property
+    def decks(self):
+        """The supply decks' order is hidden."""
+        raise Hidden("the supply decks are hidden")
+
+
+class SeatView(_Frozen):
+    """What seat `seat` may know of a game, refreshed at each of its decisions."""
+
+    __slots__ = ("_game", "_s", "rules", "seat")
+
+    def __init__(self, game, seat: int):
+        self._set(_game=game, seat=seat, rules=game.rules, _s=None)
+
+    def __reduce__(self):
+        """Copied or pickled with its game, as a view of the copy (refreshed at the copy's
+        next decision)."""
+        return _rebuild, (SeatView, {"_game": self._game, "seat": self.seat,
+                                     "rules": self.rules, "_s": None})
+
+    def refresh(self, kind: str, options: list) -> SeatView:
+        """Bring the view up to the game's current decision (engine side: Game.decide)."""
+        g = self._game
+        offered = frozenset(o for o in options if isinstance(o, int)) if (
+            kind in CARD_KINDS) else frozenset()
+        self._set(_s=StateView(g.s, self.seat, offered))
+        return self
+
+    @property
+    def s(self) -> StateView:
+        """The public board and seats as this seat sees them."""
+        return self._s
+
+    @property
+    def decisions(self) -> int:
+        """How many decisions the game has asked so far."""
+        return self._game.decisions
+
+    @property
+    def origin(self) -> tuple | None:
+        """(players, seed, factions, options) of the setup: public (see the module doc)."""
+        return self._game.origin
+
+    @property
+    def trace(self) -> list[int]:
+        """Every decision's index so far, in order (a copy)."""
+        return list(self._game.trace)
+
+    @property
+    def whole_plays(self) -> list[bool]:
+        """Which seats are offered whole card plays (the shape of their options)."""
+        return self._game.whole_plays
+
+    def capital_has_enemy(self, p: int) -> bool:
+        """Does seat p's Capital contain enemy units (public)."""
+        return self._game.capital_has_enemy(p)
+
+    def control_vp(self, p: int) -> int:
+        """Seat p's Control VP if Scoring were now (public: what it holds, §17)."""
+        return self._game.control_vp(p)
+
+    def card_targets(self, p: int, inst) -> list:
+        """The candidates of the first chosen target of seat p's own card `inst` (the
+        board's public units or hexes)."""
+        if p != self.seat:
+            raise Hidden("a seat may look ahead only at its own cards")
+        self.s.cards[inst.iid]
+        return self._game.card_targets(p, inst)
+
+    def observation(self, p: int | None = None) -> dict:
+        """This seat's observation as plain data (Game.observation); another seat's raises
+        Hidden."""
+        if p is not None and p != self.seat:
+            raise Hidden("a seat sees only its own observation")
+        return self._game.observation(self.seat)
