@@ -265,3 +265,34 @@ def test_board_generates_at_the_largest_allowed_radius(content):
     for players in range(2, 7):
         board = generate_board(players, 1, game)
         assert len(board.slots) == players and board.mines
+
+
+def test_a_memo_of_valid_files_never_hides_a_problem(content_copy, tmp_path, monkeypatch):
+    """validate remembers files found schema-valid (by their bytes, the schemas and the
+    checker): an unchanged file is not checked again, an edited one is, and a problem is
+    reported every time (only valid verdicts are kept)."""
+    from tether_build import content as content_mod
+    from tether_build.errors import ContentError
+    from tether_build.render.cache import Cache
+    from tether_build.validate import validate
+
+    memo = Cache(tmp_path / "memo")
+    checked = []
+    real = content_mod._schema_problems
+    monkeypatch.setattr(content_mod, "_schema_problems",
+                        lambda doc, schema: checked.append(doc.path) or real(doc, schema))
+    validate(content_copy, memo)
+    first = len(checked)
+    assert first >= 10 and len(list((tmp_path / "memo" / "valid").iterdir())) == first
+    checked.clear()
+    validate(content_copy, memo)
+    assert checked == []                       # nothing changed: nothing checked again
+    game = content_copy / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("round_cap: 10", "round_cap: 0"),
+                    encoding="utf-8")
+    for _ in range(2):
+        checked.clear()
+        with pytest.raises(ContentError) as err:
+            validate(content_copy, memo)
+        assert [p for p in checked if p.endswith("game.yaml")] and len(checked) == 1
+        assert any(p.field.endswith("round_cap") for p in err.value.problems)

@@ -47,8 +47,9 @@ class Context:
     @property
     def content(self):
         if self._content is None:
+            from .render.cache import Cache
             from .validate import validate
-            self._content = validate(self.content_dir)
+            self._content = validate(self.content_dir, Cache(self.cache_dir))
         return self._content
 
     @property

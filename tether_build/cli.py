@@ -38,11 +38,16 @@ def main() -> None:
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 def validate(content_dir: Path, quiet: bool) -> None:
     """Check every content file: schemas, ids, references, text tokens."""
+    from .render.cache import CACHE_DIR, Cache
     from .validate import deck_counts
     from .validate import validate as run
 
-    content = run(content_dir)
-    _validate_rules(content, content_dir)
+    build = (content_dir.parent if content_dir.name else content_dir) / "build"
+    # a file found schema-valid by an earlier run or build, byte for byte, is not checked
+    # again: the memo lives in the default build folder's render cache, once there is one
+    memo = Cache(build / CACHE_DIR) if build.is_dir() else None
+    content = run(content_dir, memo)
+    _validate_rules(content, content_dir, memo)
     if quiet:
         return
     click.echo(f"{'deck':<14} {'cards':>5} {'copies':>6} {'document':>8}")
@@ -54,7 +59,7 @@ def validate(content_dir: Path, quiet: bool) -> None:
                f"{len(content.terms)} terms, {len(content.keywords)} keywords")
 
 
-def _validate_rules(content, content_dir: Path) -> None:
+def _validate_rules(content, content_dir: Path, memo=None) -> None:
     """The rules chapters and designer-notes.yaml, checked like every other content file."""
     from .errors import ContentError
     from .report import load_designer_notes
@@ -65,7 +70,7 @@ def _validate_rules(content, content_dir: Path) -> None:
     problems = check_chapters(content, rules, base)
     notes = rules / "designer-notes.yaml"
     if notes.exists():
-        problems += load_designer_notes(notes, str(notes.relative_to(base)))[1]
+        problems += load_designer_notes(notes, str(notes.relative_to(base)), memo)[1]
     if problems:
         raise ContentError(problems)
 

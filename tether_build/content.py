@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import schemacheck, yamlio
+from . import yamlio
 from .errors import ContentError, Problem
 
 # file (relative to content/) -> schema; cards/*.yaml use cards.schema.json
@@ -76,6 +77,8 @@ class Content:
 
 
 def _schema_problems(doc: yamlio.Doc, schema: str) -> list[Problem]:
+    from . import schemacheck
+
     out = []
     for path, message, hint in schemacheck.check(doc.data, schema):
         # an unknown field's path ends at the key itself: point at the key, not its value
@@ -92,9 +95,9 @@ def _schema_line(path: Path, display: str, schema: str) -> list[Problem]:
     return []
 
 
-def load_content(root: Path) -> Content:
+def load_content(root: Path, memo=None) -> Content:
     """Load and schema-check all of content/; raise ContentError with every problem."""
-    content, problems = load_partial(root)
+    content, problems = load_partial(root, memo)
     if problems:
         raise ContentError(problems)
     return content
@@ -104,9 +107,42 @@ def load_content(root: Path) -> Content:
 CORE = tuple(SINGLE_FILES)
 
 
-def load_partial(root: Path) -> tuple[Content, list[Problem]]:
+@functools.cache
+def _checker_digest() -> str:
+    """Every schema (a file's may refer to the others), the loader and checker code and the
+    checker's version: read once per process."""
+    from importlib import metadata
+
+    from .render.cache import digest
+
+    here = Path(__file__).resolve().parent
+    schemas = sorted((here.parent / "schemas").glob("*.schema.json"))
+    return digest("valid/1", *[(p.name, p.read_bytes()) for p in schemas],
+                  *[(here / m).read_bytes() for m in ("yamlio.py", "schemacheck.py")],
+                  metadata.version("jsonschema"))
+
+
+def schema_checked(doc: yamlio.Doc, path: Path, schema: str, memo) -> list[Problem]:
+    """The schema problems of one loaded file; with a memo (render.cache.Cache), a file
+    found valid before, byte for byte, is not checked again (only valid verdicts are kept:
+    problems are always worded afresh)."""
+    if memo is None:
+        return _schema_problems(doc, schema)
+    from .render.cache import digest
+
+    key = digest(_checker_digest(), path.read_bytes(), schema)
+    if memo.get("valid", key) == b"valid":
+        return []
+    problems = _schema_problems(doc, schema)
+    if not problems:
+        memo.put("valid", key, b"valid")
+    return problems
+
+
+def load_partial(root: Path, memo=None) -> tuple[Content, list[Problem]]:
     """Load what can be loaded. Cards with schema problems are left out of content.cards;
-    `content.complete` says whether every core file loaded cleanly (cross-checks need it)."""
+    `content.complete` says whether every core file loaded cleanly (cross-checks need it).
+    memo: a render.cache.Cache that remembers which files were schema-valid, or None."""
     root = Path(root)
     content = Content(root)
     problems: list[Problem] = []
@@ -132,7 +168,7 @@ def load_partial(root: Path) -> tuple[Content, list[Problem]]:
         if doc is None:
             continue
         problems += _schema_line(path, shown, schema)
-        schema_probs = _schema_problems(doc, schema)
+        schema_probs = schema_checked(doc, path, schema, memo)
         problems += schema_probs
         key = path.name if schema != CARD_SCHEMA else f"cards/{path.name}"
         if schema != CARD_SCHEMA:

@@ -110,17 +110,15 @@ def collect(content: Content, rules_dir: Path | None = None) -> list[Item]:
     return out
 
 
-def load_designer_notes(path: Path, shown: str) -> tuple[list[dict], list[Problem]]:
+def load_designer_notes(path: Path, shown: str, memo=None) -> tuple[list[dict], list[Problem]]:
     """rules/designer-notes.yaml: a list of {chapter, section, note}, checked against
-    schemas/designer-notes.schema.json; problems located."""
-    from .schemacheck import check
+    schemas/designer-notes.schema.json; problems located. memo: as content.load_partial's."""
+    from .content import schema_checked
 
     doc, problems = yamlio.load(path, shown)
     if doc is None or problems:
         return [], problems
-    for where, message, hint in check(doc.data, "designer-notes.schema.json"):
-        line, col = doc.locate(where, key=message.startswith("unknown field"))
-        problems.append(Problem(shown, line, col, yamlio.dotted(where), message, hint))
+    problems = schema_checked(doc, path, "designer-notes.schema.json", memo)
     return (doc.data if not problems else []), problems
 
 

@@ -253,9 +253,10 @@ def deck_counts(content: Content) -> list[tuple[str, int, int, int | None]]:
             for deck, meta in content.ages["decks"].items()]
 
 
-def validate(root: Path) -> Content:
-    """Load, schema-check and cross-check content; raise ContentError listing every problem."""
-    content, problems = load_partial(root)
+def validate(root: Path, memo=None) -> Content:
+    """Load, schema-check and cross-check content; raise ContentError listing every problem.
+    memo: a render.cache.Cache remembering files found schema-valid (content.load_partial)."""
+    content, problems = load_partial(root, memo)
     if content.complete:
         problems += [p for check in CHECKS for p in check(content)]
     if problems:
