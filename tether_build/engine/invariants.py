@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import compress
+
 # checkpoints where contact battles may still be pending elsewhere on the board
 MID_RESOLUTION = {"battle", "declare"}
 AFTER_SIEGES = {"collect", "cleanup", "reset", "market", "setup"}
@@ -52,10 +54,12 @@ def _board_problems(g, where: str):
     s = g.s
     n_seats = len(s.players)
     units: list[dict[int, int]] = [{} for _ in range(n_seats)]  # seat -> hex -> units, recounted
-    nocc = []
-    for h in range(s.topo.n):
+    n = s.topo.n
+    nocc = [0] * n
+    # only hexes with a Force entry or a Champion have anything to check
+    for h in sorted({*compress(range(n), s.forces), *compress(range(n), s.champs_at)}):
         occ = s.occupants(h)
-        nocc.append(len(occ))
+        nocc[h] = len(occ)
         if len(occ) > 2:
             yield f"hex {s.topo.name(h)} holds {len(occ)} players"
         if len(occ) == 2 and where not in MID_RESOLUTION:
@@ -81,13 +85,31 @@ def _board_problems(g, where: str):
             yield f"occupancy index of seat {p} out of sync"
     if s.nocc != nocc:
         yield "occupant count index out of sync"
-    if s.bridges.at != [tuple(x for x in s.topo.adj[h] if x[1] in s.bridges)
-                        for h in range(s.topo.n)]:
+    if not _bridge_index_ok(s):
         yield "bridged-neighbour index out of sync"
-    on_board = sum(len(x) for x in s.champs_at)
+    on_board = sum(map(len, s.champs_at))
     if on_board != len(s.champions):
         yield "Champion index out of sync"
     for e in s.bridges:
         a, b = e >> 8, e & 255
         if s.topo.dist[a][b] != 1:
             yield f"Bridge between non-adjacent hexes {a}-{b}"
+
+
+def _bridge_index_ok(s) -> bool:
+    """Is Bridges.at[h] exactly the (neighbour, edge) pairs of topo.adj[h] whose edge is a
+    Bridge, for every hex h. Each row is checked to be such pairs, in neighbour order, and
+    the rows to hold two pairs per Bridge between adjacent hexes: a row can then miss none
+    (this walks the Bridges, not every edge of the board)."""
+    bridges, adj, at = s.bridges, s.topo.adj, s.bridges.at
+    total = 0
+    for h in compress(range(len(at)), at):  # the rows that are not empty
+        row = at[h]
+        total += len(row)
+        allowed, prev = adj[h], -1
+        for x in row:
+            if x[0] <= prev or x[1] not in bridges or x not in allowed:
+                return False
+            prev = x[0]
+    dist = s.topo.dist
+    return total == 2 * sum(1 for e in bridges if dist[e >> 8][e & 255] == 1)
