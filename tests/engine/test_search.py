@@ -143,3 +143,26 @@ def test_the_search_agent_plays_whole_games_deterministically(rules):
     assert g1.events == g2.events  # same seed, same game, whatever the clock
     assert s1.stats["searches"] > 10 and s1.stats["iterations"] == 3 * s1.stats["searches"]
     assert g1.s.winner
+
+
+def test_every_agent_in_a_fork_sees_only_its_seats_view(rules, monkeypatch):
+    """The rollout agents (and the heuristic ranking the tree's choices) play the dealt
+    world through their seat's SeatView, as agents do in a real game: no seat's rollout
+    reads another seat's dealt hand."""
+    from tether_build.engine import search
+    from tether_build.engine.seatview import SeatView
+
+    seen = []
+
+    class Watch(HeuristicAgent):
+        def choose(self, g, p, kind, options, ctx=None):
+            seen.append((type(g), g.seat == p))
+            return super().choose(g, p, kind, options, ctx)
+
+        def _action(self, g, p, opt, ctx):
+            seen.append((type(g), g.seat == p))
+            return super()._action(g, p, opt, ctx)
+
+    monkeypatch.setattr(search, "HeuristicAgent", Watch)
+    _at_decision(rules, lambda g, p, options: _agent(2, iterations=4).search(g, p))
+    assert seen and set(seen) == {(SeatView, True)}

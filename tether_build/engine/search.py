@@ -15,7 +15,8 @@ gathers the results of every world in which the seat chose that way. One iterati
    heuristic's best few choices, more as it is visited (progressive widening);
 3. expansion: the first offered choice with no node yet gets one;
 4. rollout: every other decision, and the seat's decisions below the new node, are the
-   heuristic's, to the end of the next round (or of the game);
+   heuristic's, to the end of the next round (or of the game); each heuristic (and the one
+   ranking a node's choices) sees its seat's `SeatView` of the dealt world, as in a game;
 5. backpropagation: the fork's score for the seat (a win 1, a loss 0, else 0.5 plus its lead
    in Permanence over the best other seat, scaled) is added along the path.
 
@@ -31,6 +32,7 @@ import time
 
 from .agents import Agent, HeuristicAgent
 from .fork import Forker, option_key
+from .seatview import ask_view
 
 ITERATIONS = 48  # default budget per searched decision
 WIDTH = 5        # most choices a node offers (the heuristic's best)
@@ -99,9 +101,11 @@ class _Walk:
             self.rollout = [HeuristicAgent() for _ in g.s.players]
             for a in self.rollout:
                 a.seed(self.seed_of())
+        # every agent in a fork sees what its seat may know of the dealt world, as in a game
+        view = g.seat_view(p).refresh(kind, options)
         if self.node is not None and p == self.seat and kind == "action" and len(options) > 1:
-            return self._tree(g, p, options)
-        return self.rollout[p].choose(g, p, kind, options, ctx)
+            return self._tree(view, p, options)
+        return self.rollout[p].choose(view, p, kind, options, ask_view(ctx))
 
     def _tree(self, g, p, options) -> int:
         node, agent = self.node, self.agent
@@ -113,7 +117,7 @@ class _Walk:
         offered = [k for k in node.order if k in where][:widened(node.n, agent.width)]
         if not offered:  # none of the node's choices exists in this world
             self.node = None
-            return self(g, p, "action", options, None)
+            return self.rollout[p].choose(g, p, "action", options, None)
         kids = node.children
         for k in offered:
             if k in kids:
