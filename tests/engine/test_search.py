@@ -104,6 +104,9 @@ def test_forks_deal_again_what_the_seat_cannot_see(rules):
                     hands.add(tuple(sorted(f.s.players[q].hand)))
                     assert sorted(f.s.players[q].hand + f.s.players[q].draw) == pool
                     assert f.s.players[p].hand == g.s.players[p].hand
+                    other = f.s.players[q]  # its Permanent VP is hidden: what its cards give
+                    assert other.pvp == sum(f.s.cards[i].defn.vp for z in other.zones()
+                                            for i in z)
                 if who == p and kind == "action":
                     seen["keys"] = [option_key(o) for o in opts]
                     raise Horizon

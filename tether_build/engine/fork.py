@@ -10,10 +10,11 @@ snapshot that re-runs only the current round's decisions. The snapshot is kept a
 times faster to copy than `Game.clone`'s deepcopy); a state that cannot be pickled falls back to
 `Game.clone`.
 
-A fork deals the hidden cards again (`Game.resample`: other seats' hands and draw piles, the
-seat's own draw order, the supply decks, the dice) as the searched Action Step starts
-(`Game.on_step`), before any seat chooses: no choice made this step from a real hand is
-replayed into the dealt world; every seat chooses the step again there, from `policy`.
+A fork deals the hidden cards again (`Game.resample`: other seats' hands, draw piles and
+Permanent VP, the seat's own draw order, the supply decks, the dice) as the searched Action
+Step starts (`Game.on_step`), before any seat chooses: no choice made this step from a real
+hand is replayed into the dealt world; every seat chooses the step again there, from
+`policy`.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ gathers the results of every world in which the seat chose that way. One iterati
 
 1. a fork of the real game (engine/fork.py): the public setup and decisions re-run to the
    start of the searched Action Step, where everything the seat cannot know is dealt again
-   (other seats' hands and draw piles, its own draw order, the supply decks, the dice);
-   every seat then chooses that step again in the dealt world;
+   (other seats' hands, draw piles and Permanent VP, its own draw order, the supply decks,
+   the dice); every seat then chooses that step again in the dealt world;
 2. selection: at each of the seat's Action Step choices the tree knows, the child with the
    best availability UCB (`mean + c * sqrt(ln(available) / visits)`, where `available`
    counts the visits of the parent in which that choice was legal); a node offers the

@@ -73,22 +73,20 @@ class ViewsMixin:
         """A clone consistent with seat p's observation; hidden parts sampled from `seed`."""
         g = self.clone(agents)
         g.resample(p, random.Random(seed))
-        s = g.s
-        for pl in s.players:
-            if pl.seat != p:
-                pl.pvp = sum(s.cards[i].defn.vp for z in pl.zones() for i in z)
         g.index = Index()
         return g
 
     def resample(self, p: int, rng: random.Random) -> None:
         """In place, deal again what seat p cannot see: other seats' hands and draw piles
         from their pool (a card chosen this Action Step stays in hand: it is about to be
-        revealed), p's draw order, every supply deck's order; reseed the dice."""
+        revealed), p's draw order, every supply deck's order; other seats' Permanent VP
+        becomes what the Victory cards they own give (§15.4: it is hidden); reseed the dice."""
         s = self.s
         for pl in s.players:
             if pl.seat == p:
                 rng.shuffle(pl.draw)
                 continue
+            pl.pvp = sum(s.cards[i].defn.vp for z in pl.zones() for i in z)
             keep = [i for i in pl.hand if i in self.pending]
             pool = [i for i in pl.hand if i not in self.pending] + pl.draw
             rng.shuffle(pool)
