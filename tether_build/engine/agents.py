@@ -114,11 +114,11 @@ class HeuristicAgent(Agent):
 
     def _objectives(self, g, p: int) -> list[tuple]:
         """(hex, worth) of the tiles worth heading for: Mines, Forges, the Center."""
-        s = g.s
+        tiles = g.s.tile  # the game's own list (a view lends it): set once, at setup
         memo = self._obj_memo
-        if memo is None or memo[0] is not s:
+        if memo is None or memo[0] is not tiles:
             memo = self._obj_memo = (
-                s, [(h, A.OBJECTIVE[t]) for h, t in enumerate(s.tile) if t in A.OBJECTIVE])
+                tiles, [(h, A.OBJECTIVE[t]) for h, t in enumerate(tiles) if t in A.OBJECTIVE])
         return memo[1]
 
     def _move(self, g, p, opt, ctx) -> float:

@@ -27,6 +27,7 @@ context (which holds the game).
 
 from __future__ import annotations
 
+from functools import cached_property
 from types import MappingProxyType
 
 CARD_KINDS = frozenset({"free_card", "forge_draft", "power_pick", "gain_card", "look_take",
@@ -38,27 +39,23 @@ class Hidden(AttributeError):
 
 
 class _Frozen:
-    """Refuses attribute writes: a view is read-only."""
-
-    __slots__ = ()
+    """Refuses attribute writes: a view is read-only (its fields are set once, by _set)."""
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is read-only")
 
     def _set(self, **values) -> None:
-        for k, v in values.items():
-            object.__setattr__(self, k, v)
+        self.__dict__.update(values)
 
     def __reduce__(self):
-        """Copied (an agent's memo of a view, copied with a game) slot by slot."""
-        return _rebuild, (type(self), {k: getattr(self, k) for k in type(self).__slots__
-                                       if hasattr(self, k)})
+        """Copied (an agent's memo of a view, copied with a game) field by field."""
+        return _rebuild, (type(self), dict(self.__dict__))
 
 
 def _rebuild(cls, values: dict):
-    """A view object from its slot values (see _Frozen.__reduce__)."""
+    """A view object from its fields (see _Frozen.__reduce__)."""
     obj = object.__new__(cls)
-    obj._set(**values)
+    obj.__dict__.update(values)
     return obj
 
 
@@ -66,7 +63,6 @@ class Asking(_Frozen):
     """What a target choice's context shows an agent: the step asked (`asking`), the card
     instance and the Champion whose effect asks."""
 
-    __slots__ = ("asking", "champ", "inst")
 
     def __init__(self, asking, inst, champ):
         self._set(asking=asking, inst=inst, champ=champ)
@@ -86,9 +82,6 @@ def ask_view(ctx):
 class PlayerView(_Frozen):
     """One seat as seen from seat `viewer`."""
 
-    __slots__ = ("_draw", "_hand", "_mine", "_pvp", "burn", "capital", "champions", "cvp",
-                 "discard", "draw_size", "faction", "gold", "hand_size", "mana", "played",
-                 "scrapped", "seat")
 
     def __init__(self, pl, viewer: int, names):
         mine = pl.seat == viewer
@@ -130,7 +123,6 @@ class PlayerView(_Frozen):
 class CardsView(_Frozen):
     """Card instances by id, for the ids the seat may see."""
 
-    __slots__ = ("_cards", "_hidden", "_offered")
 
     def __init__(self, cards, hidden: frozenset, offered: frozenset):
         self._set(_cards=cards, _hidden=hidden, _offered=offered)
@@ -148,60 +140,43 @@ class CardsView(_Frozen):
 class StateView(_Frozen):
     """The public board and the seats, as the State's attributes agents read."""
 
-    __slots__ = (
-        "_state",
-        "age",
-        "bridges",
-        "capital_of",
-        "cards",
-        "champions",
-        "champs_at",
-        "end_reason",
-        "forces",
-        "lead",
-        "mine_value",
-        "players",
-        "revealed",
-        "round",
-        "tile",
-        "topo",
-        "winner",
-    )
 
     def __init__(self, s, viewer: int, offered: frozenset):
-        hidden = set()
-        for pl in s.players:
-            hidden.update(pl.draw)
-            if pl.seat != viewer:
-                hidden.update(pl.hand)
-        for deck in s.decks.values():
-            hidden.update(deck)
+        # the State's own queries (bound: `_`-names lead to the State, as `_state` does;
+        # the view guards its public names, Python cannot stop introspection)
+        self._set(_state=s, _viewer=viewer, _offered=offered, topo=s.topo, tile=s.tile,
+                  mine_value=s.mine_value, capital_of=s.capital_of, forces=s.forces,
+                  champs_at=s.champs_at, champions=s.champions, bridges=s.bridges,
+                  round=s.round, age=s.age, lead=s.lead, winner=s.winner,
+                  end_reason=s.end_reason, occupants=s.occupants, occupies=s.occupies,
+                  occupied_by=s.occupied_by, units_of=s.units_of)
+
+    @cached_property
+    def players(self) -> tuple:
+        """Every seat as this seat sees it (PlayerView)."""
+        s = self._state
 
         def name(i):
             return s.cards[i].defn.id
-        self._set(_state=s, topo=s.topo, tile=s.tile, mine_value=s.mine_value,
-                  capital_of=s.capital_of, forces=s.forces, champs_at=s.champs_at,
-                  champions=s.champions, bridges=s.bridges, round=s.round, age=s.age,
-                  lead=s.lead, revealed=tuple(s.revealed), winner=s.winner,
-                  end_reason=s.end_reason,
-                  players=tuple(PlayerView(pl, viewer, name) for pl in s.players),
-                  cards=CardsView(s.cards, frozenset(hidden), offered))
+        return tuple(PlayerView(pl, self._viewer, name) for pl in s.players)
 
-    def occupants(self, h: int) -> set[int]:
-        """Seats with at least one unit in hex h (§4.3)."""
-        return self._state.occupants(h)
+    @cached_property
+    def cards(self) -> CardsView:
+        """Card instances by id, for the ids this seat may see."""
+        s = self._state
+        hidden = set()
+        for pl in s.players:
+            hidden.update(pl.draw)
+            if pl.seat != self._viewer:
+                hidden.update(pl.hand)
+        for deck in s.decks.values():
+            hidden.update(deck)
+        return CardsView(s.cards, frozenset(hidden), self._offered)
 
-    def occupies(self, p: int, h: int) -> bool:
-        """Does seat p occupy hex h."""
-        return self._state.occupies(p, h)
-
-    def occupied_by(self, p: int) -> list[int]:
-        """Hexes seat p occupies, in index order (do not mutate)."""
-        return self._state.occupied_by(p)
-
-    def units_of(self, p: int, h: int) -> int:
-        """Number of seat p's units in hex h."""
-        return self._state.units_of(p, h)
+    @cached_property
+    def revealed(self) -> tuple:
+        """The revealed Market row (card ids)."""
+        return tuple(self._state.revealed)
 
     @property
     def decks(self):
@@ -212,29 +187,23 @@ class StateView(_Frozen):
 class SeatView(_Frozen):
     """What seat `seat` may know of a game, refreshed at each of its decisions."""
 
-    __slots__ = ("_game", "_s", "rules", "seat")
 
     def __init__(self, game, seat: int):
-        self._set(_game=game, seat=seat, rules=game.rules, _s=None)
+        self._set(_game=game, seat=seat, rules=game.rules, s=None)  # s: a StateView
 
     def __reduce__(self):
         """Copied or pickled with its game, as a view of the copy (refreshed at the copy's
         next decision)."""
         return _rebuild, (SeatView, {"_game": self._game, "seat": self.seat,
-                                     "rules": self.rules, "_s": None})
+                                     "rules": self.rules, "s": None})
 
     def refresh(self, kind: str, options: list) -> SeatView:
         """Bring the view up to the game's current decision (engine side: Game.decide)."""
         g = self._game
         offered = frozenset(o for o in options if isinstance(o, int)) if (
             kind in CARD_KINDS) else frozenset()
-        self._set(_s=StateView(g.s, self.seat, offered))
+        self._set(s=StateView(g.s, self.seat, offered))
         return self
-
-    @property
-    def s(self) -> StateView:
-        """The public board and seats as this seat sees them."""
-        return self._s
 
     @property
     def decisions(self) -> int:
