@@ -296,3 +296,51 @@ def test_a_memo_of_valid_files_never_hides_a_problem(content_copy, tmp_path, mon
             validate(content_copy, memo)
         assert [p for p in checked if p.endswith("game.yaml")] and len(checked) == 1
         assert any(p.field.endswith("round_cap") for p in err.value.problems)
+
+
+def test_a_parse_memo_gives_the_same_document_and_never_hides_a_problem(content_copy, tmp_path):
+    """Parsed files are remembered by their bytes (data and every line/column mark); a
+    remembered document equals a fresh parse, a file with a problem is parsed and reported
+    every time, and an entry that is not what the tool wrote is ignored."""
+    from tether_build import yamlio
+    from tether_build.render.cache import Cache
+
+    memo = Cache(tmp_path / "memo")
+    files = sorted(content_copy.rglob("*.yaml"))
+    for path in files:
+        fresh, problems = yamlio.load(path, path.name)
+        assert not problems
+        for _ in range(2):    # the first load stores, the second reads the entry
+            doc, problems = yamlio.load(path, path.name, memo)
+            assert not problems
+            assert (doc.path, doc.data, doc.marks, doc.key_marks) == (
+                fresh.path, fresh.data, fresh.marks, fresh.key_marks)
+    entries = sorted((tmp_path / "memo" / "parsed").iterdir())
+    assert len(entries) == len({p.read_bytes() for p in files})
+    for entry in entries:
+        entry.write_bytes(b"not marshal data")
+    doc, problems = yamlio.load(files[0], files[0].name, memo)
+    assert not problems and doc.data == yamlio.load(files[0])[0].data
+    broken = content_copy / "game.yaml"
+    broken.write_text(broken.read_text(encoding="utf-8").replace("round_cap: 10",
+                                                                 "round_cap: [10"))
+    for _ in range(2):
+        doc, problems = yamlio.load(broken, "game.yaml", memo)
+        assert doc is None and problems and problems[0].path == "game.yaml"
+
+
+def test_a_clean_rules_verdict_is_kept_only_until_something_changes(content_copy):
+    """`tether validate` keeps a clean verdict of the rules chapters and designer notes in
+    the build folder's cache: an edit that breaks a chapter is reported, every run."""
+    (content_copy.parent / "build").mkdir()
+    assert run_cli("validate", "--content", str(content_copy), "--quiet").exit_code == 0
+    assert run_cli("validate", "--content", str(content_copy), "--quiet").exit_code == 0
+    assert list((content_copy.parent / "build" / ".cache" / "valid").iterdir())
+    chapter = content_copy / "rules" / "01-overview.md"
+    good = chapter.read_text()
+    chapter.write_text(good + "\nYou get {{ resources.max_mama }} mana.\n")
+    for _ in range(2):
+        result = run_cli("validate", "--content", str(content_copy), "--quiet")
+        assert result.exit_code == 1 and "max_mama" in result.output
+    chapter.write_text(good)
+    assert run_cli("validate", "--content", str(content_copy), "--quiet").exit_code == 0

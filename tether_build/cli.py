@@ -60,8 +60,16 @@ def validate(content_dir: Path, quiet: bool) -> None:
 
 
 def _validate_rules(content, content_dir: Path, memo=None) -> None:
-    """The rules chapters and designer-notes.yaml, checked like every other content file."""
+    """The rules chapters and designer-notes.yaml, checked like every other content file.
+
+    memo: as validate's; a clean verdict is kept under everything the check reads (every
+    content and template file, the tool's code and schemas), so it is not worked out again
+    until one of them changes. Problems are always looked for afresh."""
     from .errors import ContentError
+
+    key = _rules_key(content_dir) if memo is not None else None
+    if key is not None and memo.get("valid", key) == b"valid":
+        return
     from .report import load_designer_notes
     from .rulebook.chapters import check_chapters
 
@@ -73,6 +81,30 @@ def _validate_rules(content, content_dir: Path, memo=None) -> None:
         problems += load_designer_notes(notes, str(notes.relative_to(base)), memo)[1]
     if problems:
         raise ContentError(problems)
+    if key is not None:
+        memo.put("valid", key, b"valid")
+
+
+def _rules_key(content_dir: Path) -> str:
+    """What the rules check reads: content files by their bytes, template files (the images a
+    chapter may show) by name, size and time, and the tool's code, schemas and libraries."""
+    import os
+    from importlib import metadata
+
+    from .render.cache import digest, files_digest
+
+    package = Path(__file__).resolve().parent
+    listing = []
+    for path in sorted((package.parent / "templates").rglob("*")):
+        if path.is_file():
+            st = path.stat()
+            listing.append((path.relative_to(package.parent).as_posix(), st.st_size,
+                            st.st_mtime_ns))
+    content_dir = Path(os.path.abspath(content_dir))
+    return digest("rules-valid/1", str(content_dir),
+                  files_digest(content_dir.parent, (content_dir.name,)),
+                  files_digest(package.parent, ("tether_build", "schemas")), listing,
+                  [metadata.version(n) for n in ("markdown-it-py", "jsonschema", "pyyaml")])
 
 
 @main.command()

@@ -163,7 +163,7 @@ def load_partial(root: Path, memo=None) -> tuple[Content, list[Problem]]:
             problems.append(Problem(shown, 1, 1, "", "required content file is missing",
                                     f"create it (schema: schemas/{schema})"))
             continue
-        doc, probs = yamlio.load(path, shown)
+        doc, probs = yamlio.load(path, shown, memo)
         problems += probs
         if doc is None:
             continue

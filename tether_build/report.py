@@ -115,7 +115,7 @@ def load_designer_notes(path: Path, shown: str, memo=None) -> tuple[list[dict], 
     schemas/designer-notes.schema.json; problems located. memo: as content.load_partial's."""
     from .content import schema_checked
 
-    doc, problems = yamlio.load(path, shown)
+    doc, problems = yamlio.load(path, shown, memo)
     if doc is None or problems:
         return [], problems
     problems = schema_checked(doc, path, "designer-notes.schema.json", memo)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import marshal
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,14 +97,54 @@ def dotted(path: Path_) -> str:
     return out
 
 
-def load(path: Path, display: str | None = None) -> tuple[Doc | None, list[Problem]]:
-    """Parse one YAML file. Returns (doc or None, problems)."""
+def load(path: Path, display: str | None = None, memo=None) -> tuple[Doc | None, list[Problem]]:
+    """Parse one YAML file. Returns (doc or None, problems).
+
+    memo: a render.cache.Cache that keeps the parsed data and marks of files that parsed
+    cleanly, by their bytes (plain values only, stored with marshal); a file with a problem
+    is parsed, and its problem worded, every time."""
     display = display or str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return None, [Problem(display, 1, 1, "", f"cannot read file: {exc}", "save it as UTF-8")]
-    return parse(text, display)
+    key = _memo_key(raw) if memo is not None else None
+    if key is not None:
+        doc = _remembered(memo.get("parsed", key), display)
+        if doc is not None:
+            return doc, []
+    doc, problems = parse(text, display)
+    if key is not None and doc is not None and not problems:
+        try:
+            memo.put("parsed", key, marshal.dumps((doc.data, doc.marks, doc.key_marks)))
+        except ValueError:
+            pass  # a value marshal cannot keep (e.g. a date): parsed again next time
+    return doc, problems
+
+
+@functools.cache
+def _loader_digest() -> str:
+    """This module's code, PyYAML's version and whether libyaml is used: read once."""
+    return hashlib.sha256(Path(__file__).read_bytes() + yaml.__version__.encode()
+                          + _fast_loader().__name__.encode()).hexdigest()
+
+
+def _memo_key(raw: bytes) -> str:
+    return hashlib.sha256(_loader_digest().encode() + b"\0" + raw).hexdigest()
+
+
+def _remembered(entry: bytes | None, display: str) -> Doc | None:
+    """The Doc a memo entry holds, or None (no entry, or one that is not what we wrote)."""
+    if entry is None:
+        return None
+    try:
+        data, marks, key_marks = marshal.loads(entry)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(marks, dict) or not isinstance(key_marks, dict):
+        return None
+    return Doc(display, data, marks, key_marks)
 
 
 def parse(text: str, display: str, first_line: int = 1) -> tuple[Doc | None, list[Problem]]:
