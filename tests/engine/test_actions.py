@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 
-from tether_build.engine import actions
 from tether_build.engine.options import Options
 from tether_build.engine.scenario import give, hex_of_kind, put_champion, scenario
 from tether_build.engine.topo import edge_key
@@ -46,13 +45,13 @@ def test_initiative_order_then_basic_actions(rules, scripted):
         pl.gold, pl.mana = 5, 5
     give(g, 1, "supply_cache")     # 55 / 120
     give(g, 2, "scout_report")     # 25 / 85
-    plans = [actions.declare(g, p) for p in (0, 1, 2)]
-    actions.resolve_step(g, plans)
+    plans = [g.declare(p) for p in (0, 1, 2)]
+    g.resolve_step(plans)
     order = [(e["e"], e.get("p")) for e in g.events if e["e"] in ("resolved", "deploy")]
     assert order == [("resolved", 2), ("resolved", 1), ("deploy", 0)]
     g2 = scenario(rules, 3, 1, agents=[a2, a0, a1], passives=False, forces=1,
                   options=Options(initiative="second"))
-    assert actions._initiative(g2, g2.s.cards[give(g2, 1, "scout_report")]) == 85
+    assert g2._initiative(g2.s.cards[give(g2, 1, "scout_report")]) == 85
 
 
 def test_locked_target_fizzles_costs_stay_paid(rules, scripted):
@@ -65,11 +64,11 @@ def test_locked_target_fizzles_costs_stay_paid(rules, scripted):
     g.s.add_forces(0, h, 1)
     g.s.players[0].gold, g.s.players[0].mana = 3, 5
     iid = give(g, 0, "recruit")
-    plan = actions.declare(g, 0)
+    plan = g.declare(0)
     assert plan["kind"] == "card" and list(plan["locks"].values())[-1] == h
     assert (g.s.players[0].mana, g.s.players[0].gold) == (4, 2)
     g.s.remove_forces(0, h, 1)   # the locked hex is lost before resolution
-    actions.resolve_card(g, plan)
+    g.resolve_card(plan)
     assert any(e["e"] == "fizzled" for e in g.events)
     assert iid in g.s.players[0].discard and g.s.forces[h] == {}
     assert (g.s.players[0].mana, g.s.players[0].gold) == (4, 2)
@@ -123,10 +122,10 @@ def test_nth_champion_gold_and_limit(rules, scripted):
     assert g.champion_gold(0, defn) == gold[2]
     g.s.players[0].gold, g.s.players[0].mana = 20, 5
     iid = give(g, 0, "ironclad_warden")
-    assert actions.playable(g, 0, iid)
+    assert g.playable(0, iid)
     put_champion(g, 0, "sergeant", cap)
     assert len(g.s.players[0].champions) == rules.game["champions"]["limit"]
-    assert not actions.playable(g, 0, iid)
+    assert not g.playable(0, iid)
 
 
 def test_champion_card_deploys_and_is_burnt_when_it_dies(rules, scripted):
@@ -135,9 +134,9 @@ def test_champion_card_deploys_and_is_burnt_when_it_dies(rules, scripted):
     pl = g.s.players[0]
     pl.gold, pl.mana = 10, 5
     iid = give(g, 0, "ironclad_warden")
-    plan = actions.declare(g, 0)
+    plan = g.declare(0)
     assert pl.gold == 10 - rules.by_id["ironclad_warden"].champion["gold"][0]
-    actions.resolve_card(g, plan)
+    g.resolve_card(plan)
     (ch,) = g.s.champions.values()
     assert ch.iid == iid and ch.hex == pl.capital
     assert iid not in pl.discard and iid not in pl.burn
@@ -149,7 +148,7 @@ def test_action_phase_ends_when_all_done(rules):
     g = scenario(rules, 3, 7, forces=2)
     for pl in g.s.players:
         pl.mana, pl.gold = 5, 3
-    actions.action_phase(g)
+    g.action_phase()
     assert all(pl.done or pl.mana < 1 for pl in g.s.players)
 
 
@@ -160,5 +159,5 @@ def test_basic_bridge_fizzles_if_no_longer_touching(rules, scripted):
     g.s.add_forces(0, a, 1)
     e = edge_key(a, b)
     g.s.remove_forces(0, a, 1)
-    actions.resolve_basic(g, {"p": 0, "kind": "bridge", "choice": ("bridge", e)})
+    g.resolve_basic({"p": 0, "kind": "bridge", "choice": ("bridge", e)})
     assert e not in g.s.bridges and g.events[-1]["e"] == "fizzle"

@@ -4,7 +4,6 @@ War Chronicle and "move N stacks ... each" (issue: engine semantics)."""
 from __future__ import annotations
 
 from tests.engine.test_rules_fixes import _card
-from tether_build.engine import actions
 from tether_build.engine.scenario import give, scenario
 from tether_build.engine.topo import edge_key
 
@@ -25,10 +24,10 @@ def _play(g, p, defn, iid=None):
     iid = give(g, p, "supply_cache") if iid is None else iid
     inst = g.s.cards[iid]
     inst.defn = defn
-    plan = {"p": p, "inst": inst, **actions.declare_card(g, p, inst, False)}
+    plan = {"p": p, "inst": inst, **g.declare_card(p, inst, False)}
     g.s.players[p].hand.remove(iid)
     g.s.players[p].played.append(iid)
-    actions.resolve_card(g, plan)
+    g.resolve_card(plan)
 
 
 def _farthest(kind, options, ctx):
@@ -139,7 +138,6 @@ def test_action_step_choices_are_simultaneous(rules, scripted):
                 seen.append((pl.mana, pl.gold, len(pl.hand), len(pl.played)))
             return super().choose(g, p, kind, options, ctx)
 
-    from tether_build.engine import actions as act
 
     g = scenario(rules, 2, 1, agents=[scripted(first_card), Watcher(first_card)],
                  passives=False, forces=1)
@@ -147,8 +145,8 @@ def test_action_step_choices_are_simultaneous(rules, scripted):
         pl.gold, pl.mana = 5, 1
     give(g, 0, "supply_cache")
     give(g, 1, "supply_cache")
-    assert act.seat_order(g)[0] == 0
-    act.action_phase(g)
+    assert g.seat_order()[0] == 0
+    g.action_phase()
     assert seen[0] == (1, 5, 1, 0), "seat 0's choice was not visible to seat 1"
     assert [e["p"] for e in g.events if e["e"] == "play"] == [0, 1]
     assert g.s.players[0].mana == 0 and g.s.players[1].mana == 0
@@ -240,7 +238,6 @@ def test_hit_assignment_option(rules):
 
 def test_collection_starts_at_the_lead(rules, scripted):
     """§16 Collection goes in seat order from the Lead, not always from seat 0."""
-    from tether_build.engine.phases import collection_phase
     from tether_build.engine.scenario import hex_of_kind
     seen = []
 
@@ -255,7 +252,7 @@ def test_collection_starts_at_the_lead(rules, scripted):
     g.s.add_forces(0, m0, 1)
     g.s.add_forces(1, m1, 1)
     g.s.lead = 1
-    collection_phase(g)
+    g.collection_phase()
     assert [s for s, k in seen if k == "mine"] == [1, 0]
 
 
@@ -284,7 +281,6 @@ def test_last_stand_takes_forces_of_the_entering_stack_only(rules, scripted):
 def test_costs_n_gold_includes_the_nth_champion_gold(rules):
     """One reading of "costs N gold" (Forge Miracle's gained cards, Last Contract): the
     whole gold paid, the §20.2 Nth-Champion gold included."""
-    from tether_build.engine.declare import card_cost
     from tether_build.engine.scenario import hex_of_kind, put_champion
     from tether_build.engine.state import MappingProxyType
     g = scenario(rules, 2, 3, passives=False)
@@ -293,15 +289,14 @@ def test_costs_n_gold_includes_the_nth_champion_gold(rules):
     put_champion(g, 0, "stormcaller", h)
     iid = give(g, 0, "blood_banker")
     inst = g.s.cards[iid]
-    assert card_cost(g, 0, inst)[1] > 0  # the third Champion's gold
+    assert g.card_cost(0, inst)[1] > 0  # the third Champion's gold
     inst.over = MappingProxyType({"gold": 0, "mana": 1})
-    assert card_cost(g, 0, inst)[:2] == (1, 0)
+    assert g.card_cost(0, inst)[:2] == (1, 0)
 
 
 def test_extra_draw_at_the_next_reset_is_kept(rules):
     """Breakthrough Line's reading: 2 extra cards at the next Reset, after the usual draw
     (drawn at Cleanup they would be discarded with the hand); once only."""
-    from tether_build.engine.phases import cleanup_phase, reset_phase
     g = scenario(rules, 2, 3, passives=False)
     pl = g.s.players[0]
     for _ in range(12):
@@ -310,12 +305,12 @@ def test_extra_draw_at_the_next_reset_is_kept(rules):
                         "duration": "permanent", "limit": "once",
                         "steps": [{"step": "draw", "count": 2}]}]))
     size = rules.game["hand"]["size"]
-    cleanup_phase(g)
-    reset_phase(g)
+    g.cleanup_phase()
+    g.reset_phase()
     assert len(pl.hand) == size + 2
-    cleanup_phase(g)
+    g.cleanup_phase()
     g.s.round += 1
-    reset_phase(g)
+    g.reset_phase()
     assert len(pl.hand) == size
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tether_build.engine import actions
 from tether_build.engine.combat import Battle
 from tether_build.engine.scenario import give, hex_of_kind, put_champion, scenario
 from tether_build.engine.topo import edge_key
@@ -13,12 +12,12 @@ def play(g, p, card_id):
     iid = give(g, p, card_id)
     pl = g.s.players[p]
     pl.mana, pl.gold = max(pl.mana, 10), max(pl.gold, 10)
-    locks = actions.declare_card(g, p, g.s.cards[iid], dry=False)
+    locks = g.declare_card(p, g.s.cards[iid], dry=False)
     assert locks is not None, f"{card_id} has no legal target"
     pl.hand.remove(iid)
     pl.played.append(iid)
     plan = {"p": p, "inst": g.s.cards[iid], "locks": locks["locks"], "refs": locks["refs"]}
-    actions.resolve_card(g, plan)
+    g.resolve_card(plan)
     return plan
 
 
@@ -65,10 +64,10 @@ def test_propaganda_counter_grows(rules):
         before = g.s.forces[cap].get(0, 0)
         pl = g.s.players[0]
         pl.mana = pl.gold = 10
-        locks = actions.declare_card(g, 0, g.s.cards[iid], dry=False)
+        locks = g.declare_card(0, g.s.cards[iid], dry=False)
         pl.hand.remove(iid)
         pl.played.append(iid)
-        actions.resolve_card(g, {"p": 0, "inst": g.s.cards[iid], **locks})
+        g.resolve_card({"p": 0, "inst": g.s.cards[iid], **locks})
         pl.discard.remove(iid)
         assert g.s.forces[cap].get(0, 0) - before == expected
 
@@ -141,11 +140,11 @@ def test_last_contract_cost_override(rules):
     play(g, 0, "last_contract")
     pl = g.s.players[0]
     iid = give(g, 0, "titan_vanguard")
-    assert actions.card_cost(g, 0, g.s.cards[iid])[:2] == (0, 0)
+    assert g.card_cost(0, g.s.cards[iid])[:2] == (0, 0)
     other = give(g, 0, "zap")
-    assert actions.card_cost(g, 0, g.s.cards[other])[:2] == (1, 0)
+    assert g.card_cost(0, g.s.cards[other])[:2] == (1, 0)
     pl.mana, pl.gold = 1, 0
-    assert actions.playable(g, 0, iid)
+    assert g.playable(0, iid)
 
 
 def test_set_to_skirmish_retreats(rules, scripted):
@@ -176,7 +175,7 @@ def test_forge_miracle_overrides(rules):
     play(g, 0, "forge_miracle")
     hand = [g.s.cards[i] for i in g.s.players[0].hand]
     assert len(hand) == 3 and all(c.defn.age == "I" for c in hand)
-    assert all(c.get("burn") and c.get("mana") == 1 and actions._initiative(g, c) == 0
+    assert all(c.get("burn") and c.get("mana") == 1 and g._initiative(c) == 0
                for c in hand)
 
 
@@ -206,5 +205,5 @@ def test_ward_untargetable(rules):
     play(g, 0, "ward")
     iid = give(g, 1, "zap")
     g.s.players[1].mana = 3
-    assert not actions.playable(g, 1, iid), "the only Champion in range is warded"
+    assert not g.playable(1, iid), "the only Champion in range is warded"
     assert ch.cid in g.s.champions

@@ -18,7 +18,7 @@ def test_preview_counts(rules, rnd, expected):
 def test_row_mixes_next_age(rules):
     g = scenario(rules, 4, 2)
     g.s.round, g.s.age = 6, "II"
-    row = market.market_row(g)
+    row = g.market_row()
     ages = sorted(g.s.cards[i].defn.age for i in row)
     assert ages == ["II", "II", "III", "III"]
     assert all(i in g.s.revealed for i in row)
@@ -35,7 +35,7 @@ def test_highest_buy_wins_and_pays(rules, scripted):
     for pl in g.s.players:
         pl.gold = 5
     iid = g.reveal("age1_market", 1)[0]
-    assert market.resolve_card(g, iid, [0, 1, 2]) == 0
+    assert g.resolve_bids(iid, [0, 1, 2]) == 0
     assert [pl.gold for pl in g.s.players] == [2, 5, 5]
     assert iid in g.s.players[0].draw and g.s.players[0].market_won
 
@@ -45,7 +45,7 @@ def test_buy_tie_rolls_off(rules, scripted):
     for pl in g.s.players:
         pl.gold = 4
     iid = g.reveal("age1_market", 1)[0]
-    w = market.resolve_card(g, iid, [0, 1])
+    w = g.resolve_bids(iid, [0, 1])
     assert any(e["e"] == "rolloff" for e in g.events)
     assert g.s.players[w].gold == 2 and g.s.players[1 - w].gold == 4
 
@@ -57,7 +57,7 @@ def test_pass_pot(rules, scripted):
     for pl in g.s.players:
         pl.gold = 5
     iid = g.reveal("age1_market", 1)[0]
-    w = market.resolve_card(g, iid, [0, 1, 2])
+    w = g.resolve_bids(iid, [0, 1, 2])
     assert w in (1, 2)
     gold = [pl.gold for pl in g.s.players]
     assert gold[0] == 3 and gold[w] == 5 - 1 + 4 and gold[3 - w] == 4
@@ -66,7 +66,7 @@ def test_pass_pot(rules, scripted):
 
 def test_roll_off_reaches_one(rules):
     g = scenario(rules, 6, 1)
-    wins = {market.roll_off(g, [0, 1, 2, 3, 4, 5], "t") for _ in range(200)}
+    wins = {g.roll_off([0, 1, 2, 3, 4, 5], "t") for _ in range(200)}
     assert wins == set(range(6))
 
 
@@ -74,7 +74,7 @@ def test_one_market_win_per_round(rules):
     g = scenario(rules, 5, 8)
     for pl in g.s.players:
         pl.gold = 6
-    market.market_phase(g)
+    g.market_phase()
     gains = [e["p"] for e in g.events if e["e"] == "gain"]
     assert sorted(gains) == [0, 1, 2, 3, 4]
     assert not g.s.revealed

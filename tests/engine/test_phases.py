@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from tether_build.engine import phases
 from tether_build.engine.agents import RandomAgent
 from tether_build.engine.mods import Active, ModDef
 from tether_build.engine.scenario import give, hex_of_kind, scenario
@@ -40,7 +39,7 @@ def test_reset_income_mana_draw(rules):
     for _ in range(8):
         give(g, 0, "supply_cache", "draw")
     pl.gold, pl.mana = 3, 0
-    phases.reset_phase(g)
+    g.reset_phase()
     assert pl.gold == 3 + rules.game["resources"]["base_income"]
     assert pl.mana == rules.game["resources"]["max_mana"]
     assert len(pl.hand) == rules.game["hand"]["size"]
@@ -62,7 +61,7 @@ def test_collection_mine_gold_with_ore_cut(rules, scripted):
     mine = hex_of_kind(g, "mine", set(g.s.capital_of))
     g.s.add_forces(0, mine, 1)
     before = g.s.players[0].gold
-    phases.collection_phase(g)
+    g.collection_phase()
     assert g.s.players[0].gold == before + g.s.mine_value[mine] + 1
 
 
@@ -70,7 +69,7 @@ def test_collection_center_power_pick(rules):
     g = scenario(rules, 2, 2, passives=False)
     g.s.add_forces(0, g.s.topo.center, 1)
     deck = len(g.s.decks["age1_power"])
-    phases.collection_phase(g)
+    g.collection_phase()
     gained = [e for e in g.events if e["e"] == "gain"]
     assert len(gained) == 1 and rules.by_id[gained[0]["card"]].deck == "age1_power"
     assert len(g.s.decks["age1_power"]) == deck - 1
@@ -82,18 +81,18 @@ def test_scoring_control_vp_and_win_condition(rules):
     s.add_forces(0, s.topo.center, 1)
     s.add_forces(0, hex_of_kind(g, "forge"), 1)
     s.add_forces(0, s.players[1].capital, 1)  # Occupiers: 2 for an enemy Capital
-    assert phases.control_vp(g, 0) == 1 + 1 + 2
+    assert g.control_vp(0) == 1 + 1 + 2
     s.players[0].pvp = rules.game["victory"]["vp_to_win"] - 4
-    assert phases.scoring_phase(g) == [0]
+    assert g.scoring_phase() == [0]
     s.add_forces(1, s.players[0].capital, 1)
-    assert phases.scoring_phase(g) == [], "an enemy in your Capital blocks the win (§3.1)"
+    assert g.scoring_phase() == [], "an enemy in your Capital blocks the win (§3.1)"
 
 
 def test_vp_while_modifier(rules):
     g = scenario(rules, 2, 3, passives=False)
     from tether_build.engine.scenario import put_champion
     put_champion(g, 0, "bannerman", g.s.players[0].capital)
-    assert phases.control_vp(g, 0) == 1
+    assert g.control_vp(0) == 1
 
 
 def test_tie_breakers(rules):
@@ -101,9 +100,9 @@ def test_tie_breakers(rules):
     s = g.s
     for pl, (pvp, cvp, gold) in zip(s.players, [(3, 2, 1), (4, 1, 0), (4, 1, 5)]):
         pl.pvp, pl.cvp, pl.gold = pvp, cvp, gold
-    assert phases.rank(g, [0, 1, 2]) == [2]
+    assert g.rank([0, 1, 2]) == [2]
     s.players[2].gold = 0
-    assert phases.rank(g, [0, 1, 2]) == [1, 2], "all equal: shared (final_tie option)"
+    assert g.rank([0, 1, 2]) == [1, 2], "all equal: shared (final_tie option)"
 
 
 def test_cleanup_ends_round_effects(rules):
@@ -117,7 +116,7 @@ def test_cleanup_ends_round_effects(rules):
     g.hooks.add_mod(Active(0, "end_of_round"), ModDef({"modifier": "pick_extra", "amount": 1}))
     g.hooks.add_mod(Active(0, "permanent"), ModDef({"modifier": "pick_extra", "amount": 1}))
     give(g, 0, "zap")
-    phases.cleanup_phase(g)
+    g.cleanup_phase()
     assert s.bridges == {keep} and len(g.hooks.of("pick_extra")) == 1
     assert not s.players[0].hand and len(s.players[0].discard) == 1
 
@@ -126,6 +125,6 @@ def test_ages_and_lead(rules):
     g = scenario(rules, 3, 6)
     seen = []
     for _ in range(9):
-        phases.advance_round(g)
+        g.advance_round()
         seen.append((g.s.round, g.s.age, g.s.lead))
     assert seen[2] == (4, "II", 0) and seen[6] == (8, "III", 1) and seen[0] == (2, "I", 1)

@@ -10,7 +10,7 @@ import pytest
 
 from tether_build.compile import normalize_steps
 from tether_build.effects import spec
-from tether_build.engine import actions, declare, rand
+from tether_build.engine import declare, rand
 from tether_build.engine.agents import RandomAgent
 from tether_build.engine.core import Ctx
 from tether_build.engine.invariants import problems_of
@@ -56,10 +56,10 @@ def test_bridge_crew_offers_a_skip(rules, scripted, skip):
     g = scenario(rules, 2, 3, passives=False, forces=2, agents=[scripted(fn), scripted()])
     cap = g.s.players[0].capital
     iid = give(g, 0, "bridge_crew")
-    plan = {"p": 0, "inst": g.s.cards[iid], **actions.declare_card(g, 0, g.s.cards[iid], False)}
+    plan = {"p": 0, "inst": g.s.cards[iid], **g.declare_card(0, g.s.cards[iid], False)}
     g.s.players[0].hand.remove(iid)
     g.s.players[0].played.append(iid)
-    actions.resolve_card(g, plan)
+    g.resolve_card(plan)
     assert (g.s.forces[cap].get(0, 0) == 2) is skip
     assert any(e["e"] == "bridge" for e in g.events)
 
@@ -71,10 +71,10 @@ def test_an_optional_only_target_keeps_the_card_playable(rules):
     may = _card([{"step": "move", "distance": 1, "optional": True}])
     assert must.check == declare.CHEAP and may.check is None
     inst.defn = must
-    assert not declare.has_target(g, 0, inst)
+    assert not g.has_target(0, inst)
     inst.defn = may
-    assert declare.has_target(g, 0, inst)
-    locks = declare.declare_card(g, 0, inst, dry=False)["locks"]
+    assert g.has_target(0, inst)
+    locks = g.declare_card(0, inst, dry=False)["locks"]
     assert list(locks.values()) == [None], "the skip, locked (the only choice)"
 
 
@@ -84,7 +84,7 @@ def test_a_further_stack_is_up_to(rules):
     _bridge_out(g, 0)
     inst = g.s.cards[give(g, 0, "supply_cache")]
     inst.defn = _card([{"step": "move", "stacks": 2, "distance": 1}])
-    locks = declare.declare_card(g, 0, inst, dry=False)
+    locks = g.declare_card(0, inst, dry=False)
     assert locks is not None and len(locks["locks"]) == 1
 
 
@@ -96,10 +96,10 @@ def test_hero_pool_is_every_two_mana_champion(rules):
         pile.clear()
     n_cards = len(g.s.cards)
     iid = give(g, 0, "a_hero_joins_the_battle")
-    plan = {"p": 0, "inst": g.s.cards[iid], **actions.declare_card(g, 0, g.s.cards[iid], False)}
+    plan = {"p": 0, "inst": g.s.cards[iid], **g.declare_card(0, g.s.cards[iid], False)}
     g.s.players[0].hand.remove(iid)
     g.s.players[0].played.append(iid)
-    actions.resolve_card(g, plan)
+    g.resolve_card(plan)
     (ch,) = g.s.champions.values()
     assert ch.defn.is_champion and ch.defn.mana == 2
     assert ch.iid == n_cards + 1, "a new copy of the card joined the game"
@@ -114,10 +114,10 @@ def test_hero_takes_the_supply_copy_when_there_is_one(rules):
         n_cards = len(g.s.cards)
         iid = give(g, 0, "a_hero_joins_the_battle")
         plan = {"p": 0, "inst": g.s.cards[iid],
-                **actions.declare_card(g, 0, g.s.cards[iid], False)}
+                **g.declare_card(0, g.s.cards[iid], False)}
         g.s.players[0].hand.remove(iid)
         g.s.players[0].played.append(iid)
-        actions.resolve_card(g, plan)
+        g.resolve_card(plan)
         (ch,) = g.s.champions.values()
         seen.add(ch.defn.deck)
         if ch.defn.deck != "faction":
@@ -134,11 +134,11 @@ def test_cards_without_a_target_are_not_offered(rules):
     pl.mana, pl.gold = 5, 5
     zap, cache = give(g, 0, "zap"), give(g, 0, "supply_cache")
     for exact in (False, True):
-        offered = {o[1] for o in actions.legal_actions(g, 0, exact) if o[0] == "card"}
+        offered = {o[1] for o in g.legal_actions(0, exact) if o[0] == "card"}
         assert offered == {cache}, "no Champion on the board: nothing to Zap"
     h = g.s.players[0].capital
     put_champion(g, 1, "sergeant", h)
-    offered = {o[1] for o in actions.legal_actions(g, 0, False) if o[0] == "card"}
+    offered = {o[1] for o in g.legal_actions(0, False) if o[0] == "card"}
     assert offered == {zap, cache}
 
 
@@ -156,15 +156,15 @@ def test_exact_and_quick_offers_agree(rules):
             pl.hand.extend(rng.sample(pl.discard + pl.draw, min(4, len(pl.discard))))
             pl.discard = [i for i in pl.discard if i not in pl.hand]
             pl.draw = [i for i in pl.draw if i not in pl.hand]
-            quick = set(actions.legal_actions(g, p, exact=False))
-            exact = set(actions.legal_actions(g, p, exact=True))
+            quick = set(g.legal_actions(p, exact=False))
+            exact = set(g.legal_actions(p, exact=True))
             assert exact <= quick
             assert all(o[0] == "card" and s.cards[o[1]].defn.check == declare.PROBE
                        for o in quick - exact)
             for iid in pl.hand:
                 inst = s.cards[iid]
                 if inst.defn.check is None:
-                    assert declare.declare_card(g, p, inst, dry=True) is not None
+                    assert g.declare_card(p, inst, dry=True) is not None
                     checked += 1
     assert checked > 20
 

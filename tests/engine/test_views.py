@@ -8,7 +8,6 @@ import random
 import pytest
 
 from tether_build.engine.agents import HeuristicAgent, RandomAgent
-from tether_build.engine.phases import advance_round
 from tether_build.engine.play import play_round, run
 from tether_build.engine.setup import new_game
 from tether_build.engine.state import Bridges
@@ -18,7 +17,7 @@ def _mid_game(rules, players=3, seed=5, rounds=2):
     g = new_game(rules, players, seed, [HeuristicAgent() for _ in range(players)], log=[])
     for _ in range(rounds):
         assert not play_round(g)
-        advance_round(g)
+        g.advance_round()
     return g
 
 
@@ -119,21 +118,18 @@ def test_heuristic_never_aims_harm_at_its_own_champions(rules):
 def test_the_heuristic_decides_from_its_observation_alone(rules):
     """Dealing again what a seat cannot see (other hands, draw orders, Permanence) never
     changes the heuristic's choice: it reads only what its observation shows (§15.4)."""
-    from tether_build.engine.actions import expand_plays, legal_actions
-    from tether_build.engine.market import market_phase
-    from tether_build.engine.phases import reset_phase
 
     for seed in (3, 4, 5):
         g = _mid_game(rules, players=3, seed=seed, rounds=2)
-        reset_phase(g)  # the next round up to its Action Phase: hands drawn, mana full
-        market_phase(g)
+        g.reset_phase()  # the next round up to its Action Phase: hands drawn, mana full
+        g.market_phase()
         for p in range(3):
             assert g.s.players[p].hand and g.s.players[p].mana
             picks = set()
             for world in range(4):
                 d = g.determinize(p, 100 + world) if world else g.clone()
                 assert d.observation(p) == g.observation(p)
-                options = expand_plays(d, p, legal_actions(d, p, exact=False))
+                options = d.expand_plays(p, d.legal_actions(p, exact=False))
                 assert len(options) > 2
                 agent = HeuristicAgent()
                 agent.seed(7)
@@ -143,12 +139,10 @@ def test_the_heuristic_decides_from_its_observation_alone(rules):
 
 def _mid_round(rules, players=3, seed=5):
     """A game at the start of round 3's Action Phase (hands drawn, Market done)."""
-    from tether_build.engine.market import market_phase
-    from tether_build.engine.phases import reset_phase
 
     g = _mid_game(rules, players, seed)
-    reset_phase(g)
-    market_phase(g)
+    g.reset_phase()
+    g.market_phase()
     return g
 
 
@@ -195,9 +189,8 @@ def test_an_agent_reading_hidden_data_through_its_view_gets_an_error(rules):
     real = _mid_round(rules)
     real.agents[1] = Peeker()
     real.agents[1].seed(1)
-    from tether_build.engine.actions import action_phase
 
-    action_phase(real)
+    real.action_phase()
     assert len(tried) == 13
 
 

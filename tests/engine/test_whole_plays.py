@@ -3,9 +3,7 @@ Action Step decision ("Zap that Champion"), and no target decision follows."""
 
 from __future__ import annotations
 
-from tether_build.engine.actions import choose, expand_plays, legal_actions, resolve_card, reveal
 from tether_build.engine.agents import HeuristicAgent
-from tether_build.engine.declare import whole_plays
 from tether_build.engine.scenario import give, put_champion, scenario
 
 from .conftest import Scripted
@@ -30,10 +28,10 @@ def _zap_board(rules, agents):
 
 def test_every_target_is_one_play(rules):
     g, zap, champs = _zap_board(rules, [Whole(), Scripted()])
-    plays = whole_plays(g, 0, zap)
+    plays = g.card_plays(0, zap)
     assert sorted(play[0][1].cid for play in plays) == sorted(c.cid for c in champs)
     assert all(len(play) == 1 and play[0][0] == "champion" for play in plays)
-    options = expand_plays(g, 0, legal_actions(g, 0, exact=False))
+    options = g.expand_plays(0, g.legal_actions(0, exact=False))
     assert [o for o in options if o[0] == "card"] == [("card", zap, p) for p in plays]
 
 
@@ -45,7 +43,7 @@ def test_the_chosen_play_is_declared_and_no_target_is_asked(rules):
         return 0
     agent = Whole(pick_brute)
     g, _, (mine, brute, sergeant) = _zap_board(rules, [agent, Scripted()])
-    resolve_card(g, reveal(g, choose(g, 0)))
+    g.resolve_card(g.reveal_action(g.choose_action(0)))
     assert [kind for kind, _ in agent.asked] == ["action"]
     assert (mine.hp, brute.hp, sergeant.hp) == (mine.max_hp, brute.max_hp - 1, sergeant.max_hp)
 
@@ -54,7 +52,7 @@ def test_without_whole_plays_the_target_is_its_own_decision(rules):
     agent = Scripted(lambda kind, options, ctx: next(
         (i for i, o in enumerate(options) if o[0] == "card"), 0) if kind == "action" else 0)
     g, _, _ = _zap_board(rules, [agent, Scripted()])
-    resolve_card(g, reveal(g, choose(g, 0)))
+    g.resolve_card(g.reveal_action(g.choose_action(0)))
     assert [kind for kind, _ in agent.asked] == ["action", "champion"]
 
 
@@ -64,9 +62,9 @@ def test_the_heuristic_zaps_a_foe_not_its_own_champion(rules):
         h.seed(seed)
         g, zap, (mine, _, _) = _zap_board(rules, [h, Scripted()])
         g.s.players[0].hand = [zap]
-        plan = reveal(g, choose(g, 0))
+        plan = g.reveal_action(g.choose_action(0))
         assert plan["kind"] == "card"
-        resolve_card(g, plan)
+        g.resolve_card(plan)
         assert mine.hp == mine.max_hp
 
 
@@ -81,7 +79,7 @@ def test_a_move_stays_a_decision_of_its_own(rules):
     g.s.bridges.update(g.s.topo.edges)
     g.s.players[0].mana = 2
     card = give(g, 0, "quick_march")
-    assert whole_plays(g, 0, card) == [()]
-    resolve_card(g, reveal(g, choose(g, 0)))
+    assert g.card_plays(0, card) == [()]
+    g.resolve_card(g.reveal_action(g.choose_action(0)))
     assert [kind for kind, _ in agent.asked] == ["action", "move"]
     assert g.s.forces[cap].get(0, 0) == 0

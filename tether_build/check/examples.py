@@ -16,9 +16,6 @@ example is also played without that ability and must then differ (or, with
 
 from __future__ import annotations
 
-from ..engine import phases
-from ..engine.actions import choose, resolve_basic, resolve_card, reveal
-from ..engine.declare import card_cost
 from ..engine.scenario import give, new_card, put_champion, scenario
 from .example_agent import (
     ExampleAgent,
@@ -33,8 +30,8 @@ from .model import Failure
 from .world import ForcedDice
 
 DOINGS = ("play", "march", "reinforce", "ability", "battle", "phase")
-PHASES = {"reset": phases.reset_phase, "collection": phases.collection_phase,
-          "scoring": phases.scoring_phase, "cleanup": phases.cleanup_phase}
+PHASES = {"reset": "reset_phase", "collection": "collection_phase",
+          "scoring": "scoring_phase", "cleanup": "cleanup_phase"}  # Game methods
 ZONES = ("hand", "discard", "draw")
 
 
@@ -206,13 +203,13 @@ def _do(g, names, doing: str, part: dict, card_id: str | None) -> None:
                  b.get("siege", False))
         return
     if doing == "phase":
-        PHASES[part["phase"]](g)
+        getattr(g, PHASES[part["phase"]])()
         return
     agent = g.agents[seat]
     if doing == "play":
         iid = _in_hand(g, seat, known(g, part.get("play", card_id)))
         agent.action = lambda o: o == ("card", iid)
-        mana, gold, _ = card_cost(g, seat, g.s.cards[iid])
+        mana, gold, _ = g.card_cost(seat, g.s.cards[iid])
         pl = g.s.players[seat]
         agent.what = (f"playing {g.s.cards[iid].defn.id} (it costs {mana} mana and {gold} "
                       f"Gold now; seat {seat} has {pl.mana} mana and {pl.gold} Gold)")
@@ -225,8 +222,8 @@ def _do(g, names, doing: str, part: dict, card_id: str | None) -> None:
         agent.action = lambda o: o[0] == "ability" and o[2] == part["ability"]
     if doing != "play":
         agent.what = f"the {doing} {part[doing]}"
-    plan = reveal(g, choose(g, seat))
-    (resolve_card if plan["kind"] == "card" else resolve_basic)(g, plan)
+    plan = g.reveal_action(g.choose_action(seat))
+    (g.resolve_card if plan["kind"] == "card" else g.resolve_basic)(plan)
 
 
 def _show(d: dict) -> str:

@@ -5,7 +5,6 @@ mines_connected, untargetable, control_vp, vp_while."""
 from __future__ import annotations
 
 from ..engine.core import Ctx
-from ..engine.phases import control_vp
 from .expect import amount
 from .probes_base import Obs, arrange, differ, pure, pure_one, spots
 from .world import fresh_inst
@@ -128,7 +127,7 @@ def _control_attempts(w, act) -> list:
         kind = act.mod.params.get("kind")
         if kind == "enemy_capital":
             w.s.add_forces(act.owner, w.s.players[1].capital, 1)
-        return pure_one(w, act, None, lambda w, act: control_vp(w.g, act.owner), _vp_check)
+        return pure_one(w, act, None, lambda w, act: w.g.control_vp(act.owner), _vp_check)
     return [attempt]
 
 
@@ -150,5 +149,5 @@ MOVE_PROBES = {
     "link_hexes": pure(_links, _link_check),
     "mines_connected": _mines_connected,
     "control_vp": _control_attempts,
-    "vp_while": pure(lambda w, act: control_vp(w.g, act.owner), _vp_check),
+    "vp_while": pure(lambda w, act: w.g.control_vp(act.owner), _vp_check),
 }

@@ -5,8 +5,6 @@ so what the rule does beyond its printed numbers is the modifier's doing."""
 
 from __future__ import annotations
 
-from ..engine.actions import card_cost, declare, playable
-from ..engine.phases import collection_phase
 from .expect import amount
 from .probes_base import Obs, arrange, isolate, spots
 from .world import fresh_inst
@@ -22,7 +20,7 @@ def _mine_bonus(w, act) -> list:
         mines = [(h, s.mine_value[h]) for h in s.occupied_by(p) if s.tile[h] == "mine"]
         n = amount(act.mod.params["amount"], act.ctx(g))
         mark = len(g.events)
-        collection_phase(g)  # Collection visits the occupied hexes in order (§16)
+        g.collection_phase()  # Collection visits the occupied hexes in order (§16)
         got = [e["gold"] for e in g.events[mark:] if e["e"] == "collect" and e["p"] == p
                and e.get("tile") == "mine"]
         extra = [(h, gold - v) for (h, v), gold in zip(mines, got)]
@@ -79,15 +77,15 @@ def _cost_override(w, act) -> list:
                                                 if k in ("type", "mana", "deck"))]
         for card in sorted(pool, key=lambda c: (bool(c.triggers), c.mana, c.id)):
             inst = fresh_inst(g, card.id)
-            base = card_cost(g, p, inst)
+            base = g.card_cost(p, inst)
             want = (d.get("mana", base[0]), d.get("gold", base[1]))
             iid = w.card(p, card.id)
             s.players[p].mana, s.players[p].gold = 10, 30
-            if not playable(g, p, iid):
+            if not g.playable(p, iid):
                 continue
             w.agent.play = iid
             mana, gold, uses = s.players[p].mana, s.players[p].gold, act.uses
-            declare(g, p)
+            g.declare(p)
             paid = (mana - s.players[p].mana, gold - s.players[p].gold)
             probs = [] if paid == want else [(f"{card.id} cost {paid}, expected {want} "
                                              f"under the override")]

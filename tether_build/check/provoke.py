@@ -9,8 +9,6 @@ steps ran; what they did is checked by the step expectations as usual.
 
 from __future__ import annotations
 
-from ..engine.actions import resolve_basic
-from ..engine.phases import cleanup_phase, reset_phase
 from .probes_base import about, battle_sides, join, ref_hexes, set_battle
 
 
@@ -178,8 +176,8 @@ def _enemy_crosses_bridge(w, act) -> list:
     return [lambda w, act, f=f: attempt(w, act, f) for f in (False, True)]
 
 
-def _phase(fn):
-    return lambda w, act: [lambda w, act: fn(w.g)]
+def _phase(name: str):
+    return lambda w, act: [lambda w, act: getattr(w.g, name)()]
 
 
 def _activated(w, act) -> list:
@@ -188,8 +186,8 @@ def _activated(w, act) -> list:
             _wound_and_neighbour(w, act)
         w.s.players[act.owner].mana = 10
         cid = act.champ.cid if act.champ is not None else 0
-        resolve_basic(w.g, {"p": act.owner, "kind": "ability",
-                            "choice": ("ability", cid, act.ability.name)})
+        w.g.resolve_basic({"p": act.owner, "kind": "ability",
+                           "choice": ("ability", cid, act.ability.name)})
     return [lambda w, act, k=k: attempt(w, act, k) for k in (False, True)]
 
 
@@ -224,8 +222,8 @@ PROVOKE = {
     "others_battle": _others_battle,
     "enemy_enters_capital": _enemy_enters_capital,
     "enemy_crosses_bridge": _enemy_crosses_bridge,
-    "round_start": _phase(reset_phase),
-    "round_end": _phase(cleanup_phase),
+    "round_start": _phase("reset_phase"),
+    "round_end": _phase("cleanup_phase"),
     "card_drawn": _card_event("card_drawn"),
     "card_discarded": _card_event("card_discarded"),
     "activated": _activated,

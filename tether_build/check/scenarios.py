@@ -9,9 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import islice
 
-from ..engine.actions import affordable, declare, declare_card, playable, resolve_card
 from ..engine.core import Ctx
-from ..engine.phases import cleanup_phase
 from .expect import EXPECT
 from .instrument import Recorder
 from .model import Failure
@@ -134,7 +132,7 @@ class Runner:
             return
         tally.seeds.add(spec.seed)
         if rec.after_cleanup:
-            cleanup_phase(w.g)
+            w.g.cleanup_phase()
             for uid, check in rec.after_cleanup:
                 for msg in check(w.g):
                     tally.problems.setdefault((uid, msg), spec.describe())
@@ -198,7 +196,7 @@ class Runner:
             return
         self.comp.recorder = Recorder(self.info, EXPECT)
         try:
-            cleanup_phase(w.g)
+            w.g.cleanup_phase()
         finally:
             self.comp.recorder = None
         if any(a is act for a in w.g.hooks.all()):
@@ -266,16 +264,16 @@ def play_card(w, card_id: str, rec) -> tuple[str, str, str]:
     iid = w.card(p, card_id)
     w.played = iid
     g.s.cards[iid].counter = w.spec.counter
-    if not playable(g, p, iid):
+    if not g.playable(p, iid):
         return ("unplayable", *why_unplayable(w, iid, rec))
     w.agent.play = iid
-    plan = declare(g, p)
+    plan = g.declare(p)
     if plan.get("kind") != "card" or plan["inst"].iid != iid:
         return "unplayable", "-", "the declaration did not take the card"
     before = g.stats["fizzled"].get(card_id, 0)
     mark = len(g.events)
     try:
-        resolve_card(g, plan)
+        g.resolve_card(plan)
     except Exception as exc:  # noqa: BLE001  (reported with the step that raised)
         step = rec.info[rec.failed_step].path if rec.failed_step else "-"
         return "error", step, f"{type(exc).__name__}: {exc}"
@@ -291,14 +289,14 @@ def why_unplayable(w, iid: int, rec) -> tuple[str, str]:
     """(step, reason) a card cannot be played in this state."""
     g, p = w.g, w.p
     inst = g.s.cards[iid]
-    if not affordable(g, p, iid):
+    if not g.affordable(p, iid):
         if inst.defn.requires is not None and not inst.defn.requires(Ctx(g, p, inst)):
             return "requires", "its play requirement does not hold"
         if inst.defn.type == "champion" and not g.can_field_champion(p):
             return "-", "the Champion limit is reached"
         return "cost", "it cannot be paid for"
     rec.selecting = None
-    if declare_card(g, p, inst, dry=True) is None:
+    if g.declare_card(p, inst, dry=True) is None:
         step = rec.info[rec.selecting].path if rec.selecting else "-"
         return step, "no legal target"
     return "-", "not playable"

@@ -8,7 +8,6 @@ Champion; both have gold, mana and cards in hand and draw pile.
 
 from __future__ import annotations
 
-from .actions import declare_card, playable, resolve_card
 from .agents import RandomAgent
 from .core import Ctx
 from .scenario import give, hex_of_kind, put_champion, scenario
@@ -57,14 +56,14 @@ def _try(rules, card_id: str, seed: int, extra_champion: bool) -> str:
     inst = g.s.cards[iid]
     if inst.defn.requires is not None and not inst.defn.requires(Ctx(g, 0, inst)):
         g.s.players[0].mana = 10
-    if not playable(g, 0, iid):
+    if not g.playable(0, iid):
         return "unplayable"
     try:
-        locks = declare_card(g, 0, inst, dry=False)
+        locks = g.declare_card(0, inst, dry=False)
         pl = g.s.players[0]
         pl.hand.remove(iid)
         pl.played.append(iid)
-        resolve_card(g, {"p": 0, "inst": inst, "locks": locks["locks"], "refs": locks["refs"]})
+        g.resolve_card({"p": 0, "inst": inst, "locks": locks["locks"], "refs": locks["refs"]})
     except Exception as exc:  # noqa: BLE001  (reported, this is a checker)
         return f"error: {type(exc).__name__}: {exc}"
     return "fizzled" if g.stats["fizzled"] else "resolved"

@@ -6,50 +6,6 @@ from __future__ import annotations
 from .core import Ctx, NoTarget
 
 CHEAP, PROBE = "cheap", "probe"  # the costs of a target look-ahead (see target_check)
-
-
-def card_cost(g, p: int, inst, peek: bool = True):
-    """(mana, gold, override) to play a card now (§20.2 Nth Champion gold, cost_override)."""
-    defn, over = inst.defn, inst.over
-    if over:
-        mana, gold = over.get("mana", defn.mana), over.get("gold", defn.gold)
-    else:
-        mana, gold = defn.mana, defn.gold
-    if defn.is_champion and not (over and "gold" in over):
-        gold += g.champion_gold(p, defn)  # "costs N gold" is the whole gold paid (§20.2)
-    overrides = g.hooks.mods.get("cost_override")
-    if not overrides:
-        return mana, gold, None
-    for act in overrides:
-        if act.owner != p or (act.uses is not None and act.uses <= 0):
-            continue
-        f = act.mod.params["applies_to"]
-        if "type" in f and f["type"] != defn.type:
-            continue
-        if "mana" in f and f["mana"] != defn.mana:
-            continue
-        if "deck" in f and f["deck"] != defn.deck:
-            continue
-        params = act.mod.params
-        return params.get("mana", mana), params.get("gold", gold), act
-    return mana, gold, None
-
-
-def declare_card(g, p: int, inst, dry: bool, quick: bool = False,
-                 preset: Preset | None = None) -> dict | None:
-    """Walk the effect's leading targets and lock them (§12.4); None if no legal target.
-    `quick`: its look-aheads only ask whether targets exist (Step.exists) instead of
-    running each step's select (the same answer; `tether check` watches the selects)."""
-    locks: dict = {}
-    ctx = Ctx(g, p, inst, locks=locks, declaring=True, dry=dry)
-    ctx.quick, ctx.preset = quick, preset
-    try:
-        _lock_prefix(ctx, inst.defn.effect)
-    except NoTarget:
-        return None
-    return {"locks": locks, "refs": dict(ctx.refs)}
-
-
 PLAYS = 24  # the most whole plays (target combinations) offered for one card
 OPEN_KINDS = ("move",)  # decisions a play leaves to the agent (asked when it resolves)
 
@@ -100,24 +56,6 @@ class Preset:
         self.taken.append(index)
         self.seen.append((len(options), (kind, options[index], key)))
         return options[index]
-
-
-def whole_plays(g, p: int, iid: int, limit: int = PLAYS) -> list[tuple]:
-    """Every way to declare this card now, each as the targets it locks: a tuple of
-    (decision kind, chosen value, step key), one per choice the declaration asks (at most
-    `limit` plays, in a fixed order: first options first). Nothing is logged or changed."""
-    inst = g.s.cards[iid]
-    out, todo, memo = [], [()], {}
-    while todo and len(out) < limit:
-        picks = todo.pop()
-        pre = Preset(picks, memo=memo)
-        if declare_card(g, p, inst, dry=False, quick=True, preset=pre) is None:
-            continue
-        out.append(tuple(aim for _, aim in pre.seen))
-        for k in range(len(pre.seen) - 1, len(picks) - 1, -1):
-            base = picks + (0,) * (k - len(picks))
-            todo.extend(base + (alt,) for alt in range(pre.seen[k][0] - 1, 0, -1))
-    return out
 
 
 def _lock_prefix(ctx, steps) -> None:
@@ -186,20 +124,6 @@ def _viable(ctx, steps) -> bool:
     return True
 
 
-def playable(g, p: int, iid: int) -> bool:
-    """Can seat p play this card now (costs, requirement, Champion limit, a legal target)."""
-    return affordable(g, p, iid) and has_target(g, p, g.s.cards[iid])
-
-
-def has_target(g, p: int, inst) -> bool:
-    """Has the card a legal choice for each target locked at declaration (a dry walk)."""
-    if inst.defn.check is None or g.opt.target_lock == "resolve":
-        return True
-    ctx = Ctx(g, p, inst, locks={}, declaring=True, dry=True)
-    ctx.quick = True
-    return _look_ahead(ctx, inst.defn)
-
-
 def _look_ahead(ctx, defn) -> bool:
     """The dry declaration walk in a declaring, dry, quick ctx (or its quick form)."""
     if defn.quick is not None:
@@ -244,49 +168,120 @@ def target_check(steps) -> str | None:
     return None
 
 
-def affordable(g, p: int, iid: int) -> bool:
-    """The cheap part of `playable`: costs, requirement and the Champion limit."""
-    s = g.s
-    inst, pl = s.cards[iid], s.players[p]
-    if pl.mana < 1:
-        return False
-    mana, gold, _ = card_cost(g, p, inst)
-    if pl.mana < mana or pl.gold < gold:
-        return False
-    defn = inst.defn
-    if defn.is_champion and not g.can_field_champion(p):
-        return False
-    return defn.requires is None or bool(defn.requires(Ctx(g, p, inst)))
+class DeclareMixin:
+    """Declaring a card (§12.4, §15.1): queries of the Game, nothing changed."""
 
+    def card_cost(self, p: int, inst, peek: bool = True):
+        """(mana, gold, override) to play a card now (§20.2 Nth Champion gold, cost_override)."""
+        defn, over = inst.defn, inst.over
+        if over:
+            mana, gold = over.get("mana", defn.mana), over.get("gold", defn.gold)
+        else:
+            mana, gold = defn.mana, defn.gold
+        if defn.is_champion and not (over and "gold" in over):
+            gold += self.champion_gold(p, defn)  # "costs N gold" is the whole gold paid (§20.2)
+        overrides = self.hooks.mods.get("cost_override")
+        if not overrides:
+            return mana, gold, None
+        for act in overrides:
+            if act.owner != p or (act.uses is not None and act.uses <= 0):
+                continue
+            f = act.mod.params["applies_to"]
+            if "type" in f and f["type"] != defn.type:
+                continue
+            if "mana" in f and f["mana"] != defn.mana:
+                continue
+            if "deck" in f and f["deck"] != defn.deck:
+                continue
+            params = act.mod.params
+            return params.get("mana", mana), params.get("gold", gold), act
+        return mana, gold, None
 
-def card_options(g, p: int, exact: bool) -> list[tuple]:
-    """('card', iid) for every card in seat p's hand it can play now, in iid order: costs,
-    requirement, and a legal target for each locked choice (exact=False skips the PROBE
-    look-aheads: such a card may still turn out to have none)."""
-    s = g.s
-    pl = s.players[p]
-    mana, gold = pl.mana, pl.gold
-    if mana < 1:  # every card needs at least 1 mana available (§15.1)
-        return []
-    cards = s.cards
-    plain = not g.hooks.mods.get("cost_override")
-    look = g.opt.target_lock == "declare"
-    probe = None
-    out = []
-    for iid in sorted(pl.hand):
-        inst = cards[iid]
+    def declare_card(self, p: int, inst, dry: bool, quick: bool = False,
+                     preset: Preset | None = None) -> dict | None:
+        """Walk the effect's leading targets and lock them (§12.4); None if no legal target.
+        `quick`: its look-aheads only ask whether targets exist (Step.exists) instead of
+        running each step's select (the same answer; `tether check` watches the selects)."""
+        locks: dict = {}
+        ctx = Ctx(self, p, inst, locks=locks, declaring=True, dry=dry)
+        ctx.quick, ctx.preset = quick, preset
+        try:
+            _lock_prefix(ctx, inst.defn.effect)
+        except NoTarget:
+            return None
+        return {"locks": locks, "refs": dict(ctx.refs)}
+
+    def card_plays(self, p: int, iid: int, limit: int = PLAYS) -> list[tuple]:
+        """Every way to declare this card now, each as the targets it locks: a tuple of
+        (decision kind, chosen value, step key), one per choice the declaration asks (at most
+        `limit` plays, in a fixed order: first options first). Nothing is logged or changed."""
+        inst = self.s.cards[iid]
+        out, todo, memo = [], [()], {}
+        while todo and len(out) < limit:
+            picks = todo.pop()
+            pre = Preset(picks, memo=memo)
+            if self.declare_card(p, inst, dry=False, quick=True, preset=pre) is None:
+                continue
+            out.append(tuple(aim for _, aim in pre.seen))
+            for k in range(len(pre.seen) - 1, len(picks) - 1, -1):
+                base = picks + (0,) * (k - len(picks))
+                todo.extend(base + (alt,) for alt in range(pre.seen[k][0] - 1, 0, -1))
+        return out
+
+    def playable(self, p: int, iid: int) -> bool:
+        """Can seat p play this card now (costs, requirement, Champion limit, a legal target)."""
+        return self.affordable(p, iid) and self.has_target(p, self.s.cards[iid])
+
+    def has_target(self, p: int, inst) -> bool:
+        """Has the card a legal choice for each target locked at declaration (a dry walk)."""
+        if inst.defn.check is None or self.opt.target_lock == "resolve":
+            return True
+        ctx = Ctx(self, p, inst, locks={}, declaring=True, dry=True)
+        ctx.quick = True
+        return _look_ahead(ctx, inst.defn)
+
+    def affordable(self, p: int, iid: int) -> bool:
+        """The cheap part of `playable`: costs, requirement and the Champion limit."""
+        s = self.s
+        inst, pl = s.cards[iid], s.players[p]
+        if pl.mana < 1:
+            return False
+        mana, gold, _ = self.card_cost(p, inst)
+        if pl.mana < mana or pl.gold < gold:
+            return False
         defn = inst.defn
-        if plain and defn.simple and not inst.over:  # `affordable`, inlined
-            if defn.mana > mana or defn.gold > gold:
+        if defn.is_champion and not self.can_field_champion(p):
+            return False
+        return defn.requires is None or bool(defn.requires(Ctx(self, p, inst)))
+
+    def card_options(self, p: int, exact: bool) -> list[tuple]:
+        """('card', iid) for every card in seat p's hand it can play now, in iid order: costs,
+        requirement, and a legal target for each locked choice (exact=False skips the PROBE
+        look-aheads: such a card may still turn out to have none)."""
+        s = self.s
+        pl = s.players[p]
+        mana, gold = pl.mana, pl.gold
+        if mana < 1:  # every card needs at least 1 mana available (§15.1)
+            return []
+        cards = s.cards
+        plain = not self.hooks.mods.get("cost_override")
+        look = self.opt.target_lock == "declare"
+        probe = None
+        out = []
+        for iid in sorted(pl.hand):
+            inst = cards[iid]
+            defn = inst.defn
+            if plain and defn.simple and not inst.over:  # `affordable`, inlined
+                if defn.mana > mana or defn.gold > gold:
+                    continue
+            elif not self.affordable(p, iid):
                 continue
-        elif not affordable(g, p, iid):
-            continue
-        check = defn.check
-        if check is not None and look and (exact or check is CHEAP):
-            if probe is None:
-                probe = g.probe(p, inst)
-            probe.inst = inst
-            if not (defn.quick(probe) if defn.quick is not None else _look_ahead(probe, defn)):
-                continue
-        out.append(("card", iid))
-    return out
+            check = defn.check
+            if check is not None and look and (exact or check is CHEAP):
+                if probe is None:
+                    probe = self.probe(p, inst)
+                probe.inst = inst
+                if not (defn.quick(probe) if defn.quick is not None else _look_ahead(probe, defn)):
+                    continue
+            out.append(("card", iid))
+        return out

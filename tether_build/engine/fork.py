@@ -24,7 +24,6 @@ import pickle
 import random
 from types import FunctionType
 
-from .phases import advance_round
 from .play import play_round, run
 from .setup import new_game
 from .state import NO_OVERRIDES, Champion
@@ -170,7 +169,7 @@ class Forker:
         while f.s.round < g.s.round:
             if play_round(f):
                 raise RuntimeError("the replayed game ended before the real one's round")
-            advance_round(f)
+            f.advance_round()
         snap = self.snap = Frozen(f)
         self.key = key
         return snap

@@ -1,20 +1,28 @@
 """The Game: state + ruleset + options + one seeded RNG + agents + event log.
 
-Rules live in the mixins (cards, units, movement, combat, market, phases); clone,
-observation and determinization in views; this module holds decisions, logging and trigger dispatch.
+The rules are Game mixins, methods over the game's state: card zones (cards), units,
+movement and paths, combat, the round phases (phases), the Market (market), the Action
+Phase (actions) and declaring a card (declare); clone, observation and determinization are
+in views. Effect steps are not methods: they are handlers registered by step kind (a
+dispatch table, steps_basic / steps_board / steps_cards / steps_flow) that a card's
+compiled effect runs with a Ctx. This module holds decisions, logging and trigger dispatch.
 """
 
 from __future__ import annotations
 
 import random
 
+from .actions import ActionsMixin
 from .cards import CardsMixin
 from .combat import CombatMixin
 from .core import Ctx, Fizzle, NoTarget
+from .declare import DeclareMixin
 from .index import Index
+from .market import MarketMixin
 from .mods import Hooks
 from .movement import MoveMixin
 from .options import Options
+from .phases import PhasesMixin
 from .seatview import SeatView, ask_view
 from .units import UnitsMixin
 from .views import ViewsMixin
@@ -35,7 +43,8 @@ EVENTS_FIRED = {
 }
 
 
-class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
+class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMixin,
+           ActionsMixin, DeclareMixin, ViewsMixin):
     """One game in progress. Create with `setup.new_game`."""
 
     def __init__(self, rules, state, opt: Options, rng: random.Random, agents, log=None,
@@ -88,12 +97,6 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, ViewsMixin):
     def whole_plays(self) -> list[bool]:
         """Which seats' agents are offered whole card plays (docs/decisions.md)."""
         return [bool(getattr(a, "whole_plays", False)) for a in self.agents]
-
-    def control_vp(self, p: int) -> int:
-        """Seat p's Control VP if Scoring were now (public: what it holds, §17)."""
-        from .phases import control_vp
-
-        return control_vp(self, p)
 
     def card_targets(self, p: int, inst) -> list:
         """The candidates of the first chosen target of seat p's card `inst`, looked ahead

@@ -3,7 +3,7 @@
 Each entry is checked against what it was derived from before it is used, so a stale entry
 is never read:
 - `memo`: query answers while one seat chooses its action (the state cannot change until
-  the costs are paid): set and cleared around each choice by `actions.choose`;
+  the costs are paid): set and cleared around each choice by `Game.choose_action`;
 - `seats`: the seat order from the Lead, kept while the Lead stays the same;
 - `move_gate`: whether a movement modifier may change a plain 1-hex move, kept per version
   of the active modifiers;

@@ -23,7 +23,7 @@ CONSUMERS = {
     "block_bridge": "paths.blocked_edges", "link_hexes": "paths.links",
     "mine_bonus": "phases._mine_bonus", "control_vp": "phases.control_vp",
     "vp_while": "phases.control_vp", "deploy_bonus": "units.deploy",
-    "pick_extra": "cards.pick_extra", "cost_override": "actions.card_cost",
+    "pick_extra": "cards.pick_extra", "cost_override": "declare.card_cost",
     "mines_connected": "paths.links", "retreat_from_battle": "combat._retreats",
 }
 DURATIONS = ("this_battle", "next_battle", "first_battle", "end_of_round", "permanent")

@@ -5,10 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .actions import action_phase
-from .market import market_phase
 from .options import Options
-from .phases import advance_round, cleanup_phase, collection_phase, rank, reset_phase, scoring_phase
 from .setup import new_game
 
 
@@ -18,15 +15,15 @@ class ReplayError(Exception):
 
 def play_round(g) -> list[int]:
     """One full round (§9); returns the seats that won at Scoring (possibly none)."""
-    reset_phase(g)
-    market_phase(g)
-    action_phase(g)
+    g.reset_phase()
+    g.market_phase()
+    g.action_phase()
     g.sieges()
-    collection_phase(g)
-    winners = scoring_phase(g)
+    g.collection_phase()
+    winners = g.scoring_phase()
     if winners:
         return winners
-    cleanup_phase(g)
+    g.cleanup_phase()
     return []
 
 
@@ -38,11 +35,11 @@ def run(g) -> list[int]:
         winners = play_round(g)
         if winners:
             if len(winners) > 1 and g.opt.simultaneous_win == "tie_breakers":
-                winners = rank(g, winners)
+                winners = g.rank(winners)
             return _finish(g, winners, "vp")
         if s.round >= cap:
-            return _finish(g, rank(g, list(range(len(s.players)))), "round_cap")
-        advance_round(g)
+            return _finish(g, g.rank(list(range(len(s.players)))), "round_cap")
+        g.advance_round()
 
 
 def _finish(g, winners: list[int], reason: str) -> list[int]:

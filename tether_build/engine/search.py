@@ -71,9 +71,7 @@ def score(g, seat: int) -> float:
     s = g.s
     if s.winner:
         return 1.0 / len(s.winner) if seat in s.winner else 0.0
-    from .phases import control_vp
-
-    vp = [pl.pvp + control_vp(g, pl.seat) for pl in s.players]
+    vp = [pl.pvp + g.control_vp(pl.seat) for pl in s.players]
     best_other = max(v for q, v in enumerate(vp) if q != seat)
     goal = g.rules.game["victory"]["vp_to_win"]
     return min(1.0, max(0.0, 0.5 + 0.5 * (vp[seat] - best_other) / goal))
