@@ -141,6 +141,17 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
                 out.extend(h for h in act.mod.hexsel.candidates(ctx) if h not in out)
         return out
 
+    def mod_owners(self, kinds: tuple[str, ...]) -> frozenset:
+        """Seats owning an active modifier of one of these kinds (kept in the index per
+        version of the hooks)."""
+        got = self.index.owners.get(kinds)
+        if got is not None and got[0] == self.hooks.ver:
+            return got[1]
+        mods = self.hooks.mods
+        owners = frozenset(a.owner for k in kinds for a in mods.get(k, ()))
+        self.index.owners[kinds] = (self.hooks.ver, owners)
+        return owners
+
     def untargetable(self, champ, ctx) -> bool:
         """Is this Champion protected from the card running in ctx (enemy card types)."""
         src = ctx.source_type

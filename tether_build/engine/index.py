@@ -7,6 +7,8 @@ is never read:
 - `seats`: the seat order from the Lead, kept while the Lead stays the same;
 - `move_gate`: whether a movement modifier may change a plain 1-hex move, kept per version
   of the active modifiers;
+- `owners`: per tuple of modifier kinds, the seats owning an active one, kept per version
+  of the active modifiers (`Game.mod_owners`);
 - `bridges`: per seat, the free edges it may bridge, kept per version of the hexes it
   occupies and of Bridge removals;
 - `probe`: one dry declaration context, reused for look-aheads.
@@ -19,11 +21,12 @@ from __future__ import annotations
 class Index:
     """The derived-fact caches of one Game (see the module docstring)."""
 
-    __slots__ = ("bridges", "memo", "move_gate", "probe", "seats")
+    __slots__ = ("bridges", "memo", "move_gate", "owners", "probe", "seats")
 
     def __init__(self):
         self.memo: dict | None = None
         self.seats: tuple | None = None  # (Lead, seat order, rank)
         self.move_gate: tuple = (-1, False, frozenset())  # (hooks version, blocked, owners)
+        self.owners: dict[tuple, tuple[int, frozenset]] = {}  # kinds -> (hooks version, seats)
         self.bridges: dict[int, tuple] = {}  # seat -> (version, edges, count, Bridges)
         self.probe = None

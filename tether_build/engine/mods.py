@@ -141,7 +141,6 @@ class Hooks:
         self.mods: dict[str, list[Active]] = {}
         self.trigs: dict[str, list[Active]] = {}
         self.ver = 0
-        self._owners: dict[tuple, tuple[int, frozenset]] = {}
 
     def add_mod(self, act: Active, mod: ModDef) -> Active:
         """Install an active modifier."""
@@ -177,15 +176,6 @@ class Hooks:
     def of(self, kind: str) -> list[Active]:
         """Active modifiers of a kind."""
         return self.mods.get(kind, ())
-
-    def mod_owners(self, kinds: tuple[str, ...]) -> frozenset:
-        """Seats owning an active modifier of one of these kinds (cached per version)."""
-        got = self._owners.get(kinds)
-        if got is not None and got[0] == self.ver:
-            return got[1]
-        owners = frozenset(a.owner for k in kinds for a in self.mods.get(k, ()))
-        self._owners[kinds] = (self.ver, owners)
-        return owners
 
     def on(self, event: str) -> list[Active]:
         """Active triggers for an event (a copy: handlers may add or remove)."""

@@ -33,7 +33,7 @@ class PathsMixin:
     def links(self, p: int) -> dict[int, set[int]]:
         """Extra joined hex pairs for seat p: link_hexes and mines_connected."""
         mods = self.hooks.mods
-        if not mods.get("link_hexes") and p not in self.hooks.mod_owners(("mines_connected",)):
+        if not mods.get("link_hexes") and p not in self.mod_owners(("mines_connected",)):
             return NO_LINKS
         out: dict[int, set[int]] = {}
         for act in self.hooks.of("link_hexes"):
@@ -291,8 +291,8 @@ class PathsMixin:
         hooks = self.hooks
         gate = self.index.move_gate
         if gate[0] != hooks.ver:
-            gate = self.index.move_gate = (hooks.ver, bool(hooks.mod_owners(GLOBAL_BLOCKERS)),
-                                     hooks.mod_owners(MOVE_MODS))
+            gate = self.index.move_gate = (hooks.ver, bool(self.mod_owners(GLOBAL_BLOCKERS)),
+                                           self.mod_owners(MOVE_MODS))
         return gate
 
     def _plain_steps(self, p: int, unit: str) -> bool:
