@@ -23,16 +23,19 @@ def without(g, act, fn):
     if i is None:
         return fn()
     lst.pop(i)
+    g.hooks.ver += 1  # the index's caches of who owns which modifier are stale now
     try:
         return fn()
     finally:
         lst.insert(i, act)
+        g.hooks.ver += 1
 
 
 def isolate(g, act) -> None:
     """Remove every other modifier of the same kind and owner (effects become attributable)."""
     lst = g.hooks.mods.get(act.mod.kind, [])
     lst[:] = [a for a in lst if a is act or a.owner != act.owner]
+    g.hooks.ver += 1  # as in without(): the index's caches must see the change
 
 
 def differ(g, act, fn) -> tuple:
