@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -75,26 +76,28 @@ def test_the_first_failure_in_build_order_is_the_one_reported(small_content, tmp
     assert not out.exists() or _outputs(out) == {}   # nothing written
 
 
+@dataclass(eq=False)
+class _Stage:
+    """A stage as run_stages sees it: a name, whether it runs in a worker, what it follows."""
+
+    name: str
+    parallel: bool = True
+    after: str | None = None
+
+
 def test_a_stage_after_another_starts_when_that_one_is_done(tmp_path):
     """The rulebook waits for the cards stage (it reuses its faces); the others do not."""
     import time
-    from dataclasses import dataclass
 
     from tether_build.build import Context
     from tether_build.stagerun import run_stages
-
-    @dataclass(eq=False)
-    class Fake:
-        name: str
-        parallel: bool = True
-        after: str | None = None
 
     def render(stage, ctx):
         t0 = time.time()
         time.sleep(0.3 if stage.name == "first" else 0.05)
         return {stage.name: f"{t0} {time.time()}".encode()}
 
-    stages = [Fake("first"), Fake("second", after="first"), Fake("other"), Fake("light", False)]
+    stages = [_Stage("first"), _Stage("second", after="first"), _Stage("other"), _Stage("light", False)]
     ctx = Context(tmp_path, tmp_path / "out", jobs=2)
     ctx._content, ctx._cards = object(), []
     seen = []
@@ -109,16 +112,9 @@ def test_a_stage_waits_midway_for_an_earlier_one(tmp_path):
     """The rulebook lays out its pages beside the cards stage, then waits for it (wait_for)
     before it reads the faces: its first half overlaps, its second half follows."""
     import time
-    from dataclasses import dataclass
 
     from tether_build.build import Context
     from tether_build.stagerun import run_stages, wait_for
-
-    @dataclass(eq=False)
-    class Fake:
-        name: str
-        parallel: bool = True
-        after: str | None = None
 
     def render(stage, ctx):
         t0 = time.time()
@@ -132,7 +128,7 @@ def test_a_stage_waits_midway_for_an_earlier_one(tmp_path):
 
     ctx = Context(tmp_path, tmp_path / "out", jobs=2)
     ctx._content, ctx._cards = object(), []
-    done = run_stages(ctx, [Fake("cards"), Fake("rulebook")], render, lambda *a: None)
+    done = run_stages(ctx, [_Stage("cards"), _Stage("rulebook")], render, lambda *a: None)
     cards = [float(t) for t in done["cards"][0]["cards"].split()]
     book = [float(t) for t in done["rulebook"][0]["rulebook"].split()]
     assert book[0] < cards[1]       # started beside the cards stage
