@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from tether_build.render.geometry import CARD_H, CARD_W
 from tether_build.rulebook import anatomy
 from tether_build.rulebook.faces import Faces
@@ -34,3 +36,18 @@ def test_parts_are_measured_on_the_card(content):
         assert all(b - a >= anatomy.BADGE_GAP_MM - 1e-9 for a, b in itertools.pairwise(ys))
     key = anatomy.figure(faces, Words(content))["key"]
     assert len(key) == len(parts)
+
+
+def test_the_measure_is_kept_in_the_render_cache(content, tmp_path, monkeypatch):
+    """A rulebook rebuild reads the parts' places from the render cache (the face's HTML and
+    all that shapes its layout are the key) instead of laying the face out again."""
+    from tether_build.render.cache import Cache
+
+    faces = Faces(content, Cache(tmp_path))
+    card = anatomy.pick_card(faces.cards)
+    fresh = anatomy.measure(faces, card)
+    monkeypatch.setattr(anatomy, "_measure", lambda *a: (_ for _ in ()).throw(AssertionError))
+    assert anatomy.measure(faces, card) == fresh
+    faces.fits[card["id"]] = {"name": 1, "text": 1, "reminders": False}  # another layout
+    with pytest.raises(AssertionError):
+        anatomy.measure(faces, card)

@@ -8,6 +8,8 @@ template wherever its parts move. A part the template does not draw is left out.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from markupsafe import Markup
 
 from ..render.geometry import ART_BLEED, CARD_H, CARD_W
@@ -49,11 +51,32 @@ def _boxes(root, want: tuple[str, ...]):
 
 
 def measure(faces, card: dict) -> list[dict]:
-    """Each part's box on the card, in mm from the trim's top-left corner."""
-    from ..render.pdf import Layout, _walk
+    """Each part's box on the card, in mm from the trim's top-left corner; kept in the
+    render cache (faces.cache) under the face's HTML and all that shapes its layout."""
+    import json
+
+    from ..render.cache import digest
 
     pages = faces.pages
     html = pages.document([pages.face(card, 1, faces.fits.get(card["id"], {}))])
+    key = digest("anatomy/1", pages.salt(), html, Path(__file__).read_bytes())
+    cache = faces.cache
+    entry = cache.get("anatomy", key) if cache is not None else None
+    if entry is not None:
+        try:
+            return [dict(p, classes=tuple(p["classes"])) for p in json.loads(entry)]
+        except (ValueError, TypeError, KeyError):
+            pass  # a damaged entry: measure again
+    found = _measure(pages, html)
+    if cache is not None:
+        cache.put("anatomy", key, json.dumps(found).encode())
+    return found
+
+
+def _measure(pages, html: str) -> list[dict]:
+    """measure()'s work: lay the face out and read each part's box."""
+    from ..render.pdf import Layout, _walk
+
     document = Layout(pages.base_url).render(html)
     root = document.pages[0]._page_box
     section = next(b for b in _walk(root) if getattr(b, "element", None) is not None
