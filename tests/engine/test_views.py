@@ -251,3 +251,21 @@ def test_nothing_hidden_is_reachable_from_a_view(rules):
     cards = {o.iid for o in reached if type(o).__name__ == "CardInst"}
     assert not cards & hidden
     assert len(reached) > 100  # the walk really went through the board
+
+
+def test_a_views_state_is_built_at_its_first_read_and_new_at_each_decision(rules):
+    """SeatView.s is built when an agent first reads it (a random agent never does): it
+    shows the decision it was refreshed for, the same object within that decision, and a
+    new one after the next refresh; before any decision it is None."""
+    from tether_build.engine.seatview import SeatView
+
+    g = _mid_round(rules)
+    assert SeatView(g, 0).s is None
+    pl = g.s.players[0]
+    view = g.seat_view(0).refresh("discard", list(pl.hand))
+    first = view.s
+    assert first is view.s and first.round == g.s.round and first.lead == g.s.lead
+    assert first.cards[pl.hand[0]] is g.s.cards[pl.hand[0]]
+    assert first.players[0].hand == tuple(pl.hand)
+    assert view.refresh("action", []).s is not first
+    assert copy.deepcopy(g).seat_view(0).s is None  # a copy's view waits for its decision
