@@ -1,7 +1,7 @@
 """Engine speed: full games per second on one core, random agents, 2 / 4 / 6 players.
 
 Usage: python benchmarks/bench_engine.py [--games N] [--players 2,4,6] [--repeat R] [--json]
-       python benchmarks/bench_engine.py --bytecodes N [--players 4]
+       python benchmarks/bench_engine.py --bytecodes N [--players 4] [--within]
 Reports games/s, rounds/s and decisions/s (CPU time of this process, so other load on
 the machine disturbs the figures less; wall-clock figures are printed too). Each player
 count is measured R times (the same seeds) and the fastest run is kept: on a shared
@@ -9,7 +9,8 @@ machine the slower runs measure the neighbours.
 
 `--bytecodes N` counts instead the Python bytecodes the engine executes per game over N
 games (sys.settrace opcode events, about 100x slower): a measure of the engine's work that
-no other load on the machine changes, with the functions that execute the most of them.
+no other load on the machine changes, with the functions that execute the most of them
+(`--within`: also with their callees, to see where a whole piece of work goes).
 """
 
 from __future__ import annotations
@@ -58,16 +59,29 @@ def bench(rules, players: int, games: int, seed: int = 0) -> dict:
             "avg_decisions": round(decisions / games, 1)}
 
 
-def bytecodes(rules, players: int, games: int, top: int = 15) -> dict:
-    """Python bytecodes executed per game (self, per function) over `games` games."""
-    count: Counter = Counter()
+def bytecodes(rules, players: int, games: int, top: int = 15, within: bool = False) -> dict:
+    """Python bytecodes executed per game (self, per function) over `games` games; with
+    `within`, also per function the bytecodes run while it is on the stack (its callees
+    included, counted once under recursion): where a whole piece of work goes."""
+    count: Counter = Counter()  # code object -> its own bytecodes
+    inside: Counter = Counter()  # code object -> bytecodes while it runs (with `within`)
+    stack: list = []  # [code, bytecodes so far] of the running frames (with `within`)
 
     def tracer(frame, event, arg):
-        if event == "call":
+        if event == "opcode":
+            count[frame.f_code] += 1
+            if within:
+                stack[-1][1] += 1
+        elif event == "call":
             frame.f_trace_opcodes, frame.f_trace_lines = True, False
-        elif event == "opcode":
-            code = frame.f_code
-            count[f"{Path(code.co_filename).name}:{code.co_firstlineno} {code.co_name}"] += 1
+            if within:
+                stack.append([frame.f_code, 0])
+        elif event == "return" and within and stack:
+            code, n = stack.pop()
+            if all(code is not c for c, _ in stack):
+                inside[code] += n
+            if stack:
+                stack[-1][1] += n
         return tracer
     bench(rules, players, 2)  # warm-up: caches filled outside the count
     sys.settrace(tracer)
@@ -76,8 +90,17 @@ def bytecodes(rules, players: int, games: int, top: int = 15) -> dict:
     finally:
         sys.settrace(None)
     total = sum(count.values())
-    return {"players": players, "games": games, "bytecodes_per_game": total // games,
-            "top": [(name, round(n / total * 100, 1)) for name, n in count.most_common(top)]}
+
+    def most(counter: Counter) -> list:
+        named: Counter = Counter()
+        for code, n in counter.items():
+            named[f"{Path(code.co_filename).name}:{code.co_firstlineno} {code.co_name}"] += n
+        return [(name, round(n / total * 100, 1)) for name, n in named.most_common(top)]
+    out = {"players": players, "games": games, "bytecodes_per_game": total // games,
+           "top": most(count)}
+    if within:
+        out["within"] = most(inside)
+    return out
 
 
 def main() -> None:
@@ -89,10 +112,13 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--bytecodes", type=int, metavar="N",
                     help="count the bytecodes executed per game over N games instead")
+    ap.add_argument("--within", action="store_true",
+                    help="with --bytecodes: also list each function with its callees")
     args = ap.parse_args()
     rules = load_rules()
     if args.bytecodes:
-        got = [bytecodes(rules, int(p), args.bytecodes) for p in args.players.split(",")]
+        got = [bytecodes(rules, int(p), args.bytecodes, within=args.within)
+               for p in args.players.split(",")]
         if args.json:
             print(json.dumps(got, indent=2))
             return
@@ -101,6 +127,10 @@ def main() -> None:
                   f"({r['games']} games); the most, per function:")
             for name, pct in r["top"]:
                 print(f"  {pct:5.1f} %  {name}")
+            if "within" in r:
+                print("the most while a function runs (its callees included):")
+                for name, pct in r["within"]:
+                    print(f"  {pct:5.1f} %  {name}")
         return
     bench(rules, 4, 5)  # warm-up (caches, imports)
     rows = [min((bench(rules, int(p), args.games) for _ in range(max(1, args.repeat))),
