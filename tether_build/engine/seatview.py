@@ -206,7 +206,6 @@ class SeatView(_Frozen):
 
     s = _DecisionState()
 
-
     def __init__(self, game, seat: int):
         self._set(_game=game, seat=seat, rules=game.rules)  # s: None until a decision
 
