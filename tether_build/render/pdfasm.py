@@ -156,6 +156,34 @@ def fragment(page) -> Fragment:
     return Fragment([float(v) for v in page.mediabox], content, resources, group, objects)
 
 
+def stack(parts: list[Fragment], mediabox: list[float]) -> Fragment:
+    """One page drawing each part's page in turn at the same origin (each a Form XObject with
+    its own resources): pages laid out separately that share one printed page."""
+    if len(parts) == 1 and parts[0].mediabox == mediabox:
+        return parts[0]
+    objects: list = []
+    forms, ops = [], []
+    for i, part in enumerate(parts):
+        base = len(objects)
+
+        def shift(data: bytes, base: int = base) -> bytes:
+            return REF.sub(lambda m: b"\x00%d\x00" % (int(m[1]) + base), data)
+
+        objects += [(shift(head), data) for head, data in part.objects]
+        head = (b"/Type /XObject\n/Subtype /Form\n/BBox ["
+                + b" ".join(_num(v) for v in part.mediabox) + b"]\n/Resources "
+                + shift(part.resources) + b"\n")
+        if part.group:
+            head += b"/Group " + shift(part.group) + b"\n"
+        forms.append(len(objects))
+        objects.append((head + b"/Filter /FlateDecode\n", part.content))
+        ops.append(b"q /P%d Do Q" % i)
+    resources = (b"<</XObject <<" + b" ".join(b"/P%d \x00%d\x00" % (i, n)
+                                                for i, n in enumerate(forms)) + b">>>>")
+    return Fragment(list(mediabox), zlib.compress(b"\n".join(ops) + b"\n"), resources, b"",
+                    objects)
+
+
 def _num(v: float) -> bytes:
     return (f"{v:.6f}".rstrip("0").rstrip(".") or "0").encode()
 

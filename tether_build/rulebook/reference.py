@@ -12,6 +12,7 @@ these few pages again instead of the whole book.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
@@ -84,45 +85,99 @@ def _box(paper: str) -> tuple[float, float]:
 
 
 def pages(env, book: dict, papers: tuple[str, ...], cache) -> dict[str, RefPages]:
-    """The card reference of each paper, laid out as a document of its own (cached by its
-    HTML): a card text edit lays out these few pages again, not the whole book, whose HTML
-    holds only as many empty page slots as the reference has pages."""
-    from ..render.cache import pack, unpack
-    from ..render.geometry import ART_BLEED
-    from ..render.pdfasm import fragments
-    from .book import PAPERS, layout_all, layout_key
+    """The card reference of each paper, laid out as documents of its own, one a deck
+    (cached by their HTML), and stamped into the book's empty page slots: a card text edit
+    lays out that card's deck again, not the reference nor the book."""
+    from ..render.pdfasm import fragments, stack
 
-    template = env.get_template("rulebook/refdoc.html")
-    html, keys, found = {}, {}, {}
-    for paper in papers:
-        width, height = _box(paper)
-        html[paper] = template.render(
-            paper=paper, page_size=PAPERS[paper], bleed=f"{ART_BLEED:.4f}mm", ref_slots=None,
-            size=f"{width + 2 * ART_BLEED:.4f}mm {height + 2 * ART_BLEED:.4f}mm", **book)
-        keys[paper] = layout_key(html[paper], book["base"])
-        entry = unpack(cache.get("bookref", keys[paper]))
-        if entry is not None:
-            found[paper] = entry[1]
-    todo = tuple(p for p in papers if p not in found)
-    for paper, pdf, _, _ in (layout_all(todo, html, book["base"], plain=True) if todo else ()):
-        cache.put("bookref", keys[paper], pack({"paper": paper}, pdf))
-        found[paper] = pdf
+    _JOB.update(template=env.get_template("rulebook/refdoc.html"), book=book, cache=cache)
+    try:
+        chains = _chains(papers)
+    finally:
+        _JOB.clear()
     out = {}
     for paper in papers:
-        count = _count(found[paper])
-        names = [SLOT.format(i) for i in range(count)]
         width, height = _box(paper)
+        links = chains[paper]
+        frags = fragments([(pdf, [f"{paper}-{k}-{i}" for i in range(count)])
+                           for k, (pdf, count, _) in enumerate(links)], cache)
+        printed: list[list] = []
+        for k, (_, count, fresh) in enumerate(links):
+            for i in range(count):
+                frag = frags[f"{paper}-{k}-{i}"]
+                if i == 0 and not fresh:
+                    printed[-1].append(frag)  # below the deck before, on its last page
+                else:
+                    printed.append([frag])
+        box = printed[0][0].mediabox
+        names = [SLOT.format(i) for i in range(len(printed))]
         out[paper] = RefPages(
             [Markup(f'<div class="rb-ref-page" data-card-slot="{n}" '
                     f'style="width:{width:.4f}mm;height:{height:.4f}mm"></div>') for n in names],
-            fragments([(found[paper], names)], cache))
+            {n: stack(parts, box) for n, parts in zip(names, printed)})
     return out
 
 
-def _count(pdf: bytes) -> int:
-    """The page count of a PDF."""
-    import io
+MIN_START = 30.0  # mm: a deck starts on a fresh page when less is left below the one before
+_JOB: dict = {}   # the template, book and cache, set before the papers' workers fork
 
-    from pypdf import PdfReader
 
-    return len(PdfReader(io.BytesIO(pdf)).pages)
+def _chains(papers: tuple[str, ...]) -> dict[str, list[tuple[bytes, int, bool]]]:
+    """paper -> its reference documents in order: (PDF, pages, starts a fresh page). The
+    papers are laid out side by side (fork) when a document of theirs is not in the cache."""
+    found = {p: _chain(p, cached_only=True) for p in papers}
+    todo = [p for p in papers if found[p] is None]
+    if len(todo) < 2 or (os.cpu_count() or 1) < 2:
+        found.update((p, _chain(p)) for p in todo)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(len(todo), mp_context=multiprocessing.get_context("fork")) as pool:
+            found.update(zip(todo, pool.map(_chain, todo)))
+    return found
+
+
+def _chain(paper: str, cached_only: bool = False):
+    """The documents of one paper, deck after deck: each deck's first page is as tall as the
+    space the deck before left on its last page (MIN_START or more), else a fresh page.
+    cached_only: None as soon as a document is not in the cache (nothing is laid out)."""
+    from ..render.cache import pack, unpack
+    from ..render.geometry import ART_BLEED
+    from ..render.pdf import Layout
+    from .book import PAPERS, layout_key
+
+    template, book, cache = _JOB["template"], _JOB["book"], _JOB["cache"]
+    width, height = _box(paper)
+    links, used = [], None   # mm used on the last printed page so far
+    for k, deck in enumerate(book["decks"]):
+        fresh = used is None or height - used < MIN_START
+        first = height if fresh else height - used
+        html = template.render(**dict(
+            book, paper=paper, page_size=PAPERS[paper], bleed=f"{ART_BLEED:.4f}mm",
+            ref_slots=None, decks=[deck], ref_intro=k == 0,
+            size=f"{width + 2 * ART_BLEED:.4f}mm {height + 2 * ART_BLEED:.4f}mm",
+            first_size=None if fresh else
+            f"{width + 2 * ART_BLEED:.4f}mm {first + 2 * ART_BLEED:.4f}mm"))
+        key = layout_key(html, book["base"])
+        entry = unpack(cache.get("bookref", key))
+        if entry is None:
+            if cached_only:
+                return None
+            document = Layout(book["base"]).render(html)
+            meta = {"pages": len(document.pages), "used": _used(document.pages[-1])}
+            entry = (meta, Layout.write(document.pages, document))
+            cache.put("bookref", key, pack(meta, entry[1]))
+        meta, pdf = entry
+        links.append((pdf, meta["pages"], fresh))
+        used = meta["used"] + (0 if fresh or meta["pages"] > 1 else used)
+    return links
+
+
+def _used(page) -> float:
+    """mm of the page's height that its content takes, from the top of its content area."""
+    from ..render.pdf import PX_PER_MM
+
+    box = page._page_box
+    root = box.children[0]
+    return (root.position_y + root.margin_height() - box.content_box_y()) / PX_PER_MM
