@@ -63,7 +63,7 @@ try:  # WeasyPrint >= 69: a fetcher object that refuses every protocol but file:
 
     def _fetcher(grayscale: bool = False):
         return _LocalFetcher(grayscale, allowed_protocols={"file"}, fail_on_errors=True)
-except ImportError:  # pragma: no cover - WeasyPrint 62-68
+except ImportError:  # WeasyPrint 62-68 (requirements.lock holds 66: it lays out faster)
     from weasyprint import default_url_fetcher
 
     def _fetcher(grayscale: bool = False):
