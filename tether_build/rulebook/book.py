@@ -154,24 +154,21 @@ _JOB: dict = {}  # HTML per paper and what to make of it, set before forking the
 
 
 def _layout(paper: str) -> tuple[str, bytes, list, int]:
-    """Lay out one paper: (paper, skeleton bytes, slots, page count), see stamp.Skeleton;
-    or, for a plain job (the card reference), (paper, PDF bytes, [], page count)."""
+    """Lay out one paper: (paper, skeleton bytes, slots, page count), see stamp.Skeleton."""
     from ..render.pdf import Layout
     from .stamp import skeleton, slots
 
     document = Layout(_JOB["base"]).render(_JOB["html"][paper])
     pdf = Layout.write(document.pages, document)
-    if _JOB.get("plain"):
-        return paper, pdf, [], len(document.pages)
     placed = slots(document)
     return paper, skeleton(pdf, placed).to_bytes(), placed, len(document.pages)
 
 
-def layout_all(papers: tuple[str, ...], html: dict[str, str], base: str, plain: bool = False
+def layout_all(papers: tuple[str, ...], html: dict[str, str], base: str
                ) -> list[tuple[str, bytes, list, int]]:
     """Every paper's HTML laid out, in parallel processes (fork) when there are several and
-    cores allow; plain: return the PDF itself, with no face slots."""
-    _JOB.update(html=html, base=base, plain=plain)
+    cores allow."""
+    _JOB.update(html=html, base=base)
     try:
         workers = min(len(papers), os.cpu_count() or 1)
         if workers < 2:

@@ -5,9 +5,11 @@ Every word is the card's own text through the glossary; the initiative is the nu
 rules use (render.context.initiative_shown, the engine's `initiative` option), the one the
 face prints large.
 
-The reference is laid out as a document of its own, page by page, and stamped into empty
-page slots of the book (like the card faces, see stamp.py), so a card text edit lays out
-these few pages again instead of the whole book.
+The reference is laid out apart from the book, one document a deck, and stamped into empty
+page slots of the book (like the card faces, see stamp.py). A deck's first page is only as
+tall as the space the deck before left, and is drawn below it on the same printed page
+(pdfasm.stack), so the decks run on as in one document; a card text edit lays out its own
+deck again, not the reference, nor the whole book.
 """
 
 from __future__ import annotations
@@ -161,6 +163,8 @@ def _chain(paper: str, cached_only: bool = False):
             f"{width + 2 * ART_BLEED:.4f}mm {first + 2 * ART_BLEED:.4f}mm"))
         key = layout_key(html, book["base"])
         entry = unpack(cache.get("bookref", key))
+        if entry is not None and not {"pages", "used"} <= entry[0].keys():
+            entry = None  # not an entry this code wrote: lay the deck out again
         if entry is None:
             if cached_only:
                 return None
