@@ -76,9 +76,8 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
         if getattr(agent, "sees", "seat") == "game":  # an engine harness (seatview.py)
             i = agent.choose(self, p, kind, options, ctx)
         else:
-            view = self.views.get(p) or self.seat_view(p)
-            i = agent.choose(view.refresh(kind, options), p, kind, options,
-                             None if ctx is None else ask_view(ctx))
+            i = agent.choose(self.seat_view(p).refresh(kind, options), p, kind, options,
+                             ask_view(ctx))
         if not 0 <= i < len(options):
             raise ValueError(f"agent {p} chose {i} of {len(options)} for {kind}")
         self.trace.append(i)
