@@ -70,14 +70,19 @@ def _stages(summary: dict) -> dict[str, float]:
     return {name: s.get("seconds", 0.0) for name, s in summary["stages"].items()}
 
 
+def copy_project(root: Path, dest: Path) -> None:
+    """The project's content, schemas, templates and code into `dest` (a run there cannot
+    be disturbed by edits made elsewhere meanwhile)."""
+    for name in ("content", "schemas", "templates", "tether_build"):
+        shutil.copytree(root / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+
+
 def run_round(only: list[str], root: Path = ROOT) -> dict:
     """Clean build, no-change rebuild and one-card rebuild in a fresh temp folder."""
     with tempfile.TemporaryDirectory(prefix="tether-bench-") as tmp:
         tmp = Path(tmp)
         content = tmp / "content"
-        for name in ("content", "schemas", "templates", "tether_build"):
-            shutil.copytree(root / name, tmp / name,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+        copy_project(root, tmp)
         out = tmp / "build"
         which = "import tether_build; print(tether_build.__file__)"
         used = subprocess.run([sys.executable, "-c", which], check=True, capture_output=True,

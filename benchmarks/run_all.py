@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -76,8 +75,7 @@ def commands(rounds: int) -> dict[str, list[float]]:
     (validate and check reuse what the build's cache holds for unchanged files)."""
     with tempfile.TemporaryDirectory(prefix="tether-bench-") as tmp:
         tmp = Path(tmp)
-        for name in ("content", "schemas", "templates", "tether_build"):
-            shutil.copytree(ROOT / name, tmp / name, ignore=shutil.ignore_patterns("__pycache__"))
+        bench_build.copy_project(ROOT, tmp)
         out = {"tether check": [_seconds(TETHER + ["check"], tmp) for _ in range(rounds)],
                "tether validate": [_seconds(TETHER + ["validate", "--quiet"], tmp)
                                    for _ in range(rounds)]}
