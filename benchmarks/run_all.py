@@ -33,6 +33,7 @@ CONSTANT_EDIT = ("game.yaml", "round_cap: 10", "round_cap: 11")
 BARS = {  # figure -> (bar, "<" for upper bounds or ">" for lower bounds, unit)
     "clean build": (20.0, "<", "s"), "nothing changed": (0.3, "<", "s"),
     "one card's text edited": (1.5, "<", "s"), "one card's effect edited": (None, "<", "s"),
+    "one card's text edited, --watch running": (1.5, "<", "s"),
     "one constant no card prints": (1.5, "<", "s"), "tether check": (2.0, "<", "s"),
     "tether validate": (None, "<", "s"), "tether check, after a build": (None, "<", "s"),
     "tether validate, after a build": (0.4, "<", "s"), "card faces, both papers": (5.0, "<", "s"),
@@ -61,7 +62,8 @@ def builds(rounds: int) -> dict[str, list[float]]:
     edits.append(("one_constant", CONSTANT_EDIT))
     names = {"clean": "clean build", "nothing": "nothing changed",
              "one_card": "one card's text edited", "one_effect": "one card's effect edited",
-             "one_constant": "one constant no card prints"}
+             "one_constant": "one constant no card prints",
+             "one_card_watched": "one card's text edited, --watch running"}
     out: dict[str, list[float]] = {v: [] for v in names.values()}
     for _ in range(rounds):
         for key, run in bench_build.run_round([]).items():

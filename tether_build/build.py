@@ -418,6 +418,18 @@ STAGES: list[Stage] = [
 ]
 
 
+def stage_modules(stages: list[Stage]) -> list[str]:
+    """The modules of every code file the stages name (and of their targets), for a process
+    that imports them ahead of builds (`tether build --watch`)."""
+    names = {s.target.split(":")[0] for s in stages}
+    code = ROOT / "tether_build"
+    for stage in stages:
+        for path in _files(stage.code, code):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            names.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return sorted(names)
+
+
 def select(only: tuple[str, ...]) -> list[Stage]:
     """Stages named by --only (all when empty), in build order."""
     names = [s.name for s in STAGES]

@@ -226,10 +226,34 @@ def notes(content_dir: Path, out: Path) -> None:
                    "another]. The outputs are the same bytes either way.")
 @click.option("--quiet", is_flag=True, help="Print nothing but errors.")
 @click.option("--json", "as_json", is_flag=True, help="Print the build summary as JSON.")
+@click.option("--watch", is_flag=True,
+              help="Build, then build again whenever the content, the templates or the schemas "
+                   "change, until Ctrl-C (each build starts with the code already loaded).")
 def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed: int,
           board_players: int, force: bool, ink_saver: bool, grayscale: bool,
-          allow_unresolved: bool, jobs: int | None, quiet: bool, as_json: bool) -> None:
+          allow_unresolved: bool, jobs: int | None, quiet: bool, as_json: bool,
+          watch: bool) -> None:
     """Validate, check and build every output; only what changed is rebuilt."""
+    from functools import partial
+
+    run = partial(build_outputs, content_dir, out, only, paper, seed, board_players, force,
+                  ink_saver, grayscale, allow_unresolved, jobs, quiet, as_json)
+    if not watch:
+        return run()
+    from .build import ROOT, select, stage_modules
+    from .watch import warm
+    from .watch import watch as keep_building
+
+    warm(stage_modules(select(only)))   # WeasyPrint, the engine, the print code: loaded once
+    keep_building(run, [content_dir, ROOT / "templates", ROOT / "schemas"],
+                  ROOT / "tether_build", lambda line: click.echo(line, err=True))
+
+
+def build_outputs(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed: int,
+                  board_players: int, force: bool, ink_saver: bool, grayscale: bool,
+                  allow_unresolved: bool, jobs: int | None, quiet: bool,
+                  as_json: bool) -> None:
+    """One `tether build` (see build): every stale output built, a summary printed."""
     from .build import PAPERS, Context, run_build, select
     from .cli_print import print_modes
 

@@ -1,8 +1,11 @@
-"""Atomic file writes: render into a temporary file beside the target, then rename."""
+"""Atomic file writes (render into a temporary file beside the target, then rename) and a
+cheap fingerprint of folders."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -25,3 +28,19 @@ def write_atomic(path: Path, data: bytes) -> bool:
         Path(tmp).unlink(missing_ok=True)
         raise
     return True
+
+
+def tree_version(*folders: Path) -> str:
+    """A cheap fingerprint of every file under the folders (path, size, mtime)."""
+    h = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if "__pycache__" in path.parts:
+                continue
+            try:
+                st = path.stat()
+            except OSError:
+                continue   # gone while we looked (an editor's temporary file)
+            if stat.S_ISREG(st.st_mode):
+                h.update(f"{path}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:16]

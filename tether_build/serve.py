@@ -7,7 +7,6 @@ Content that does not validate shows its errors in the page instead of crashing 
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import mimetypes
@@ -18,6 +17,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from .errors import ContentError, TetherError
+from .fsutil import tree_version
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -34,17 +34,6 @@ RELOAD = """<script>
 </script>"""
 NAV = ("<nav class='tether-nav' style='font:14px sans-serif;padding:6px 10px;background:#222;"
        "color:#eee'>{links}</nav>")
-
-
-def tree_version(*folders: Path) -> str:
-    """A cheap fingerprint of every file under the folders (path, size, mtime)."""
-    h = hashlib.sha256()
-    for folder in folders:
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                st = path.stat()
-                h.update(f"{path}|{st.st_size}|{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()[:16]
 
 
 def error_page(title: str, lines: list[str]) -> str:

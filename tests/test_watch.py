@@ -1,0 +1,91 @@
+"""`tether build --watch`: a saved edit is built, a broken one reported, Ctrl-C stops."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WAIT = 120.0   # seconds a build may take on a loaded machine before the test gives up
+
+
+class Watcher:
+    """`tether build --watch` in a process of its own; its stderr read line by line."""
+
+    def __init__(self, content: Path, out: Path):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from tether_build.cli import main; main()", "build",
+             "--watch", "--content", str(content), "--out", str(out),
+             "--only", "validate", "--only", "notes"],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stderr:
+            self.lines.put(line.rstrip("\n"))
+
+    def next_build(self) -> str:
+        """The watcher's status line of its next build (every line before it is kept)."""
+        while True:
+            try:
+                line = self.lines.get(timeout=WAIT)
+            except queue.Empty:
+                pytest.fail("no build reported; output so far:\n" + "\n".join(self.seen))
+            self.seen.append(line)
+            if line.startswith("[watch] build"):
+                return line
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            return self.proc.wait(timeout=WAIT)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+
+
+def _texts(out: Path) -> dict[str, str]:
+    return {card["id"]: card["text"] for card in
+            map(json.loads, (out / "cards.jsonl").read_text().splitlines())}
+
+
+def test_watch_builds_each_save_reports_errors_and_stops_on_ctrl_c(content_copy, tmp_path):
+    out = tmp_path / "build"
+    card = content_copy / "cards" / "starter.yaml"
+    original = card.read_text()
+    watcher = Watcher(content_copy, out)
+    try:
+        assert watcher.next_build().startswith("[watch] build 1 done")
+        assert _texts(out)["supply_cache"].endswith("Gain +2 Gold.")
+
+        card.write_text(original.replace("Gain +2 {gold}.", "Gain +2 {gold} now."))
+        assert watcher.next_build().startswith("[watch] build 2 done")
+        assert _texts(out)["supply_cache"].endswith("now.")
+
+        before = (out / "cards.jsonl").read_bytes()
+        card.write_text(original.replace("Gain +2 {gold}.", "Gain +2 Gold."))
+        assert watcher.next_build().startswith("[watch] build 3 FAILED (exit 1)")
+        report = "\n".join(watcher.seen)
+        assert "starter.yaml:" in report and "typed literally" in report
+        assert "Traceback" not in report
+        assert (out / "cards.jsonl").read_bytes() == before   # the failed build wrote nothing
+
+        card.write_text(original)   # fixed: the watcher is still there and builds again
+        assert watcher.next_build().startswith("[watch] build 4 done")
+        assert _texts(out)["supply_cache"].endswith("Gain +2 Gold.")
+    finally:
+        code = watcher.stop()
+    assert code == 0
+    assert any(line.startswith("[watch] stopped after 4 build(s)")
+               for line in watcher.seen + list(watcher.lines.queue))
