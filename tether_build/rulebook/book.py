@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..errors import ContentError, TetherError
-from . import aid, anatomy, columns, printguide, reference
+from . import aid, anatomy, chapterdocs, columns, printguide, reference
 from .chapters import render_chapters
 from .directives import ANATOMY, Ctx
 from .words import Words
@@ -245,12 +245,17 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     env = _env(words)
     template = env.get_template("rulebook/book.html")
 
+    def card_face(inline: bool):
+        return lambda c: faces.face(c["id"], c["scale"], inline)
+
+    rules = chapterdocs.layout(env, book, papers, cache, card_face(False))
     refs = reference.pages(env, book, papers, cache)
 
     def render(paper: str, inline: bool) -> str:
         return template.render(paper=paper, page_size=PAPERS[paper], **book,
                                ref_slots=None if inline else refs[paper].slots,
-                               card_face=lambda c: faces.face(c["id"], c["scale"], inline))
+                               rules_slots=None if inline else rules[paper].slots,
+                               card_face=card_face(inline))
 
     html = {p: render(p, inline=False) for p in papers}
     layouts = _layouts(papers, html, book["base"], cache)
@@ -261,8 +266,9 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     out.files["rulebook.html"] = _absolute(render(papers[0], inline=True), book["base"]).encode()
     for paper in papers:
         skel, placed, pages = layouts[paper]
-        out.files[f"rulebook-{paper}.pdf"] = stamp(skel, placed,
-                                                   dict(fragments, **refs[paper].fragments))
+        out.files[f"rulebook-{paper}.pdf"] = stamp(
+            skel, placed, dict(fragments, **refs[paper].fragments,
+                               **rules[paper].fragments(paper, fragments, cache)))
         out.pages[paper] = pages
         out.files[AID.format(paper=paper)] = player_aid(env, book, paper, cache)
     out.files["rulebook.pdf"] = out.files[f"rulebook-{papers[0]}.pdf"]
@@ -312,7 +318,7 @@ def preview_html(content, content_dir: Path, base: str = "/templates/") -> str:
     faces.fit()
     template = _env(words).get_template("rulebook/book.html")
     html = template.render(paper="a4", page_size=PAPERS["a4"], **book, ref_slots=None,
-                           card_face=lambda c: faces.face(c["id"], c["scale"], True))
+                           rules_slots=None, card_face=lambda c: faces.face(c["id"], c["scale"], True))
     return _absolute(html, base)
 
 

@@ -14,13 +14,13 @@ deck again, not the reference, nor the whole book.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from . import runon
+
 SLOT = "rb-ref-{}"  # the book's slot for reference page n (never a card id: those are [a-z0-9_])
-SLACK = 0.5         # mm the reference page is shorter than the book's text area
 
 
 def _cost(card: dict, words) -> Markup:
@@ -76,47 +76,26 @@ class RefPages:
     fragments: dict
 
 
-def _box(paper: str) -> tuple[float, float]:
-    """Width and height (mm) of a reference page: the book page's text area, less a little
-    height so that the slot never spills onto a page of its own."""
-    from ..render.geometry import PAPERS
-    from .book import MARGIN
-
-    width, height = PAPERS[paper]
-    return width - MARGIN[1] - MARGIN[3], height - MARGIN[0] - MARGIN[2] - SLACK
-
-
 def pages(env, book: dict, papers: tuple[str, ...], cache) -> dict[str, RefPages]:
     """The card reference of each paper, laid out as documents of its own, one a deck
     (cached by their HTML), and stamped into the book's empty page slots: a card text edit
     lays out that card's deck again, not the reference nor the book."""
-    from ..render.pdfasm import fragments, stack
-
     _JOB.update(template=env.get_template("rulebook/refdoc.html"), book=book, cache=cache)
     try:
-        chains = _chains(papers)
+        chains = runon.per_paper(papers, _chain)
     finally:
         _JOB.clear()
     out = {}
     for paper in papers:
-        width, height = _box(paper)
+        width, height = runon.box(paper)
         links = chains[paper]
-        frags = fragments([(pdf, [f"{paper}-{k}-{i}" for i in range(count)])
-                           for k, (pdf, count, _) in enumerate(links)], cache)
-        printed: list[list] = []
-        for k, (_, count, fresh) in enumerate(links):
-            for i in range(count):
-                frag = frags[f"{paper}-{k}-{i}"]
-                if i == 0 and not fresh:
-                    printed[-1].append(frag)  # below the deck before, on its last page
-                else:
-                    printed.append([frag])
-        box = printed[0][0].mediabox
+        printed = runon.printed(links)
+        frags = runon.stacked(printed, runon.fragments(paper, links, {}, cache))
         names = [SLOT.format(i) for i in range(len(printed))]
         out[paper] = RefPages(
             [Markup(f'<div class="rb-ref-page" data-card-slot="{n}" '
                     f'style="width:{width:.4f}mm;height:{height:.4f}mm"></div>') for n in names],
-            {n: stack(parts, box) for n, parts in zip(names, printed)})
+            dict(zip(names, frags)))
     return out
 
 
@@ -124,64 +103,18 @@ MIN_START = 30.0  # mm: a deck starts on a fresh page when less is left below th
 _JOB: dict = {}   # the template, book and cache, set before the papers' workers fork
 
 
-def _chains(papers: tuple[str, ...]) -> dict[str, list[tuple[bytes, int, bool]]]:
-    """paper -> its reference documents in order: (PDF, pages, starts a fresh page). The
-    papers are laid out side by side (fork) when a document of theirs is not in the cache."""
-    found = {p: _chain(p, cached_only=True) for p in papers}
-    todo = [p for p in papers if found[p] is None]
-    if len(todo) < 2 or (os.cpu_count() or 1) < 2:
-        found.update((p, _chain(p)) for p in todo)
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(len(todo), mp_context=multiprocessing.get_context("fork")) as pool:
-            found.update(zip(todo, pool.map(_chain, todo)))
-    return found
-
-
 def _chain(paper: str, cached_only: bool = False):
-    """The documents of one paper, deck after deck: each deck's first page is as tall as the
-    space the deck before left on its last page (MIN_START or more), else a fresh page.
-    cached_only: None as soon as a document is not in the cache (nothing is laid out)."""
-    from ..render.cache import pack, unpack
-    from ..render.geometry import ART_BLEED
-    from ..render.pdf import Layout
-    from .book import PAPERS, layout_key
+    """The documents of one paper, deck after deck (runon.chain); cached_only: None as soon
+    as a document is not in the cache (nothing is laid out)."""
+    from .book import PAPERS
 
     template, book, cache = _JOB["template"], _JOB["book"], _JOB["cache"]
-    width, height = _box(paper)
-    links, used = [], None   # mm used on the last printed page so far
-    for k, deck in enumerate(book["decks"]):
-        fresh = used is None or height - used < MIN_START
-        first = height if fresh else height - used
-        html = template.render(**dict(
-            book, paper=paper, page_size=PAPERS[paper], bleed=f"{ART_BLEED:.4f}mm",
-            ref_slots=None, decks=[deck], ref_intro=k == 0,
-            size=f"{width + 2 * ART_BLEED:.4f}mm {height + 2 * ART_BLEED:.4f}mm",
-            first_size=None if fresh else
-            f"{width + 2 * ART_BLEED:.4f}mm {first + 2 * ART_BLEED:.4f}mm"))
-        key = layout_key(html, book["base"])
-        entry = unpack(cache.get("bookref", key))
-        if entry is not None and not {"pages", "used"} <= entry[0].keys():
-            entry = None  # not an entry this code wrote: lay the deck out again
-        if entry is None:
-            if cached_only:
-                return None
-            document = Layout(book["base"]).render(html)
-            meta = {"pages": len(document.pages), "used": _used(document.pages[-1])}
-            entry = (meta, Layout.write(document.pages, document))
-            cache.put("bookref", key, pack(meta, entry[1]))
-        meta, pdf = entry
-        links.append((pdf, meta["pages"], fresh))
-        used = meta["used"] + (0 if fresh or meta["pages"] > 1 else used)
-    return links
+    decks = book["decks"]
 
+    def render(k: int, sizes: dict) -> str:
+        return template.render(**dict(book, paper=paper, page_size=PAPERS[paper],
+                                      ref_slots=None, decks=[decks[k]], ref_intro=k == 0,
+                                      **sizes))
 
-def _used(page) -> float:
-    """mm of the page's height that its content takes, from the top of its content area."""
-    from ..render.pdf import PX_PER_MM
-
-    box = page._page_box
-    root = box.children[0]
-    return (root.position_y + root.margin_height() - box.content_box_y()) / PX_PER_MM
+    return runon.chain(paper, len(decks), render, "bookref", cache, book["base"], MIN_START,
+                       cached_only=cached_only)

@@ -1,0 +1,171 @@
+"""Parts of the book laid out as documents of their own, drawn into empty page slots of it:
+the rules chapters (rulebook/chapterdocs.py) and the card reference (reference.py).
+
+Why: laying out the whole book takes about 4 s a paper. Laid out apart, part by part, an edit
+lays out its own part again, and the book only when its page slots change.
+
+A part's page is the book's text area with the face bleed around it (stamp.py trims the
+bleed), with no header or folio: the book's own page prints those around the slot. Parts run
+on like one document: a part's first page is only as tall as the space the part before left
+on its last page, and is drawn below it on the same printed page (pdfasm.stack), unless less
+than `min_start` mm is left, when it starts a fresh page. So a part is laid out again when its
+own HTML changes or when the space the part before leaves changes.
+
+A part that holds card faces (`data-card-slot`, e.g. the anatomy figure) is kept as a
+stamp.Skeleton with its slots, and the faces are stamped into it once they are laid out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import astuple, dataclass
+
+SLACK = 0.5   # mm a slot page is shorter than the book's text area (never spills over)
+
+
+@dataclass
+class Link:
+    """One part laid out: its PDF (or Skeleton bytes when meta["slots"] is not empty), what
+    was measured (meta: pages, used mm of the last page, slots, and what `measure` adds) and
+    whether it starts a fresh printed page."""
+
+    data: bytes
+    meta: dict
+    fresh: bool
+
+
+def box(paper: str) -> tuple[float, float]:
+    """Width and height (mm) of a slot page: the book page's text area, less SLACK."""
+    from ..render.geometry import PAPERS
+    from .book import MARGIN
+
+    width, height = PAPERS[paper]
+    return width - MARGIN[1] - MARGIN[3], height - MARGIN[0] - MARGIN[2] - SLACK
+
+
+def page_sizes(paper: str, fresh: bool, used: float | None) -> dict[str, str | None]:
+    """The @page sizes of a part's document: `size` for every page and `first_size` for a
+    first page that goes on below the part before (None when it starts a fresh page)."""
+    from ..render.geometry import ART_BLEED
+
+    width, height = box(paper)
+    wide = width + 2 * ART_BLEED
+
+    def size(tall: float) -> str:
+        return f"{wide:.4f}mm {tall + 2 * ART_BLEED:.4f}mm"
+
+    return {"size": size(height), "bleed": f"{ART_BLEED:.4f}mm",
+            "first_size": None if fresh else size(height - used)}
+
+
+def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str, cache,
+          base: str, min_start: float, measure: Callable | None = None,
+          cached_only: bool = False) -> list[Link] | None:
+    """The parts of one paper in order, from the cache (`kind` entries, keyed by their HTML)
+    or laid out. render(k, sizes) is part k's HTML (sizes: page_sizes); measure(document) adds
+    to a part's meta. cached_only: None as soon as a part is not in the cache."""
+    from ..render.cache import pack, unpack
+    from ..render.pdf import Layout
+    from .book import layout_key
+    from .stamp import skeleton, slots
+
+    _, height = box(paper)
+    layout = None   # one font configuration and image cache for the parts laid out here
+    links: list[Link] = []
+    used = None   # mm used on the last printed page so far
+    for k in range(count):
+        fresh = used is None or height - used < min_start
+        html = render(k, page_sizes(paper, fresh, used))
+        key = layout_key(html, base)
+        entry = unpack(cache.get(kind, key))
+        if entry is not None and not {"pages", "used", "slots"} <= entry[0].keys():
+            entry = None  # not an entry this code wrote: lay the part out again
+        if entry is None:
+            if cached_only:
+                return None
+            layout = layout or Layout(base)
+            document = layout.render(html)
+            placed = slots(document)
+            meta = {"pages": len(document.pages), "used": _used(document.pages[-1]),
+                    "slots": [list(astuple(s)) for s in placed],
+                    **(measure(document) if measure else {})}
+            pdf = Layout.write(document.pages, document)
+            entry = (meta, skeleton(pdf, placed).to_bytes() if placed else pdf)
+            cache.put(kind, key, pack(*entry))
+        meta, data = entry
+        links.append(Link(data, meta, fresh))
+        used = meta["used"] + (0 if fresh or meta["pages"] > 1 else used)
+    return links
+
+
+def per_paper(papers: tuple[str, ...], chain: Callable) -> dict[str, list[Link]]:
+    """paper -> chain(paper): every paper's parts found in the cache (chain(paper, True)), the
+    others laid out, the papers side by side (fork) when two or more need it and cores allow.
+    chain: a module-level function (paper, cached_only=False) -> list[Link] | None."""
+    found = {p: chain(p, True) for p in papers}
+    todo = [p for p in papers if found[p] is None]
+    if len(todo) < 2 or (os.cpu_count() or 1) < 2:
+        found.update((p, chain(p)) for p in todo)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(len(todo), mp_context=multiprocessing.get_context("fork")) as pool:
+            found.update(zip(todo, pool.map(chain, todo)))
+    return found
+
+
+def _used(page) -> float:
+    """mm of the page's height down to the bottom border edge of its lowest box, from the top
+    of its content area: a trailing bottom margin is not counted, as in one document, where
+    it would collapse with the top margin of what follows."""
+    from ..render.pdf import PX_PER_MM
+    from .stamp import _boxes
+
+    page_box = page._page_box
+    body = page_box.children[0].children[0]
+    bottom = max((b.border_box_y() + b.border_height() for child in body.children
+                  for b in _boxes(child) if hasattr(b, "border_box_y")),
+                 default=page_box.content_box_y())
+    return (bottom - page_box.content_box_y()) / PX_PER_MM
+
+
+def printed(links: list[Link]) -> list[list[tuple[int, int]]]:
+    """The printed slot pages: for each, the (part, page) drawn on it, top to bottom."""
+    out: list[list[tuple[int, int]]] = []
+    for k, link in enumerate(links):
+        for i in range(link.meta["pages"]):
+            if i == 0 and not link.fresh and out:
+                out[-1].append((k, i))   # below the part before, on its last page
+            else:
+                out.append([(k, i)])
+    return out
+
+
+def fragments(paper: str, links: list[Link], faces: dict, cache) -> dict[tuple[int, int], object]:
+    """(part, page) -> the page as a pdfasm.Fragment; faces (card id -> Fragment) are stamped
+    into the parts that hold them."""
+    from ..render.pdfasm import fragments as read
+    from .stamp import Skeleton, Slot, stamp
+
+    parts = []
+    for k, link in enumerate(links):
+        pdf = link.data
+        if link.meta["slots"]:
+            pdf = stamp(Skeleton.from_bytes(link.data), [Slot(*s) for s in link.meta["slots"]],
+                        faces)
+        parts.append((pdf, [f"{paper}-{k}-{i}" for i in range(link.meta["pages"])]))
+    frags = read(parts, cache)
+    return {(k, i): frags[f"{paper}-{k}-{i}"]
+            for k, link in enumerate(links) for i in range(link.meta["pages"])}
+
+
+def stacked(pages: list[list[tuple[int, int]]], frags: dict) -> list:
+    """One Fragment per printed slot page: its parts' pages drawn at the same origin."""
+    from ..render.pdfasm import stack
+
+    if not pages:
+        return []
+    full = frags[pages[0][0]].mediabox
+    return [stack([frags[at] for at in page], full) for page in pages]
