@@ -29,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TETHER = [sys.executable, "-c", "from tether_build.cli import main; main()"]
 # a constant that no card prints: the round cap appears in the rules and the notes only
 CONSTANT_EDIT = ("game.yaml", "round_cap: 10", "round_cap: 11")
+# a sentence of a rules chapter: the rulebook's text alone
+RULES_EDIT = ("rules/04-round.md", "always in this order:", "always in the same order:")
 
 BARS = {  # figure -> (bar, "<" for upper bounds or ">" for lower bounds, unit)
     "clean build": (20.0, "<", "s"), "nothing changed": (0.3, "<", "s"),
@@ -60,9 +62,11 @@ def builds(rounds: int) -> dict[str, list[float]]:
     edits = bench_build.EDITS_EXTRA
     edits.clear()
     edits.append(("one_constant", CONSTANT_EDIT))
+    edits.append(("one_rule", RULES_EDIT))
     names = {"clean": "clean build", "nothing": "nothing changed",
              "one_card": "one card's text edited", "one_effect": "one card's effect edited",
              "one_constant": "one constant no card prints",
+             "one_rule": "one sentence of a rules chapter edited",
              "one_card_watched": "one card's text edited, --watch running"}
     out: dict[str, list[float]] = {v: [] for v in names.values()}
     for _ in range(rounds):

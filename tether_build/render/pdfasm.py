@@ -311,12 +311,14 @@ def fragments(parts: list[tuple[bytes, list[str]]], cache=None,
     from pypdf import PdfReader
 
     from .cache import Cache, code_digest, digest, versions
+    from .pdfraw import Unsupported
+    from .pdfraw import fragments as read_raw
 
     cache = cache if cache is not None else Cache(None)
-    salt = digest("fragment/1", code_digest("pdfasm.py"), versions("pypdf"))
+    salt = digest("fragment/2", code_digest("pdfasm.py", "pdfraw.py"), versions("pypdf"))
     out = {}
     for pdf, keys in parts:
-        sha, reader = hashlib.sha256(pdf).hexdigest(), None
+        sha, reader, raw = hashlib.sha256(pdf).hexdigest(), None, None
         for index, key in enumerate(keys):
             ckey = digest(salt, sha, index)
             entry = (known or {}).get(key)
@@ -331,7 +333,15 @@ def fragments(parts: list[tuple[bytes, list[str]]], cache=None,
                     continue
                 except (ValueError, KeyError, IndexError):
                     pass
-            reader = reader or PdfReader(io.BytesIO(pdf))
-            out[key] = fragment(reader.pages[index])
+            if raw is None:   # this build's own files are read as bytes (pdfraw.py)
+                try:
+                    raw = read_raw(pdf)
+                except Unsupported:
+                    raw = []
+            if index < len(raw):
+                out[key] = raw[index]
+            else:
+                reader = reader or PdfReader(io.BytesIO(pdf))
+                out[key] = fragment(reader.pages[index])
             cache.put("forms", ckey, out[key].to_bytes())
     return out
