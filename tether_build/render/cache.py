@@ -39,14 +39,25 @@ def digest(*parts) -> str:
     return h.hexdigest()
 
 
+_FILES: dict[tuple, tuple[tuple, str]] = {}   # (base, folders) -> (files' stat, digest)
+
+
 def files_digest(base: Path, folders: tuple[str, ...]) -> str:
-    """SHA-256 over the names and bytes of every file under base/<folder> (recursively)."""
+    """SHA-256 over the names and bytes of every file under base/<folder> (recursively).
+    Read again only when a file's size or time changed since this process last read them
+    (the book asks for it once per part laid out, and the fonts are 2 MB)."""
+    paths = [path for folder in folders
+             for path in sorted(p for p in (Path(base) / folder).rglob("*")
+                                if p.is_file() and "__pycache__" not in p.parts)]
+    stamp = tuple((str(p), st.st_size, st.st_mtime_ns) for p in paths for st in [p.stat()])
+    known = _FILES.get((str(base), folders))
+    if known is not None and known[0] == stamp:
+        return known[1]
     h = hashlib.sha256()
-    for folder in folders:
-        for path in sorted(p for p in (Path(base) / folder).rglob("*")
-                           if p.is_file() and "__pycache__" not in p.parts):
-            h.update(path.relative_to(base).as_posix().encode() + b"\0")
-            h.update(hashlib.sha256(path.read_bytes()).digest())
+    for path in paths:
+        h.update(path.relative_to(base).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    _FILES[(str(base), folders)] = (stamp, h.hexdigest())
     return h.hexdigest()
 
 

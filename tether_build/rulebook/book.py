@@ -259,8 +259,11 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
 
     html = {p: render(p, inline=False) for p in papers}
     layouts = _layouts(papers, html, book["base"], cache)
+    shown = {s.card for p in papers for s in layouts[p][1]} | {
+        s[1] for p in papers for link in rules[p].links for s in link.meta["slots"]}
     faces_ready()  # the layouts hold empty face slots only: `tether build` runs its card
-    faces.fit()    # stage meanwhile and fits here once it is done, from the render cache
+    #                stage meanwhile, and the faces the book shows come from the render cache
+    faces.fit(sorted(c for c in shown if not c.startswith("rb-")))  # not the page slots
     fragments = faces.fragments()
     out = Rulebook()
     out.files["rulebook.html"] = _absolute(render(papers[0], inline=True), book["base"]).encode()

@@ -9,6 +9,7 @@ it closes the columns before a wide block and opens new ones after it.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -98,9 +99,18 @@ def _narrow(table: str) -> bool:
     return bool(cells) and len(cells) <= NARROW and longest <= NARROW_CELL
 
 
-def runs(html: str) -> list[Run]:
-    """The chapter cut into runs; text between top-level elements goes with the one before."""
-    html = str(html)
+@functools.lru_cache(maxsize=64)
+def _runs(html: str) -> tuple[Run, ...]:
+    return tuple(_cut(html))
+
+
+def runs(html: str) -> tuple[Run, ...]:
+    """The chapter cut into runs; text between top-level elements goes with the one before.
+    Remembered per process: a chapter is cut for each paper and for each look at its layout."""
+    return _runs(str(html))
+
+
+def _cut(html: str) -> list[Run]:
     pieces, last = [], 0
     for start, end, tag in _TopLevel(html).items:
         if pieces:

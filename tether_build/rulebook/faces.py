@@ -36,7 +36,8 @@ class Faces:
 
     def fit(self, only: list[str] | None = None) -> None:
         """Fit every face (or the cards `only` names) as on the printed cards and keep its
-        laid-out PDF page. Faces the card stage laid out come from the render cache."""
+        laid-out PDF page (those of this call only). Faces the card stage laid out come from
+        the render cache."""
         from ..render.fit import TEXT_SIZES, render_faces
 
         cards = [c for c in self.cards if only is None or c["id"] in only]
@@ -44,8 +45,7 @@ class Faces:
                             workers=WORKERS if only is None else 1, cache=self.cache)
         self.fits.update({cid: {"name": f["name_level"], "text": TEXT_SIZES.index(f["text_pt"]),
                                 "reminders": f["reminders"]} for cid, f in done.fits.items()})
-        if only is None:
-            self.parts, self.forms = done.parts, done.forms
+        self.parts, self.forms = done.parts, done.forms
 
     def fragments(self) -> dict:
         """card id -> its face page as a pdfasm.Fragment, ready to stamp (cached)."""
