@@ -44,6 +44,7 @@ class HeuristicAgent(Agent):
 
     _obj_memo: tuple | None = None    # (state, objectives) (no __init__: subclasses
     _close_memo: tuple | None = None  # (state, decisions, seat, end-game?) need none)
+    _near_memo: tuple | None = None   # (state, decisions, seat, unheld objectives, by hex)
 
     def choose(self, g, p, kind, options, ctx=None) -> int:
         """The best-scoring option (random tie-break)."""
@@ -103,14 +104,18 @@ class HeuristicAgent(Agent):
         return stake * (2.0 * win - 1.0) - (6.0 if win < 0.35 else 0.0)
 
     def _near_objective(self, g, p: int, h: int) -> float:
-        """Potential of a hex: the best (objective value - distance) not yet held by p."""
+        """Potential of a hex: the best (objective value - distance) not yet held by p.
+        Kept for the decision: each option of a move or Bridge asks it of two hexes."""
         s = g.s
-        row = s.topo.dist[h]
-        best = -9.0
-        for t, worth in self._objectives(g, p):
-            if not s.occupies(p, t):
-                best = max(best, worth - 1.2 * row[t])
-        return best
+        got = self._near_memo
+        if got is None or got[0] is not s or got[1:3] != (g.decisions, p):
+            unheld = [(t, worth) for t, worth in self._objectives(g, p) if not s.occupies(p, t)]
+            got = self._near_memo = (s, g.decisions, p, unheld, {})
+        known = got[4]
+        if h not in known:
+            row = s.topo.dist[h]
+            known[h] = max([-9.0] + [worth - 1.2 * row[t] for t, worth in got[3]])
+        return known[h]
 
     def _objectives(self, g, p: int) -> list[tuple]:
         """(hex, worth) of the tiles worth heading for: Mines, Forges, the Center."""
