@@ -26,6 +26,7 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 PAPERS = {"a4": "A4", "letter": "letter"}
 BOOK_TEMPLATES = ("rulebook", "cards", "backs", "fonts", "icons")  # what the book may load
 MARGIN = (19.0, 17.0, 18.0, 17.0)  # the book's page margins in mm: top, right, bottom, left
+AID_MARGIN = (11.0, 12.0, 12.0, 12.0)  # the player aid's (its sheet and the book's last pages)
 CARD_SCALE = {"faction": 1.0}
 BOARD = (4, 1)  # players and seed of the board map the build prints (tether build's default)
 README = "print/README.pdf"
@@ -42,7 +43,8 @@ class Rulebook:
 
 
 def _env(words: Words) -> jinja2.Environment:
-    """The rulebook's templates, with the glossary filters and the book's page margins."""
+    """The rulebook's templates, with the glossary filters and the book's and the aid's page
+    margins."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
@@ -53,6 +55,7 @@ def _env(words: Words) -> jinja2.Environment:
     env.globals["ruler"] = printguide.ruler_svg
     env.globals["columns"] = columns.runs     # a chapter's HTML -> two-column and wide runs
     env.globals["margin"] = " ".join(f"{m:g}mm" for m in MARGIN)
+    env.globals["aid_margin"] = " ".join(f"{m:g}mm" for m in AID_MARGIN)
     return env
 
 
@@ -249,12 +252,14 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         return lambda c: faces.face(c["id"], c["scale"], inline)
 
     rules = chapterdocs.layout(env, book, papers, cache, card_face(False))
+    aids = chapterdocs.layout_aid(env, book, papers, cache)
     refs = reference.pages(env, book, papers, cache)
 
     def render(paper: str, inline: bool) -> str:
         return template.render(paper=paper, page_size=PAPERS[paper], **book,
                                ref_slots=None if inline else refs[paper].slots,
                                rules_slots=None if inline else rules[paper].slots,
+                               aid_slots=None if inline else aids[paper].slots,
                                card_face=card_face(inline))
 
     html = {p: render(p, inline=False) for p in papers}
@@ -271,7 +276,8 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         skel, placed, pages = layouts[paper]
         out.files[f"rulebook-{paper}.pdf"] = stamp(
             skel, placed, dict(fragments, **refs[paper].fragments,
-                               **rules[paper].fragments(paper, fragments, cache)))
+                               **rules[paper].fragments(paper, fragments, cache),
+                               **aids[paper].fragments(paper, {}, cache)))
         out.pages[paper] = pages
         out.files[AID.format(paper=paper)] = player_aid(env, book, paper, cache)
     out.files["rulebook.pdf"] = out.files[f"rulebook-{papers[0]}.pdf"]
@@ -321,7 +327,7 @@ def preview_html(content, content_dir: Path, base: str = "/templates/") -> str:
     faces.fit()
     template = _env(words).get_template("rulebook/book.html")
     html = template.render(paper="a4", page_size=PAPERS["a4"], **book, ref_slots=None,
-                           rules_slots=None, card_face=lambda c: faces.face(c["id"], c["scale"], True))
+                           rules_slots=None, aid_slots=None, card_face=lambda c: faces.face(c["id"], c["scale"], True))
     return _absolute(html, base)
 
 

@@ -28,18 +28,19 @@ TOP_MM = 0.5          # a heading this close to its page's top starts that page
 
 @dataclass
 class RulesPages:
-    """The chapters laid out for one paper: the book's slot pages (HTML, with the headings'
-    marks) and the parts they draw (runon.Link per chapter, and which pages go on which slot)."""
+    """Parts laid out for one paper: the book's slot pages (HTML, with the headings' marks)
+    and what they draw (runon.Link per part, and which pages go on which slot)."""
 
     slots: list
     links: list
     printed: list
+    slot: str = SLOT
 
     def fragments(self, paper: str, faces: dict, cache) -> dict:
         """slot name -> the slot's pdfasm.Fragment (faces: card id -> Fragment, stamped into
-        the chapters that show cards)."""
+        the parts that show cards)."""
         frags = runon.fragments(paper, self.links, faces, cache)
-        return {SLOT.format(n): frag
+        return {self.slot.format(n): frag
                 for n, frag in enumerate(runon.stacked(self.printed, frags))}
 
 
@@ -81,6 +82,18 @@ def _chain(paper: str, cached_only: bool = False):
                        measure, cached_only)
 
 
+def _aid_chain(paper: str, cached_only: bool = False):
+    from .book import AID_MARGIN, PAPERS
+
+    template, book, cache = _JOB["template"], _JOB["book"], _JOB["cache"]
+
+    def render(k: int, sizes: dict) -> str:
+        return template.render(**dict(book, paper=paper, page_size=PAPERS[paper], **sizes))
+
+    return runon.chain(paper, 1, render, "bookaid", cache, book["base"], MIN_START, measure,
+                       cached_only, AID_MARGIN)
+
+
 def layout(env, book: dict, papers: tuple[str, ...], cache, card_face) -> dict[str, RulesPages]:
     """The chapters of each paper, from the cache or laid out (the papers side by side)."""
     _JOB.update(template=env.get_template("rulebook/chapterdoc.html"),
@@ -89,12 +102,33 @@ def layout(env, book: dict, papers: tuple[str, ...], cache, card_face) -> dict[s
         found = runon.per_paper(papers, _chain)
     finally:
         _JOB.clear()
-    return {p: _pages(p, book["chapters"], found[p]) for p in papers}
+    return {p: _pages(p, [ch.id for ch in book["chapters"]], found[p], SLOT)
+            for p in papers}
 
 
-def _pages(paper: str, chapters: list, links: list) -> RulesPages:
-    """The slot pages of one paper, each with the marks of the headings that start on it."""
-    width, height = runon.box(paper)
+AID_SLOT = "rb-aid-{}"
+AID_ID = "player-aid"   # the anchor the contents link to (templates/rulebook/aid.html)
+
+
+def layout_aid(env, book: dict, papers: tuple[str, ...], cache) -> dict[str, RulesPages]:
+    """The player aid of each paper (the book's last two pages), laid out like a chapter:
+    a number the aid prints (the round cap, the Mana limit...) lays the aid out again, not
+    the book."""
+    from .book import AID_MARGIN
+
+    _JOB.update(template=env.get_template("rulebook/aiddoc.html"), book=book, cache=cache)
+    try:
+        found = runon.per_paper(papers, _aid_chain)
+    finally:
+        _JOB.clear()
+    return {p: _pages(p, [AID_ID], found[p], AID_SLOT, AID_MARGIN) for p in papers}
+
+
+def _pages(paper: str, anchors: list[str], links: list, slot: str,
+           margin: tuple | None = None) -> RulesPages:
+    """The slot pages of one paper, each with the marks of the headings that start on it
+    (anchors: the id of each part's title, which the contents link to)."""
+    width, height = runon.box(paper, margin)
     printed = runon.printed(links)
     slots = []
     for n, page in enumerate(printed):
@@ -105,13 +139,13 @@ def _pages(paper: str, chapters: list, links: list) -> RulesPages:
                     continue
                 top = y < TOP_MM and (i > 0 or links[k].fresh)
                 if tag == "h1":
-                    head = f'<h1 class="rb-chapter-title rb-ref-mark" id="{escape(chapters[k].id)}">'
+                    head = f'<h1 class="rb-chapter-title rb-ref-mark" id="{escape(anchors[k])}">'
                     marks.append((top, f"{head}{escape(text)}</h1>"))
                 else:
                     marks.append((False, f'<h2 class="rb-ref-mark">{escape(text)}</h2>'))
         gap = "" if marks and marks[0][0] else '<div class="rb-mark-gap"></div>'
         slots.append(Markup(
-            f'<div class="rb-ref-page" data-card-slot="{SLOT.format(n)}" '
+            f'<div class="rb-ref-page" data-card-slot="{slot.format(n)}" '
             f'style="width:{width:.4f}mm;height:{height:.4f}mm">{gap}'
             + "".join(m for _, m in marks) + "</div>"))
-    return RulesPages(slots, links, printed)
+    return RulesPages(slots, links, printed, slot)

@@ -35,21 +35,24 @@ class Link:
     fresh: bool
 
 
-def box(paper: str) -> tuple[float, float]:
-    """Width and height (mm) of a slot page: the book page's text area, less SLACK."""
+def box(paper: str, margin: tuple | None = None) -> tuple[float, float]:
+    """Width and height (mm) of a slot page: the text area of a book page with these margins
+    (top, right, bottom, left; default the book's), less SLACK."""
     from ..render.geometry import PAPERS
     from .book import MARGIN
 
+    top, right, bottom, left = margin or MARGIN
     width, height = PAPERS[paper]
-    return width - MARGIN[1] - MARGIN[3], height - MARGIN[0] - MARGIN[2] - SLACK
+    return width - right - left, height - top - bottom - SLACK
 
 
-def page_sizes(paper: str, fresh: bool, used: float | None) -> dict[str, str | None]:
+def page_sizes(paper: str, fresh: bool, used: float | None, margin: tuple | None = None
+               ) -> dict[str, str | None]:
     """The @page sizes of a part's document: `size` for every page and `first_size` for a
     first page that goes on below the part before (None when it starts a fresh page)."""
     from ..render.geometry import ART_BLEED
 
-    width, height = box(paper)
+    width, height = box(paper, margin)
     wide = width + 2 * ART_BLEED
 
     def size(tall: float) -> str:
@@ -61,22 +64,23 @@ def page_sizes(paper: str, fresh: bool, used: float | None) -> dict[str, str | N
 
 def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str, cache,
           base: str, min_start: float, measure: Callable | None = None,
-          cached_only: bool = False) -> list[Link] | None:
+          cached_only: bool = False, margin: tuple | None = None) -> list[Link] | None:
     """The parts of one paper in order, from the cache (`kind` entries, keyed by their HTML)
     or laid out. render(k, sizes) is part k's HTML (sizes: page_sizes); measure(document) adds
-    to a part's meta. cached_only: None as soon as a part is not in the cache."""
+    to a part's meta. cached_only: None as soon as a part is not in the cache. margin: the
+    book page's margins around the slots (default the book's)."""
     from ..render.cache import pack, unpack
     from ..render.pdf import Layout
     from .book import layout_key
     from .stamp import skeleton, slots
 
-    _, height = box(paper)
+    _, height = box(paper, margin)
     layout = None   # one font configuration and image cache for the parts laid out here
     links: list[Link] = []
     used = None   # mm used on the last printed page so far
     for k in range(count):
         fresh = used is None or height - used < min_start
-        html = render(k, page_sizes(paper, fresh, used))
+        html = render(k, page_sizes(paper, fresh, used, margin))
         key = layout_key(html, base)
         entry = unpack(cache.get(kind, key))
         if entry is not None and not {"pages", "used", "slots"} <= entry[0].keys():
