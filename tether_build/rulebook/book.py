@@ -327,7 +327,8 @@ def preview_html(content, content_dir: Path, base: str = "/templates/") -> str:
     faces.fit()
     template = _env(words).get_template("rulebook/book.html")
     html = template.render(paper="a4", page_size=PAPERS["a4"], **book, ref_slots=None,
-                           rules_slots=None, aid_slots=None, card_face=lambda c: faces.face(c["id"], c["scale"], True))
+                           rules_slots=None, aid_slots=None,
+                           card_face=lambda c: faces.face(c["id"], c["scale"], True))
     return _absolute(html, base)
 
 

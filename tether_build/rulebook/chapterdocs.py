@@ -10,7 +10,11 @@ out again only when its slots change: a chapter's page count, or the page a head
 What the book needs of a chapter is kept with it: each heading's page and title. The book's
 slot pages carry those titles with no height (as the card reference does), so the contents,
 the running headers and the PDF bookmarks are the book's own: a bookmark opens the page its
-chapter or section starts on.
+chapter or section starts on (at the top of that page, not at the heading: a heading that
+moves down a line must not lay the book out again).
+
+The player aid (the book's last two pages, with page margins of its own) is laid out apart the
+same way, so a number it prints lays out the aid, not the book.
 """
 
 from __future__ import annotations
