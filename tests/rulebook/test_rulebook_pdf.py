@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from bookmarks import outline
 from click.testing import CliRunner
 from PIL import Image
 from pypdf import PdfReader
@@ -118,20 +119,6 @@ def test_changed_constant_reaches_the_rulebook(built):
     assert re.search(rf"Aether each Round\s+{MAX_MANA}\b", aid)  # player aid key numbers
 
 
-def _outline(reader: PdfReader) -> list[tuple[int, str, int]]:
-    """(level, title, 1-based page) for every bookmark."""
-    out = []
-
-    def walk(items, level):
-        for item in items:
-            if isinstance(item, list):
-                walk(item, level + 1)
-            else:
-                out.append((level, item.title, reader.get_destination_page_number(item) + 1))
-    walk(reader.outline, 1)
-    return out
-
-
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_toc_numbers_match_chapter_pages(built, paper):
     reader = PdfReader(built["out"] / f"rulebook-{paper}.pdf")
@@ -141,7 +128,7 @@ def test_toc_numbers_match_chapter_pages(built, paper):
         m = re.match(r"^(.*?)[ .]*\.\s*(\d+)$", line.strip())
         if m:
             toc[m.group(1).strip()] = int(m.group(2))
-    chapters = {title: page for level, title, page in _outline(reader) if level == 1}
+    chapters = {title: page for level, title, page in outline(reader) if level == 1}
     chapters.pop("Contents", None)
     assert len(toc) >= 20 and set(toc) == set(chapters), (toc, chapters)
     for title, number in toc.items():
@@ -158,7 +145,7 @@ def test_toc_numbers_match_chapter_pages(built, paper):
 def test_player_aid_is_one_sheet_at_the_end(built, paper):
     """The aid is the book's last two pages, and a two-page PDF of its own (both sides)."""
     reader = PdfReader(built["out"] / f"rulebook-{paper}.pdf")
-    starts = {title: page for level, title, page in _outline(reader) if level == 1}
+    starts = {title: page for level, title, page in outline(reader) if level == 1}
     assert starts["Player Aid"] == len(reader.pages) - 1
     aid = PdfReader(built["out"] / "print" / f"player-aid-{paper}.pdf")
     assert len(aid.pages) == 2
@@ -175,7 +162,7 @@ def test_every_card_and_faction_is_in_the_book(built, content):
     missing = [c["name"] for c in content.cards if re.sub(r"\s+", "", c["name"]) not in squash]
     assert not missing
     reader = PdfReader(built["out"] / "rulebook-a4.pdf")
-    factions = {title for level, title, _ in _outline(reader) if level == 2}
+    factions = {title for level, title, _ in outline(reader) if level == 2}
     assert {f["name"] for f in content.factions.values()} <= factions
 
 
