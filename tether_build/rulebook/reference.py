@@ -87,15 +87,8 @@ def pages(env, book: dict, papers: tuple[str, ...], cache) -> dict[str, RefPages
         _JOB.clear()
     out = {}
     for paper in papers:
-        width, height = runon.box(paper)
-        links = chains[paper]
-        printed = runon.printed(links)
-        frags = runon.stacked(printed, runon.fragments(paper, links, {}, cache))
-        names = [SLOT.format(i) for i in range(len(printed))]
-        out[paper] = RefPages(
-            [Markup(f'<div class="rb-ref-page" data-card-slot="{n}" '
-                    f'style="width:{width:.4f}mm;height:{height:.4f}mm"></div>') for n in names],
-            dict(zip(names, frags)))
+        laid = runon.slot_pages(paper, chains[paper], SLOT)
+        out[paper] = RefPages(laid.slots, laid.fragments(paper, {}, cache))
     return out
 
 

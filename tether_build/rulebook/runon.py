@@ -13,6 +13,9 @@ own HTML changes or when the space the part before leaves changes.
 
 A part that holds card faces (`data-card-slot`, e.g. the anatomy figure) is kept as a
 stamp.Skeleton with its slots, and the faces are stamped into it once they are laid out.
+
+The book's slot pages (slot_pages) carry, with no height, the titles of the headings that start
+on them (measured by `headings`), for the book's contents, running headers and bookmarks.
 """
 
 from __future__ import annotations
@@ -21,6 +24,11 @@ import os
 from collections.abc import Callable
 from dataclasses import astuple, dataclass
 
+from markupsafe import Markup, escape
+
+from .stamp import _boxes
+
+TOP_MM = 0.5  # a heading this close to its page's top starts that page
 SLACK = 0.05  # mm a slot page is shorter than the book's text area, so it never spills over
 #               (0.5 mm cost the chapters a line here and there: the combat example broke early)
 
@@ -126,7 +134,6 @@ def _used(page) -> float:
     of its content area: a trailing bottom margin is not counted, as in one document, where
     it would collapse with the top margin of what follows."""
     from ..render.pdf import PX_PER_MM
-    from .stamp import _boxes
 
     page_box = page._page_box
     body = page_box.children[0].children[0]
@@ -174,3 +181,71 @@ def stacked(pages: list[list[tuple[int, int]]], frags: dict) -> list:
         return []
     full = frags[pages[0][0]].mediabox
     return [stack([frags[at] for at in page], full) for page in pages]
+
+
+def headings(document) -> dict:
+    """A part's chapter titles and section headings: each one's page, y (mm) and title, in
+    order (its first box), as meta["marks"] for slot_pages."""
+    from ..render.pdf import PX_PER_MM
+
+    marks, seen = [], set()
+    for index, page in enumerate(document.pages):
+        top = page._page_box.content_box_y()
+        for box in _boxes(page._page_box):
+            element = getattr(box, "element", None)
+            if element is None or element.tag not in ("h1", "h2") or id(element) in seen:
+                continue
+            if element.tag == "h1" and "rb-chapter-title" not in element.get("class", ""):
+                continue
+            seen.add(id(element))
+            text = " ".join("".join(element.itertext()).split())
+            marks.append([index, element.tag, round((box.position_y - top) / PX_PER_MM, 2),
+                          text])
+    return {"marks": marks}
+
+
+@dataclass
+class SlotPages:
+    """Parts laid out for one paper: the book's slot pages (HTML) and what they draw (a Link
+    per part, and which parts' pages go on which slot page)."""
+
+    slots: list
+    links: list[Link]
+    printed: list
+    slot: str
+
+    def fragments(self, paper: str, faces: dict, cache) -> dict:
+        """slot name -> the slot page's pdfasm.Fragment (faces: card id -> Fragment, stamped
+        into the parts that show cards)."""
+        return {self.slot.format(n): frag for n, frag in
+                enumerate(stacked(self.printed, fragments(paper, self.links, faces, cache)))}
+
+
+def slot_pages(paper: str, links: list[Link], slot: str, anchors: list[str] = (),
+               margin: tuple | None = None) -> SlotPages:
+    """The book's empty slot pages for one paper's parts (slot: their names' format), each
+    carrying, with no height, the headings that start on it (parts measured with `headings`;
+    anchors: the id of each part's title, which the contents link to)."""
+    width, height = box(paper, margin)
+    pages = printed(links)
+    slots = []
+    for n, page in enumerate(pages):
+        marks = []
+        for k, i in page:
+            for at, tag, y, text in links[k].meta.get("marks", ()):
+                if at != i:
+                    continue
+                top = y < TOP_MM and (i > 0 or links[k].fresh)
+                if tag == "h1":
+                    head = f'<h1 class="rb-chapter-title rb-ref-mark" id="{escape(anchors[k])}">'
+                    marks.append((top, f"{head}{escape(text)}</h1>"))
+                else:
+                    marks.append((False, f'<h2 class="rb-ref-mark">{escape(text)}</h2>'))
+        # a page whose first mark is not a chapter starting at its top begins with a gap,
+        # so its running header is the chapter going on from the page before
+        gap = "" if not marks or marks[0][0] else '<div class="rb-mark-gap"></div>'
+        slots.append(Markup(
+            f'<div class="rb-ref-page" data-card-slot="{slot.format(n)}" '
+            f'style="width:{width:.4f}mm;height:{height:.4f}mm">{gap}'
+            + "".join(m for _, m in marks) + "</div>"))
+    return SlotPages(slots, links, pages, slot)
