@@ -91,19 +91,15 @@ def _rules_key(content_dir: Path) -> str:
     import os
     from importlib import metadata
 
+    from .fsutil import tree_version
     from .render.cache import digest, files_digest
 
     package = Path(__file__).resolve().parent
-    listing = []
-    for path in sorted((package.parent / "templates").rglob("*")):
-        if path.is_file():
-            st = path.stat()
-            listing.append((path.relative_to(package.parent).as_posix(), st.st_size,
-                            st.st_mtime_ns))
     content_dir = Path(os.path.abspath(content_dir))
-    return digest("rules-valid/1", str(content_dir),
+    return digest("rules-valid/2", str(content_dir),
                   files_digest(content_dir.parent, (content_dir.name,)),
-                  files_digest(package.parent, ("tether_build", "schemas")), listing,
+                  files_digest(package.parent, ("tether_build", "schemas")),
+                  tree_version(package.parent / "templates"),
                   [metadata.version(n) for n in ("markdown-it-py", "jsonschema", "pyyaml")])
 
 
