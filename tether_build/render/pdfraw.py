@@ -274,7 +274,7 @@ def fragments(pdf: bytes) -> list[Fragment]:
     try:
         raw = RawPdf(pdf)
         return [raw.fragment(page) for page in raw.pages()]
-    except (KeyError, IndexError, ValueError, zlib.error) as exc:
-        if isinstance(exc, Unsupported):
-            raise
+    except Unsupported:
+        raise
+    except (KeyError, IndexError, ValueError, zlib.error) as exc:   # a file not as expected
         raise Unsupported(f"{type(exc).__name__}: {exc}") from None
