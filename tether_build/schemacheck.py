@@ -7,9 +7,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import best_match
-from referencing import Registry, Resource
+from . import fastschema
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -51,21 +49,45 @@ def dispatched(node):
 def _dispatch(validator, value, instance, schema):
     """x-dispatch: validate an object against the branch its kind key names (if any)."""
     if isinstance(instance, dict):
-        branch = value["map"].get(instance.get(value["key"]))
+        kind = instance.get(value["key"])
+        branch = value["map"].get(kind) if isinstance(kind, str) else None
         if branch is not None:
             yield from validator.descend(instance, branch)
 
 
 @cache
-def registry(schema_dir: Path = SCHEMA_DIR) -> Registry:
+def documents(schema_dir: Path = SCHEMA_DIR) -> dict[str, dict]:
+    """Every schema of schema_dir by file name, its if/then chains dispatched."""
+    return {path.name: dispatched(json.loads(path.read_text()))
+            for path in sorted(schema_dir.glob("*.schema.json"))}
+
+
+@cache
+def registry(schema_dir: Path = SCHEMA_DIR):
     """All schemas of schema_dir, resolvable by their relative file names."""
+    from referencing import Registry, Resource
+
     resources = []
-    for path in sorted(schema_dir.glob("*.schema.json")):
-        contents = dispatched(json.loads(path.read_text()))
+    for name, contents in documents(schema_dir).items():
         res = Resource.from_contents(contents)
-        resources.append((path.name, res))
+        resources.append((name, res))
         resources.append((contents["$id"], res))
     return Registry().with_resources(resources)
+
+
+@cache
+def _compiler(schema_dir: Path) -> fastschema.Compiler:
+    return fastschema.Compiler(documents(schema_dir))
+
+
+@cache
+def fast(schema_name: str, schema_dir: Path = SCHEMA_DIR):
+    """The compiled yes/no check of one schema (fastschema), or None where the schema uses
+    a keyword it does not know (jsonschema alone decides then)."""
+    try:
+        return _compiler(schema_dir).schema(schema_name)
+    except fastschema.Unsupported:
+        return None
 
 
 def _whole_number(_checker, instance) -> bool:
@@ -73,17 +95,22 @@ def _whole_number(_checker, instance) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-# JSON Schema counts 2.0 as an integer; content that the engine uses as a count must not.
-StrictValidator = validators.extend(
-    Draft202012Validator, validators={"x-dispatch": _dispatch},
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+@cache
+def strict_validator_class():
+    """Draft 2020-12 with x-dispatch, where 2.0 is not an integer: content that the engine
+    uses as a count must be a whole number written as one."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator, validators={"x-dispatch": _dispatch},
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
 
 
 @cache
-def validator(schema_name: str, schema_dir: Path = SCHEMA_DIR) -> Draft202012Validator:
+def validator(schema_name: str, schema_dir: Path = SCHEMA_DIR):
+    """jsonschema's validator of one schema: it words every error."""
     reg = registry(schema_dir)
-    schema = reg.contents(schema_name)
-    return StrictValidator(schema, registry=reg)
+    return strict_validator_class()(reg.contents(schema_name), registry=reg)
 
 
 def _hint(error) -> str | None:
@@ -113,6 +140,8 @@ def _hint(error) -> str | None:
 def _leaf(error):
     """For anyOf/oneOf failures, the most relevant nested error."""
     if error.validator in ("oneOf", "anyOf") and error.context:
+        from jsonschema.exceptions import best_match
+
         return best_match(error.context)
     return error
 
@@ -129,7 +158,13 @@ def _message(error) -> str:
 
 
 def check(data, schema_name: str):
-    """Yield (path tuple, message, hint) for every schema violation of `data`."""
+    """Yield (path tuple, message, hint) for every schema violation of `data`.
+
+    The compiled check answers first; only a document it rejects meets jsonschema, which
+    finds and words every error."""
+    ok = fast(schema_name)
+    if ok is not None and ok(data):
+        return
     seen = set()
     for error in validator(schema_name).iter_errors(data):
         error = _leaf(error)
