@@ -386,8 +386,8 @@ def board_stage(ctx: Context) -> dict[str, bytes]:
 
 STAGES: list[Stage] = [
     Stage("validate", "validate content", "tether_build.build:validate_stage",
-          ("content/**/*", "schemas/*.json"), ("schemas.py", "schemacheck.py", "yamlio.py",
-                                               "effects/*.py"), versioned="work"),
+          ("content/**/*", "schemas/*.json"), ("schemas.py", "schemacheck.py", "fastschema.py",
+                                               "yamlio.py", "effects/*.py"), versioned="work"),
     Stage("check", "every card resolves", "tether_build.build:check_stage",
           ("content/**/*",), ("check/*.py", "engine/*.py", "compile.py", "textcheck.py",
                               "effects/*.py", "board.py"), versioned="commit", parallel=True),

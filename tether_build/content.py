@@ -118,7 +118,8 @@ def _checker_digest() -> str:
     here = Path(__file__).resolve().parent
     schemas = sorted((here.parent / "schemas").glob("*.schema.json"))
     return digest("valid/1", *[(p.name, p.read_bytes()) for p in schemas],
-                  *[(here / m).read_bytes() for m in ("yamlio.py", "schemacheck.py")],
+                  *[(here / m).read_bytes()
+                    for m in ("yamlio.py", "schemacheck.py", "fastschema.py")],
                   metadata.version("jsonschema"))
 
 
