@@ -124,9 +124,9 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
 
     files: dict[Path, bytes] = {}
     decks = list(dict.fromkeys(c["deck"] for c in chosen))
-    pages = Pages(Renderer(content, TEMPLATES), modes=opts.modes)
-    mode = suffix(opts.modes)   # a print mode writes files of its own
     cache = Cache(opts.cache)
+    pages = Pages(Renderer(content, TEMPLATES), modes=opts.modes, cache=cache)
+    mode = suffix(opts.modes)   # a print mode writes files of its own
     t = time.perf_counter()
     markers = result.markers = pile_markers(content, decks, opts)
     progress(f"laying out {sum(c['copies'] for c in chosen)} faces, {len(decks)} backs and "

@@ -19,8 +19,10 @@ DECK_ICONS = {"starter": "capital", "market": "market", "power": "power"}
 class Pages:
     """Renders faces and backs with the Jinja2 templates under `templates/`."""
 
-    def __init__(self, renderer, templates: Path = TEMPLATES, modes: tuple[str, ...] = ()):
+    def __init__(self, renderer, templates: Path = TEMPLATES, modes: tuple[str, ...] = (),
+                 cache=None):
         from .modes import GRAYSCALE, INK_SAVER, INK_SAVER_CSS, normalize
+        from .templatecode import bytecode_cache
 
         self.renderer = renderer
         self.templates = Path(templates)
@@ -30,7 +32,7 @@ class Pages:
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(self.templates)),
             autoescape=True, undefined=jinja2.StrictUndefined,
-            trim_blocks=False, lstrip_blocks=False)
+            trim_blocks=False, lstrip_blocks=False, bytecode_cache=bytecode_cache(cache))
         self.env.globals["icon"] = lambda name, cls="icon": Markup(
             renderer.icon_html(name, cls))
         self._salt: str | None = None

@@ -42,12 +42,15 @@ class Rulebook:
     seconds: float = 0.0
 
 
-def _env(words: Words) -> jinja2.Environment:
+def _env(words: Words, cache=None) -> jinja2.Environment:
     """The rulebook's templates, with the glossary filters and the book's and the aid's page
-    margins."""
+    margins; cache: the render cache, where their compiled code is kept (templatecode.py)."""
+    from ..render.templatecode import bytecode_cache
+
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              autoescape=True, undefined=jinja2.StrictUndefined,
-                             trim_blocks=True, lstrip_blocks=True)
+                             trim_blocks=True, lstrip_blocks=True,
+                             bytecode_cache=bytecode_cache(cache))
     env.filters["tok"] = words.html          # token text -> glossary HTML
     env.filters["plain"] = words.plain       # token text -> plain text
     env.globals["term"] = words.term
@@ -245,7 +248,7 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
                           f"(choose from {', '.join(PAPERS)})")
     cache = Cache(cache_dir)
     book, words, faces = _context(content, content_dir, cache, papers, board)
-    env = _env(words)
+    env = _env(words, cache)
     template = env.get_template("rulebook/book.html")
 
     def card_face(inline: bool):

@@ -27,7 +27,7 @@ class Faces:
         self.content = content
         self.cards = normalized_cards(content)
         self.by_id = {c["id"]: c for c in self.cards}
-        self.pages = Pages(Renderer(content, TEMPLATES))
+        self.pages = Pages(Renderer(content, TEMPLATES), cache=cache)
         self.base_url = self.pages.base_url
         self.fits: dict[str, dict] = {}
         self.parts: list[tuple[bytes, list[str]]] = []  # face PDFs, page keys "<card>-1"
