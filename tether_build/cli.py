@@ -237,10 +237,11 @@ def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed:
     if not watch:
         return run()
     from .build import ROOT, select, stage_modules
-    from .watch import warm
+    from .watch import warm, warm_up
     from .watch import watch as keep_building
 
     warm(stage_modules(select(only)))   # WeasyPrint, the engine, the print code: loaded once
+    warm_up()
     keep_building(run, [content_dir, ROOT / "templates", ROOT / "schemas"],
                   ROOT / "tether_build", lambda line: click.echo(line, err=True))
 

@@ -97,6 +97,18 @@ def warm(names: list[str]) -> int:
     return len(sys.modules)
 
 
+def warm_up() -> None:
+    """The print libraries' first-use work done here once (render.pdf.warm_up), not in each
+    forked build; a failure only costs that time."""
+    try:
+        from .render.html import TEMPLATES
+        from .render.pdf import warm_up as lay_out_one_page
+
+        lay_out_one_page(TEMPLATES.as_uri() + "/")
+    except Exception:  # noqa: BLE001, S110  (each build then does that work itself)
+        pass
+
+
 def watch(run: Callable[[], None], folders: list[Path], code: Path,
           say: Callable[[str], None], interval: float = INTERVAL) -> None:
     """Build, then build again whenever a file under `folders` changes; Ctrl-C stops.

@@ -201,6 +201,27 @@ class Layout:
         return first_document.copy(pages).write_pdf()
 
 
+WARM_UP_HTML = """<!DOCTYPE html><html><head><link rel="stylesheet" href="fonts/fonts.css">
+<style>@page { size: 63mm 88mm; margin: 3mm; } p { font-family: "Tether Sans"; }
+h1 { font-family: "Tether Serif"; font-weight: bold; } img { width: 4mm; }</style></head>
+<body><h1>Warm 1/2</h1><p>Text <b>bold</b> <i>italic</i> 0123456789 <img src="icons/gold.svg"
+alt=""></p></body></html>"""
+
+
+def warm_up(base_url: str) -> None:
+    """Lay out, write and draw one small page, as a process that forks builds does before
+    its first (`tether build --watch`): the libraries' first-use work (font configuration,
+    the C type declarations cffi parses on first use, PDFium's start) is then done once, not
+    in every build. Nothing of it reaches an output."""
+    import pypdfium2 as pdfium
+
+    layout = Layout(base_url)
+    document = layout.render(WARM_UP_HTML)
+    pdf = Layout.write(document.pages, document)
+    page = pdfium.PdfDocument(pdf)[0]
+    page.render(scale=1).to_pil().tobytes()
+
+
 def _classes(box) -> set[str]:
     element = getattr(box, "element", None)
     if element is None:
