@@ -89,3 +89,12 @@ def test_watch_builds_each_save_reports_errors_and_stops_on_ctrl_c(content_copy,
     assert code == 0
     assert any(line.startswith("[watch] stopped after 4 build(s)")
                for line in watcher.seen + list(watcher.lines.queue))
+
+
+def test_the_warm_up_page_lays_out_with_the_bundled_fonts_and_icons():
+    """The page the watcher lays out before its first build uses only bundled files (a
+    failure there is swallowed by the watcher, so it is checked here)."""
+    from tether_build.render.html import TEMPLATES
+    from tether_build.render.pdf import warm_up
+
+    warm_up(TEMPLATES.as_uri() + "/")
