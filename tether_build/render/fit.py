@@ -200,14 +200,17 @@ def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1,
     from .cache import Cache, pack, unpack
 
     cache = cache if cache is not None else Cache(None)
-    card_keys = {c["id"]: pages.face_key(c) for c in cards}
-    back_keys = {deck: pages.back_key(deck) for deck in backs}
     card_pdfs, back_pdfs, fits, forms = {}, {}, {}, {}
-    for card in cards:
+    card_keys: dict[str, str] = {}
+    back_keys: dict[str, str] = {}
+    if cache.root is not None:   # the keys only find and store entries
+        card_keys = {c["id"]: pages.face_key(c) for c in cards}
+        back_keys = {deck: pages.back_key(deck) for deck in backs}
+    for card in cards if card_keys else ():
         entry = unpack(cache.get("faces", card_keys[card["id"]]))
         if entry is not None:
             fits[card["id"]], card_pdfs[card["id"]] = entry[0]["fit"], entry[1]
-    for deck in backs:
+    for deck in backs if back_keys else ():
         entry = unpack(cache.get("faces", back_keys[deck]))
         if entry is not None:
             back_pdfs[deck] = entry[1]
@@ -218,9 +221,9 @@ def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1,
                                                                    workers)
         if problems:
             raise ContentError(problems)
-        for cid, pdf in new_cards.items():
+        for cid, pdf in new_cards.items() if card_keys else ():
             cache.put("faces", card_keys[cid], pack({"fit": new_fits[cid]}, pdf))
-        for deck, pdf in new_backs.items():
+        for deck, pdf in new_backs.items() if back_keys else ():
             cache.put("faces", back_keys[deck], pack({"back": deck}, pdf))
         card_pdfs.update(new_cards)
         back_pdfs.update(new_backs)
