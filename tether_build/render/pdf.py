@@ -7,10 +7,40 @@ import os
 import re
 from dataclasses import dataclass
 
+from ..errors import TetherError
+
+
+def _import_weasyprint() -> None:
+    """Import WeasyPrint with its C libraries opened by their Linux names at once.
+
+    WeasyPrint tries several names per library (Windows' and macOS' first); cffi passes each
+    name it cannot open to ctypes.util.find_library, which runs ldconfig, gcc and ld to look
+    for it: 17 look-ups, about 0.15 s of every process that lays anything out. Every list
+    also names the Linux soname (libpango-1.0.so.0...), which opens directly, so on Linux the
+    look-up is skipped while WeasyPrint loads. Should that fail, WeasyPrint is imported
+    again the usual way."""
+    import sys
+
+    if "weasyprint" in sys.modules or not sys.platform.startswith("linux"):
+        return
+    import ctypes.util
+
+    real = ctypes.util.find_library
+    ctypes.util.find_library = lambda name: None
+    try:
+        import weasyprint.text.fonts  # noqa: F401
+    except OSError:
+        for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
+            del sys.modules[name]
+    finally:
+        ctypes.util.find_library = real
+
+
+_import_weasyprint()
+
+# (after _import_weasyprint: these find WeasyPrint imported)
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
-
-from ..errors import TetherError
 
 MAX_RESOURCE_BYTES = 64 * 1024 * 1024
 
