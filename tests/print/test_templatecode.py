@@ -64,3 +64,19 @@ def test_a_broken_entry_is_compiled_again(tmp_path):
 
 def test_no_cache_folder_no_bytecode_cache():
     assert bytecode_cache(None) is None and bytecode_cache(Cache(None)) is None
+
+
+def test_environments_with_other_whitespace_rules_do_not_share_code(tmp_path):
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "list.html").write_text("{% for x in xs %}\n{{ x }}\n{% endfor %}\n")
+    cache = Cache(tmp_path / "cache")
+
+    def render(trim: bool) -> str:
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(tmp_path / "t")),
+                                 trim_blocks=trim, lstrip_blocks=trim,
+                                 bytecode_cache=bytecode_cache(cache))
+        return env.get_template("list.html").render(xs=[1, 2])
+
+    plain, trimmed = render(False), render(True)
+    assert plain != trimmed
+    assert render(False) == plain and render(True) == trimmed

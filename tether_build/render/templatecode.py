@@ -23,7 +23,19 @@ class TemplateCode(jinja2.BytecodeCache):
 
     @staticmethod
     def _key(bucket) -> str:
-        return hashlib.sha256(f"{bucket.key}|{bucket.checksum}".encode()
+        """The template (name and file), its source's checksum, Python's and Jinja's
+        bytecode version, and the environment's settings that change the compiled code
+        (the card and rulebook templates are compiled with different whitespace rules)."""
+        env = bucket.environment
+        escape = env.autoescape if isinstance(env.autoescape, bool) else \
+            getattr(env.autoescape, "__qualname__", "?")
+        settings = (env.block_start_string, env.block_end_string, env.variable_start_string,
+                    env.variable_end_string, env.comment_start_string,
+                    env.comment_end_string, env.line_statement_prefix,
+                    env.line_comment_prefix, env.trim_blocks, env.lstrip_blocks,
+                    env.newline_sequence, env.keep_trailing_newline, env.optimized, escape,
+                    sorted(env.extensions))
+        return hashlib.sha256(f"{bucket.key}|{bucket.checksum}|{settings!r}".encode()
                               + jinja2.bccache.bc_magic).hexdigest()
 
     def load_bytecode(self, bucket) -> None:
