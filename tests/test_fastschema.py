@@ -141,3 +141,13 @@ def test_dispatch_by_kind_key():
 def test_an_unknown_keyword_is_left_to_jsonschema(schema):
     with pytest.raises(fastschema.Unsupported):
         fastschema.Compiler({SCHEMA: {"$id": SCHEMA, **schema}}).schema(SCHEMA)
+
+
+def test_a_schema_that_shares_an_unsupported_part_is_unsupported_too():
+    shared = {"$id": "a.schema.json", "$defs": {"x": {"type": "object", "properties": {
+        "y": {"$ref": "#/$defs/x"}, "z": {"format": "email"}}}}, "$ref": "#/$defs/x"}
+    other = {"$id": "b.schema.json", "$ref": "a.schema.json#/$defs/x"}
+    compiler = fastschema.Compiler({"a.schema.json": shared, "b.schema.json": other})
+    for name in ("a.schema.json", "b.schema.json"):
+        with pytest.raises(fastschema.Unsupported):
+            compiler.schema(name)

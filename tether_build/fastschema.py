@@ -1,9 +1,10 @@
 """A fast yes/no schema check: each schema compiled once into nested Python predicates.
 
 Valid content is the common case, and answering "valid?" needs no error objects, no
-reference lookups per step and not even jsonschema's import. `compile_schema` turns a schema
-of `schemas/` into one predicate; `schemacheck.check` asks it first and runs jsonschema only
-for a document it rejects, so every error a designer reads is still worded by jsonschema.
+reference lookups per step and not even jsonschema's import. `Compiler(...).schema(name)`
+turns a schema of `schemas/` into one predicate; `schemacheck.check` asks it first and runs
+jsonschema only for a document it rejects, so every error a designer reads is still worded by
+jsonschema.
 
 The predicate is exact for the keywords it knows (draft 2020-12 semantics, and the project's
 rule that an integer is a whole number written as one, never 2.0 nor true). A schema that
@@ -78,8 +79,14 @@ class Compiler:
         self.refs: dict[tuple[str, str], Predicate] = {}
 
     def schema(self, name: str) -> Predicate:
-        """The predicate of one whole schema file."""
-        return self.ref(name, "")
+        """The predicate of one whole schema file. On Unsupported the references compiled
+        meanwhile are forgotten: some may wait for a part that never compiled."""
+        known = dict(self.refs)
+        try:
+            return self.ref(name, "")
+        except Unsupported:
+            self.refs = known
+            raise
 
     def ref(self, doc: str, pointer: str) -> Predicate:
         key = (doc, pointer)
