@@ -67,6 +67,9 @@ CASES = {
                             "'gain_glod' is not allowed", None),
     "wrong_step_parameter": (STARTER, "{step: gain_gold, amount: 2}",
                              "{step: gain_gold, amout: 2}", "unknown field 'amout'", None),
+    # a kind written as a list once raised TypeError (unhashable) in the schema dispatch
+    "step_kind_not_text": (STARTER, "{step: gain_gold, amount: 2}",
+                           "{step: [gain_gold], amount: 2}", "is not allowed here", None),
 }
 
 
