@@ -201,17 +201,15 @@ def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1,
 
     cache = cache if cache is not None else Cache(None)
     card_pdfs, back_pdfs, fits, forms = {}, {}, {}, {}
-    card_keys: dict[str, str] = {}
-    back_keys: dict[str, str] = {}
-    if cache.root is not None:   # the keys only find and store entries
-        card_keys = {c["id"]: pages.face_key(c) for c in cards}
-        back_keys = {deck: pages.back_key(deck) for deck in backs}
-    for card in cards if card_keys else ():
-        entry = unpack(cache.get("faces", card_keys[card["id"]]))
+    kept = cache.root is not None   # else no key is worked out: keys only find and store
+    card_keys = {c["id"]: pages.face_key(c) for c in cards} if kept else {}
+    back_keys = {deck: pages.back_key(deck) for deck in backs} if kept else {}
+    for cid, key in card_keys.items():
+        entry = unpack(cache.get("faces", key))
         if entry is not None:
-            fits[card["id"]], card_pdfs[card["id"]] = entry[0]["fit"], entry[1]
-    for deck in backs if back_keys else ():
-        entry = unpack(cache.get("faces", back_keys[deck]))
+            fits[cid], card_pdfs[cid] = entry[0]["fit"], entry[1]
+    for deck, key in back_keys.items():
+        entry = unpack(cache.get("faces", key))
         if entry is not None:
             back_pdfs[deck] = entry[1]
     todo = [c for c in cards if c["id"] not in card_pdfs]
@@ -221,10 +219,11 @@ def render_faces(pages, cards: list[dict], backs: list[str], workers: int = 1,
                                                                    workers)
         if problems:
             raise ContentError(problems)
-        for cid, pdf in new_cards.items() if card_keys else ():
-            cache.put("faces", card_keys[cid], pack({"fit": new_fits[cid]}, pdf))
-        for deck, pdf in new_backs.items() if back_keys else ():
-            cache.put("faces", back_keys[deck], pack({"back": deck}, pdf))
+        if kept:
+            for cid, pdf in new_cards.items():
+                cache.put("faces", card_keys[cid], pack({"fit": new_fits[cid]}, pdf))
+            for deck, pdf in new_backs.items():
+                cache.put("faces", back_keys[deck], pack({"back": deck}, pdf))
         card_pdfs.update(new_cards)
         back_pdfs.update(new_backs)
         fits.update(new_fits)
