@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..errors import ContentError, TetherError
-from . import aid, anatomy, chapterdocs, columns, printguide, reference
+from . import aid, anatomy, chapterdocs, columns, printguide, reference, runon
 from .chapters import render_chapters
 from .directives import ANATOMY, Ctx
 from .words import Words
@@ -156,36 +156,16 @@ def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
     return book, words, faces
 
 
-_JOB: dict = {}  # HTML per paper and what to make of it, set before forking the workers
-
-
 def _layout(paper: str) -> tuple[str, bytes, list, int]:
-    """Lay out one paper: (paper, skeleton bytes, slots, page count), see stamp.Skeleton."""
+    """Lay out one paper: (paper, skeleton bytes, slots, page count), see stamp.Skeleton;
+    its HTML and base URL in runon.JOB (_layouts)."""
     from ..render.pdf import Layout
     from .stamp import skeleton, slots
 
-    document = Layout(_JOB["base"]).render(_JOB["html"][paper])
+    document = Layout(runon.JOB["base"]).render(runon.JOB["html"][paper])
     pdf = Layout.write(document.pages, document)
     placed = slots(document)
     return paper, skeleton(pdf, placed).to_bytes(), placed, len(document.pages)
-
-
-def layout_all(papers: tuple[str, ...], html: dict[str, str], base: str
-               ) -> list[tuple[str, bytes, list, int]]:
-    """Every paper's HTML laid out, in parallel processes (fork) when there are several and
-    cores allow."""
-    _JOB.update(html=html, base=base)
-    try:
-        workers = min(len(papers), os.cpu_count() or 1)
-        if workers < 2:
-            return [_layout(p) for p in papers]
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            return list(pool.map(_layout, papers))
-    finally:
-        _JOB.clear()
 
 
 def layout_key(html: str, base: str) -> str:
@@ -220,7 +200,7 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
                 pass  # a damaged entry: lay the paper out again
     todo = tuple(p for p in papers if p not in found)
     if todo:
-        for paper, skel, placed, pages in layout_all(todo, html, base):
+        for paper, skel, placed, pages in runon.each_paper(todo, _layout, html=html, base=base):
             cache.put("book", keys[paper], pack(
                 {"slots": [astuple(s) for s in placed], "pages": pages}, skel))
             found[paper] = (Skeleton.from_bytes(skel), placed, pages)

@@ -23,13 +23,12 @@ from . import runon
 
 SLOT = "rb-rules-{}"  # the book's slot for rules page n (never a card id: those are [a-z0-9_])
 MIN_START = 30.0      # mm: a chapter starts on a fresh page when less is left below the one before
-_JOB: dict = {}   # the template, book and cache, set before the papers' workers fork
 
 
 def _chain(paper: str, cached_only: bool = False):
     from .book import PAPERS
 
-    template, book, cache = _JOB["template"], _JOB["book"], _JOB["cache"]
+    template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
     chapters = book["chapters"]
 
     def render(k: int, sizes: dict) -> str:
@@ -43,7 +42,7 @@ def _chain(paper: str, cached_only: bool = False):
 def _aid_chain(paper: str, cached_only: bool = False):
     from .book import AID_MARGIN, PAPERS
 
-    template, book, cache = _JOB["template"], _JOB["book"], _JOB["cache"]
+    template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
 
     def render(k: int, sizes: dict) -> str:
         return template.render(**dict(book, paper=paper, page_size=PAPERS[paper], **sizes))
@@ -55,12 +54,8 @@ def _aid_chain(paper: str, cached_only: bool = False):
 def layout(env, book: dict, papers: tuple[str, ...], cache, card_face
            ) -> dict[str, runon.SlotPages]:
     """The chapters of each paper, from the cache or laid out (the papers side by side)."""
-    _JOB.update(template=env.get_template("rulebook/chapterdoc.html"),
-                book=dict(book, card_face=card_face), cache=cache)
-    try:
-        found = runon.per_paper(papers, _chain)
-    finally:
-        _JOB.clear()
+    found = runon.per_paper(papers, _chain, template=env.get_template("rulebook/chapterdoc.html"),
+                            book=dict(book, card_face=card_face), cache=cache)
     return {p: runon.slot_pages(p, found[p], SLOT, [ch.id for ch in book["chapters"]])
             for p in papers}
 
@@ -76,9 +71,6 @@ def layout_aid(env, book: dict, papers: tuple[str, ...], cache
     the book."""
     from .book import AID_MARGIN
 
-    _JOB.update(template=env.get_template("rulebook/aiddoc.html"), book=book, cache=cache)
-    try:
-        found = runon.per_paper(papers, _aid_chain)
-    finally:
-        _JOB.clear()
+    found = runon.per_paper(papers, _aid_chain, template=env.get_template("rulebook/aiddoc.html"),
+                            book=book, cache=cache)
     return {p: runon.slot_pages(p, found[p], AID_SLOT, [AID_ID], AID_MARGIN) for p in papers}

@@ -80,11 +80,8 @@ def pages(env, book: dict, papers: tuple[str, ...], cache) -> dict[str, RefPages
     """The card reference of each paper, laid out as documents of its own, one a deck
     (cached by their HTML), and stamped into the book's empty page slots: a card text edit
     lays out that card's deck again, not the reference nor the book."""
-    _JOB.update(template=env.get_template("rulebook/refdoc.html"), book=book, cache=cache)
-    try:
-        chains = runon.per_paper(papers, _chain)
-    finally:
-        _JOB.clear()
+    chains = runon.per_paper(papers, _chain, template=env.get_template("rulebook/refdoc.html"),
+                             book=book, cache=cache)
     out = {}
     for paper in papers:
         laid = runon.slot_pages(paper, chains[paper], SLOT)
@@ -93,7 +90,6 @@ def pages(env, book: dict, papers: tuple[str, ...], cache) -> dict[str, RefPages
 
 
 MIN_START = 30.0  # mm: a deck starts on a fresh page when less is left below the one before
-_JOB: dict = {}   # the template, book and cache, set before the papers' workers fork
 
 
 def _chain(paper: str, cached_only: bool = False):
@@ -101,7 +97,7 @@ def _chain(paper: str, cached_only: bool = False):
     as a document is not in the cache (nothing is laid out)."""
     from .book import PAPERS
 
-    template, book, cache = _JOB["template"], _JOB["book"], _JOB["cache"]
+    template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
     decks = book["decks"]
 
     def render(k: int, sizes: dict) -> str:

@@ -112,20 +112,39 @@ def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str,
     return links
 
 
-def per_paper(papers: tuple[str, ...], chain: Callable) -> dict[str, list[Link]]:
-    """paper -> chain(paper): every paper's parts found in the cache (chain(paper, True)), the
-    others laid out, the papers side by side (fork) when two or more need it and cores allow.
-    chain: a module-level function (paper, cached_only=False) -> list[Link] | None."""
-    found = {p: chain(p, True) for p in papers}
-    todo = [p for p in papers if found[p] is None]
-    if len(todo) < 2 or (os.cpu_count() or 1) < 2:
-        found.update((p, chain(p)) for p in todo)
-    else:
+JOB: dict = {}   # what a paper's work reads (template, book, cache...): set around each_paper
+
+
+def each_paper(papers: tuple[str, ...], work: Callable, **job) -> list:
+    """[work(paper) for paper in papers], side by side in forked processes when there are two
+    or more and cores allow. job: put in JOB for the work to read, here or in the workers
+    (which inherit it by fork), and cleared after. work: a module-level function."""
+    JOB.update(job)
+    try:
+        workers = min(len(papers), os.cpu_count() or 1)
+        if workers < 2:
+            return [work(p) for p in papers]
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(len(todo), mp_context=multiprocessing.get_context("fork")) as pool:
-            found.update(zip(todo, pool.map(chain, todo)))
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(work, papers))
+    finally:
+        JOB.clear()
+
+
+def per_paper(papers: tuple[str, ...], chain: Callable, **job) -> dict[str, list[Link]]:
+    """paper -> chain(paper): every paper's parts found in the cache (chain(paper, True)), the
+    others laid out (each_paper: side by side when two or more need it and cores allow).
+    chain: a module-level function (paper, cached_only=False) -> list[Link] | None that reads
+    what it needs in JOB (job)."""
+    JOB.update(job)
+    try:
+        found = {p: chain(p, True) for p in papers}
+    finally:
+        JOB.clear()
+    todo = tuple(p for p in papers if found[p] is None)
+    found.update(zip(todo, each_paper(todo, chain, **job)))
     return found
 
 
