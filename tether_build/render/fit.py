@@ -8,6 +8,8 @@ rules text steps from 9.2 pt down to 7.0 pt, first keeping keyword reminder text
 
 from __future__ import annotations
 
+import html as htmllib
+import re
 from dataclasses import dataclass, field
 
 from ..errors import ContentError, Problem
@@ -15,6 +17,7 @@ from ..errors import ContentError, Problem
 NAME_LEVELS = 5                         # .name-l0 .. .name-l4
 TEXT_SIZES = [9.2, 8.6, 8.0, 7.5, 7.0]  # .text-l0 .. .text-l4, in pt
 MIN_FACES_PER_WORKER = 24              # fewer faces than this are not worth a fork
+DERIVED_COST = 0.3                      # a derived copy's CPU against a laid-out face's
 SPILL_MM = 99.0                         # reported when text pushes a face onto a second page
 WITH_REMINDERS = [(level, True) for level in range(4)]
 WITHOUT_REMINDERS = [(level, False) for level in range(len(TEXT_SIZES))]
@@ -31,6 +34,8 @@ class Faces:
 
 
 ATTEMPTS = WITH_REMINDERS + WITHOUT_REMINDERS   # (text level, show reminders), in order
+COPY_CLASS = "copy"   # the element of a face that holds its copy number (templates/cards)
+_COPY = re.compile(r'<(\w+) class="' + COPY_CLASS + r'">([^<>]*)</\1>')
 
 
 def _problem(card: dict, field_name: str, what: str, over: float, hint: str) -> Problem:
@@ -92,21 +97,29 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
     accepted: dict[str, object] = {}
     doc_of: dict[str, object] = {}
     first_doc, problems, back_pages = None, [], []
+    whole: set[str] = set()   # cards whose every copy is laid out (see _copies)
     todo = [c["id"] for c in cards]
     while todo or first_doc is None:
-        sections = []
+        sections, derived = [], {}
         for cid in todo:
             level, reminders = ATTEMPTS[state[cid]["attempt"]]
             fit = {"name": state[cid]["name"], "text": level, "reminders": reminders}
-            sections += [pages.face(by_id[cid], n, fit)
-                         for n in range(1, by_id[cid]["copies"] + 1)]
+            laid, derived[cid] = _copies(pages, by_id[cid], fit, cid in whole)
+            sections += laid
         if first_doc is None:
             sections += [pages.back(deck) for deck in backs]
         doc = layout.render(pages.document(sections))
         first_doc = first_doc or doc
         worst = _measure(layout, doc, accepted, back_pages)
         doc_of.update((cid, doc) for cid in todo)
-        todo = [cid for cid in todo if _step(by_id[cid], state[cid], worst[cid], problems)]
+        again = []
+        for cid in todo:
+            if not _derive(layout, cid, derived[cid], accepted):
+                whole.add(cid)   # lay it out again as it is, every copy from its own HTML
+                again.append(cid)
+            elif _step(by_id[cid], state[cid], worst[cid], problems):
+                again.append(cid)
+        todo = again
     if problems:
         return {}, {}, {}, problems
     card_pdfs, fits = {}, {}
@@ -119,6 +132,50 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
                             "reminders": reminders}
     back_pdfs = {deck: layout.write([page], first_doc) for deck, page in zip(backs, back_pages)}
     return card_pdfs, back_pdfs, fits, []
+
+
+def _copies(pages, card: dict, fit: dict, whole: bool) -> tuple[list[str], dict]:
+    """(the HTML of the copies of `card` to lay out, {copy: (laid-out copy, its copy text)}
+    for the others). A copy is derived from the first laid-out copy whose copy text is as
+    long ("2/12" from "1/12", "11/12" from "10/12") when its HTML is that copy's with only
+    the face key and the copy text changed; any other difference a template makes (or
+    `whole`) lays the copy out from its own HTML."""
+    htmls = [pages.face(card, n, fit) for n in range(1, card["copies"] + 1)]
+    laid, derived, leads = [], {}, {}
+    for n, html in enumerate(htmls, 1):
+        found = _COPY.findall(html)
+        text = htmllib.unescape(found[0][1]) if len(found) == 1 else None
+        lead = None if whole or text is None else leads.get(len(text))
+        if lead is not None and _only_copy_differs(card["id"], htmls[lead - 1], lead, html, n):
+            derived[n] = (lead, text)
+            continue
+        laid.append(html)
+        if text is not None:
+            leads.setdefault(len(text), n)
+    return laid, derived
+
+
+def _only_copy_differs(cid: str, lead_html: str, lead: int, html: str, n: int) -> bool:
+    """Whether `html` (copy n) is `lead_html` (copy `lead`) with its face key and the one
+    copy-text element changed, and nothing else."""
+    def face(k: int) -> str:
+        return f'data-face="{cid}-{k}"'
+
+    marks = [_COPY.search(lead_html).group(), _COPY.search(html).group()]
+    if lead_html.count(face(lead)) != 1 or lead_html.count(marks[0]) != 1:
+        return False
+    return lead_html.replace(face(lead), face(n)).replace(marks[0], marks[1]) == html
+
+
+def _derive(layout, cid: str, derived: dict, accepted: dict) -> bool:
+    """Fill `accepted` with the derived copies' pages (Layout.derive); False if one of them
+    must be laid out after all."""
+    for n, (lead, text) in derived.items():
+        page = layout.derive(accepted[f"{cid}-{lead}"], COPY_CLASS, text)
+        if page is None:
+            return False
+        accepted[f"{cid}-{n}"] = page
+    return True
 
 
 _JOB: dict = {}   # set before forking workers; read by _work in the child
@@ -150,12 +207,16 @@ def _parts(cards: list[dict], card_pdfs: dict, backs: list[str], back_pdfs: dict
 
 
 def _split(cards: list[dict], workers: int) -> list[list[dict]]:
-    """Consecutive chunks with about the same number of faces."""
-    total = sum(c["copies"] for c in cards)
-    chunks, count = [[] for _ in range(workers)], 0
+    """Consecutive chunks with about the same work: a card's first copy counts 1 and each
+    further copy DERIVED_COST (most are derived from the first, see _copies)."""
+    def work(card: dict) -> float:
+        return 1 + DERIVED_COST * (card["copies"] - 1)
+
+    total = sum(work(c) for c in cards)
+    chunks, done = [[] for _ in range(workers)], 0.0
     for card in cards:
-        chunks[min(workers - 1, count * workers // max(total, 1))].append(card)
-        count += card["copies"]
+        chunks[min(workers - 1, int(done * workers / max(total, 1)))].append(card)
+        done += work(card)
     return [c for c in chunks if c] or [[]]
 
 
