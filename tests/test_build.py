@@ -293,3 +293,39 @@ def test_an_output_overwritten_by_another_command_is_rebuilt(content_copy, tmp_p
     assert summary["stages"]["notes"]["status"] == "built"
     assert (out / "designer-notes.html").read_bytes() == good
     assert json.loads(_build(content_copy, out).stdout)["written"] == []
+
+
+def test_a_stage_sends_back_only_the_outputs_that_changed(content_copy, tmp_path):
+    """A card edit makes the engine stage stale: its four files are all in the manifest with
+    their hashes, but only the one that changed is sent back and written."""
+    import hashlib
+
+    from tether_build.manifest import MANIFEST
+
+    out = tmp_path / "build"
+    engine = ("--only", "engine")
+    assert run_cli("build", "--content", str(content_copy), "--out", str(out),
+                   *engine).exit_code == 0
+    path = content_copy / "cards" / "starter.yaml"
+    path.write_text(path.read_text().replace("Gain +2 {gold}.", "Gain +2 {gold} now."))
+    summary = json.loads(run_cli("build", "--content", str(content_copy), "--out", str(out),
+                                 "--json", *engine).output)
+    assert summary["stages"]["engine"]["status"] == "built"
+    assert summary["written"] == ["engine/cards.json"]
+    assert summary["unchanged"] == 3
+    listed = json.loads((out / MANIFEST).read_text())["engine"]["outputs"]
+    assert len(listed) == 4
+    assert listed == {rel: hashlib.sha256((out / rel).read_bytes()).hexdigest()
+                      for rel in listed}
+
+
+def test_outputs_are_compared_with_the_output_folder(tmp_path):
+    from tether_build.commit import Outputs
+
+    (tmp_path / "same.txt").write_bytes(b"abc")
+    (tmp_path / "other.txt").write_bytes(b"abd")
+    (tmp_path / "folder.txt").mkdir()
+    found = Outputs.against(tmp_path, {"same.txt": b"abc", "other.txt": b"abc",
+                                       "new.txt": b"abc", "folder.txt": b"abc"})
+    assert sorted(found.changed) == ["folder.txt", "new.txt", "other.txt"]
+    assert set(found.digests) == {"same.txt", "other.txt", "new.txt", "folder.txt"}

@@ -102,7 +102,7 @@ def test_a_stage_after_another_starts_when_that_one_is_done(tmp_path):
     ctx._content, ctx._cards = object(), []
     seen = []
     done = run_stages(ctx, stages, render, lambda name, status: seen.append(name))
-    spans = {name: [float(t) for t in out[0][name].split()] for name, out in done.items()}
+    spans = {name: [float(t) for t in out[0].changed[name].split()] for name, out in done.items()}
     assert set(done) == {"light", "first", "other", "second"} and seen[0] == "light"
     assert spans["second"][0] >= spans["first"][1]          # after "first" ended
     assert spans["other"][0] < spans["first"][1]            # beside it
@@ -129,8 +129,8 @@ def test_a_stage_waits_midway_for_an_earlier_one(tmp_path):
     ctx = Context(tmp_path, tmp_path / "out", jobs=2)
     ctx._content, ctx._cards = object(), []
     done = run_stages(ctx, [_Stage("cards"), _Stage("rulebook")], render, lambda *a: None)
-    cards = [float(t) for t in done["cards"][0]["cards"].split()]
-    book = [float(t) for t in done["rulebook"][0]["rulebook"].split()]
+    cards = [float(t) for t in done["cards"][0].changed["cards"].split()]
+    book = [float(t) for t in done["rulebook"][0].changed["rulebook"].split()]
     assert book[0] < cards[1]       # started beside the cards stage
     assert book[1] >= cards[1]      # went on once it had ended
     wait_for("cards")               # outside a side-by-side build: returns at once

@@ -186,6 +186,7 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
     manifest = load_manifest(ctx.out, ctx.warnings.append)
     result = Result()
     pending: dict[str, bytes] = {}
+    produced: set[str] = set()
     new_manifest = dict(manifest)
     stale: list[tuple[Stage, str, dict, str | None]] = []
     for stage in stages:
@@ -208,28 +209,28 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
     for stage, key, old, view_key in stale:
         outputs, warnings, seconds = done[stage.name]
         ctx.warnings += warnings
-        for rel, data in outputs.items():
-            if rel in pending:
+        for rel in outputs.digests:
+            if rel in produced:
                 raise TetherError(f"stage {stage.name} writes {rel}, already written by "
                                   "another stage")
-            pending[rel] = data
-        new_manifest[stage.name] = {
-            "key": key, "outputs": {rel: hashlib.sha256(d).hexdigest()
-                                    for rel, d in sorted(outputs.items())}}
+            produced.add(rel)
+        pending.update(outputs.changed)   # the others are in the output folder already
+        new_manifest[stage.name] = {"key": key, "outputs": dict(sorted(outputs.digests.items()))}
         if stage.card_view or stage.view:
             new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, view=True)
-        stale_outputs = set(old.get("outputs", {})) - set(outputs)
+        stale_outputs = set(old.get("outputs", {})) - set(outputs.digests)
         result.removed += sorted(stale_outputs)
-        result.stages[stage.name] = {"status": "built", "outputs": len(outputs),
+        result.stages[stage.name] = {"status": "built", "outputs": len(outputs.digests),
                                      "seconds": seconds}
-        progress(stage.name, f"built {len(outputs)} file(s)")
+        progress(stage.name, f"built {len(outputs.digests)} file(s)")
     # every stage succeeded: now, and only now, touch the output folder, all or nothing
     manifest_bytes = None
     if new_manifest != manifest:
         manifest_bytes = (MANIFEST, (json.dumps(new_manifest, indent=1, sort_keys=True)
                                      + "\n").encode())
     removals = [rel for rel in result.removed if inside(ctx.out, rel)]
-    result.written, result.unchanged = commit(ctx.out, pending, removals, manifest_bytes)
+    result.written, unchanged = commit(ctx.out, pending, removals, manifest_bytes)
+    result.unchanged = unchanged + len(produced) - len(pending)
     record_stats(ctx.out, new_manifest)
     if any(s["status"] == "built" for s in result.stages.values()) and ctx.cache_dir.is_dir():
         from .render.cache import prune

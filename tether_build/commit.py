@@ -15,9 +15,11 @@ exists (the previous build was killed during step 3), and throws it away otherwi
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import TetherError
@@ -25,6 +27,32 @@ from .fsutil import write_atomic
 
 STAGING = ".tether-staging"
 RECORD = "COMMIT.json"
+
+
+@dataclass
+class Outputs:
+    """A stage's outputs as the build needs them: every file's SHA-256 (for the manifest)
+    and the bytes of those that differ from the file in the output folder. Worked out where
+    the stage ran: a stage in a worker process sends back the few files an edit changed,
+    not every PNG of the deck (about 40 MB in all)."""
+
+    digests: dict[str, str]
+    changed: dict[str, bytes]
+
+    @classmethod
+    def against(cls, out: Path, files: dict[str, bytes]) -> Outputs:
+        """`files` (path relative to `out` -> bytes) compared with what `out` holds."""
+        digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
+        changed = {rel: data for rel, data in files.items() if not _same(out / rel, data)}
+        return cls(digests, changed)
+
+
+def _same(path: Path, data: bytes) -> bool:
+    """Whether `path` is a file holding exactly `data`."""
+    try:
+        return path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def _fsync_write(path: Path, data: bytes) -> None:
@@ -80,8 +108,7 @@ def commit(out: Path, pending: dict[str, bytes], removals: list[str],
            manifest: tuple[str, bytes] | None) -> tuple[list[str], int]:
     """Swap in `pending` (rel -> bytes), the manifest (None: unchanged) and drop `removals`;
     returns (written, unchanged count). Nothing is touched when nothing changed."""
-    changed = {rel: data for rel, data in pending.items()
-               if not ((out / rel).is_file() and (out / rel).read_bytes() == data)}
+    changed = {rel: data for rel, data in pending.items() if not _same(out / rel, data)}
     removals = [rel for rel in removals if (out / rel).exists()]
     if not changed and not removals and manifest is None:
         return [], len(pending)

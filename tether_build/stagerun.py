@@ -19,10 +19,12 @@ import os
 import time
 from collections.abc import Callable
 
+from .commit import Outputs
+
 _JOB: dict = {}              # set before forking the workers, read by _work in the child
 
 Render = Callable[[object, object], dict[str, bytes]]   # (stage, ctx) -> {relpath: bytes}
-Outcome = tuple[dict[str, bytes], list[str], float]       # outputs, new warnings, seconds
+Outcome = tuple[Outputs, list[str], float]                # outputs, new warnings, seconds
 
 
 def _workers(heavy: int, jobs: int | None) -> int:
@@ -34,10 +36,12 @@ def _workers(heavy: int, jobs: int | None) -> int:
 
 
 def _run(render: Render, stage, ctx) -> Outcome:
-    """Render one stage: its outputs, the warnings it added and its seconds."""
+    """Render one stage: its outputs (compared with the output folder's files here, so a
+    worker sends back only those that changed), the warnings it added and its seconds."""
     before, t0 = len(ctx.warnings), time.perf_counter()
     outputs = render(stage, ctx)
-    return outputs, ctx.warnings[before:], round(time.perf_counter() - t0, 2)
+    seconds = round(time.perf_counter() - t0, 2)
+    return Outputs.against(ctx.out, outputs), ctx.warnings[before:], seconds
 
 
 def _work(index: int) -> Outcome:
