@@ -42,6 +42,41 @@ _import_weasyprint()
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 
+
+class _UnsizedArrays:
+    """WeasyPrint's cffi handle as its font subsetter (weasyprint.pdf.fonts) sees it, with
+    every array it makes, 'hb_codepoint_t[N]' filled from N items, made as
+    'hb_codepoint_t[]' from the same items: the same array. cffi parses each new type
+    string with pycparser (1-2 ms), and N is the number of glyphs of the font being subset,
+    new for nearly every font of every PDF: that was about a quarter of writing a card's
+    PDF. Everything else goes to the real handle unchanged."""
+
+    _SIZED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[(\d+)\]")
+
+    def __init__(self, ffi):
+        self._ffi = ffi
+
+    def __getattr__(self, name: str):
+        return getattr(self._ffi, name)
+
+    def new(self, cdecl, init=None):
+        sized = self._SIZED.fullmatch(cdecl) if isinstance(cdecl, str) else None
+        if sized and init is not None and len(init) == int(sized[2]):
+            return self._ffi.new(f"{sized[1]}[]", init)
+        return self._ffi.new(cdecl, init)
+
+
+def _parse_array_types_once() -> None:
+    try:
+        from weasyprint.pdf import fonts
+    except ImportError:   # another WeasyPrint layout: it subsets as it does
+        return
+    if hasattr(fonts, "ffi") and not isinstance(fonts.ffi, _UnsizedArrays):
+        fonts.ffi = _UnsizedArrays(fonts.ffi)
+
+
+_parse_array_types_once()
+
 MAX_RESOURCE_BYTES = 64 * 1024 * 1024
 
 
