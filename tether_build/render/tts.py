@@ -13,6 +13,8 @@ from functools import partial
 
 from PIL import Image
 
+from .raster import PNG_LEVEL
+
 CELL = (400, 560)          # trimmed face in px (2.5 x 3.5 in at 160 DPI): 10 wide = 4000 px
 BACK = (500, 700)
 MAX_COLS, MAX_ROWS = 10, 7
@@ -28,7 +30,7 @@ def grid(count: int) -> tuple[int, int]:
 
 def _png(image: Image.Image) -> bytes:
     buf = io.BytesIO()
-    image.save(buf, "PNG", compress_level=3)
+    image.save(buf, "PNG", compress_level=PNG_LEVEL)
     return buf.getvalue()
 
 
