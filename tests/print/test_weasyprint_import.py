@@ -41,26 +41,3 @@ def test_weasyprint_loads_its_libraries_without_looking_them_up():
     assert ours["libs"] == usual["libs"] and ours["libs"]
     assert ours["subset"] == usual["subset"]
 
-
-def test_font_subsetting_parses_no_array_type_per_font(monkeypatch):
-    """The subsetter's glyph arrays are made as 'hb_codepoint_t[]' (render.pdf
-    _UnsizedArrays): writing a PDF adds no 'hb_codepoint_t[N]' type to cffi's parsed
-    types, and writes the very bytes the plain handle writes."""
-    from weasyprint.pdf import fonts
-
-    from tether_build.render import pdf
-
-    assert isinstance(fonts.ffi, pdf._UnsizedArrays)   # the locked WeasyPrint has one
-    real = fonts.ffi._ffi
-
-    def sized() -> set[str]:
-        return {k for k in real._parsed_types if k.startswith("hb_codepoint_t[")
-                and k != "hb_codepoint_t[]"}
-
-    layout = pdf.Layout((ROOT / "templates").as_uri() + "/")
-    document = layout.render(pdf.WARM_UP_HTML.replace("Warm 1/2", "Glyphs ÆØÅ ßẞ 1/2"))
-    before = sized()
-    wrapped = pdf.Layout.write(document.pages, document)
-    assert sized() == before
-    monkeypatch.setattr(fonts, "ffi", real)
-    assert pdf.Layout.write(document.pages, document) == wrapped
