@@ -85,8 +85,9 @@ class _LinkedSheets:
     gets the same parsed sheet (the same bytes: its checksum is in the key), with the
     @page rules and counter styles parsing added to that document. Parsing book.css
     (tinycss2, then every selector compiled) was about 30 ms of each of the rulebook's
-    fifty-odd documents. <style> blocks, @import-ed sheets
-    and anything not a local file are parsed as before, every time."""
+    fifty-odd documents. <style> blocks, @import-ed sheets, anything not a local file and
+    anything read by a fetcher that does not say whether it makes colours gray are parsed
+    as before, every time."""
 
     def __init__(self, make):
         import weakref
@@ -114,8 +115,10 @@ class _LinkedSheets:
     @staticmethod
     def _key(args, kwargs) -> tuple | None:
         url = kwargs.get("url")
+        # the fetcher may change what it reads (grayscale, modes.py): our fetchers say so
+        mode = getattr(kwargs.get("url_fetcher"), "grayscale", None)
         wanted = ("page_rules", "counter_style", "font_config")
-        if args or not isinstance(url, str) or not url.startswith("file:") \
+        if args or not isinstance(url, str) or not url.startswith("file:") or mode is None \
                 or kwargs.get("matcher") is not None \
                 or any(kwargs.get(k) is None for k in wanted):
             return None
@@ -129,7 +132,7 @@ class _LinkedSheets:
                 digest = hashlib.sha256(file.read()).hexdigest()
         except (OSError, TetherError):
             return None   # WeasyPrint's fetcher says what is wrong with it
-        return url, digest, kwargs.get("media_type")
+        return url, digest, mode, kwargs.get("media_type")
 
 
 def _parse_linked_sheets_once() -> None:
@@ -208,6 +211,7 @@ except ImportError:  # WeasyPrint 62-68 (requirements.lock holds 66: it lays out
                 data = body.read() if body is not None else resource.pop("string")
                 resource["string"] = gray_resource(url, resource.get("mime_type", ""), data)
             return resource
+        fetch.grayscale = grayscale   # what it does to what it reads (_LinkedSheets)
         return fetch
 
 SVG_ISLAND_CHARS = 16_000  # an inline <svg> at least this long is read by the XML parser
