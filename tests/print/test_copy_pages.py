@@ -54,7 +54,7 @@ def test_derived_copies_are_the_laid_out_copies(pages, shipped_cards, monkeypatc
     made = []
     real = Layout.derive
     monkeypatch.setattr(Layout, "derive", staticmethod(
-        lambda *a: made.append(a[2]) or real(*a)))
+        lambda *a: made.append(a[3]) or real(*a)))
     derived = _fit(pages, card)
     assert made == [f"{n}/12" for n in (2, 3, 4, 5, 6, 7, 8, 9, 11, 12)]
 
@@ -95,9 +95,33 @@ def test_a_number_of_another_width_is_not_derived(pages, shipped_cards):
     layout = _layout(pages)
     doc = layout.render(pages.document([pages.face(card, 1)]))
     page = doc.pages[0]
-    assert layout.derive(page, "copy", "W/1") is None      # a W is wider than a 1
-    assert layout.derive(page, "no-such-class", "2/1") is None
-    same = layout.derive(page, "copy", "7/1")
+    assert layout.derive(page, "copy", "1/1", "W/1") is None      # a W is wider than a 1
+    assert layout.derive(page, "no-such-class", "1/1", "2/1") is None
+    assert layout.derive(page, "copy", "2/1", "7/1") is None      # not the text it holds
+    same = layout.derive(page, "copy", "1/1", "7/1")
     assert same is not None
     assert "7/1" in page_texts(layout.write([same], doc))[0]
     assert "1/1" in page_texts(layout.write([page], doc))[0]   # the first page is untouched
+
+
+def test_a_copy_number_styled_into_other_text_is_laid_out(pages, shipped_cards, monkeypatch):
+    """CSS that changes the copy number's text (here text-transform) makes the laid-out text
+    differ from the HTML's: no copy is derived, and each shows its own number as styled."""
+    from tether_build.render.pdf import Layout
+
+    card = dict(shipped_cards[CARD], copies=3)
+    real = pages.face
+
+    def face(card, copy, fit=None):
+        html = real(card, copy, fit).replace('class="copy">', 'class="copy">no.', 1)
+        return html + ("<style>.copy { text-transform: uppercase; font-family: monospace; }"
+                       "</style>")   # monospace: as wide as the text it replaces
+
+    monkeypatch.setattr(pages, "face", face)
+    made = []
+    real_derive = Layout.derive
+    monkeypatch.setattr(Layout, "derive", staticmethod(
+        lambda *a: made.append(a) or real_derive(*a)))
+    texts = page_texts(_fit(pages, card))
+    assert made and all(real_derive(*a) is None for a in made)
+    assert [f"NO.{n}/3" in t for n, t in enumerate(texts, 1)] == [True] * 3

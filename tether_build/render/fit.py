@@ -135,23 +135,24 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
 
 
 def _copies(pages, card: dict, fit: dict, whole: bool) -> tuple[list[str], dict]:
-    """(the HTML of the copies of `card` to lay out, {copy: (laid-out copy, its copy text)}
-    for the others). A copy is derived from the first laid-out copy whose copy text is as
+    """(the HTML of the copies of `card` to lay out, {copy: (laid-out copy, its copy text,
+    this copy's copy text)} for the others). A copy is derived from the first laid-out copy whose copy text is as
     long ("2/12" from "1/12", "11/12" from "10/12") when its HTML is that copy's with only
     the face key and the copy text changed; any other difference a template makes (or
     `whole`) lays the copy out from its own HTML."""
     htmls = [pages.face(card, n, fit) for n in range(1, card["copies"] + 1)]
-    laid, derived, leads = [], {}, {}
+    laid, derived, leads = [], {}, {}   # leads: length of copy text -> (copy, its text)
     for n, html in enumerate(htmls, 1):
         found = _COPY.findall(html)
         text = htmllib.unescape(found[0][1]) if len(found) == 1 else None
         lead = None if whole or text is None else leads.get(len(text))
-        if lead is not None and _only_copy_differs(card["id"], htmls[lead - 1], lead, html, n):
-            derived[n] = (lead, text)
+        if lead is not None and _only_copy_differs(card["id"], htmls[lead[0] - 1], lead[0],
+                                                   html, n):
+            derived[n] = (*lead, text)
             continue
         laid.append(html)
         if text is not None:
-            leads.setdefault(len(text), n)
+            leads.setdefault(len(text), (n, text))
     return laid, derived
 
 
@@ -170,8 +171,8 @@ def _only_copy_differs(cid: str, lead_html: str, lead: int, html: str, n: int) -
 def _derive(layout, cid: str, derived: dict, accepted: dict) -> bool:
     """Fill `accepted` with the derived copies' pages (Layout.derive); False if one of them
     must be laid out after all."""
-    for n, (lead, text) in derived.items():
-        page = layout.derive(accepted[f"{cid}-{lead}"], COPY_CLASS, text)
+    for n, (lead, was, text) in derived.items():
+        page = layout.derive(accepted[f"{cid}-{lead}"], COPY_CLASS, was, text)
         if page is None:
             return False
         accepted[f"{cid}-{n}"] = page

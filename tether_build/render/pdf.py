@@ -331,14 +331,14 @@ class Layout:
         return [_measure_page(page._page_box) for page in document.pages]
 
     @staticmethod
-    def derive(page, cls: str, text: str):
-        """`page` with the text of its element of class `cls` made `text`, without laying
-        the page out again: a card's copies differ only in their copy number ("2/12"), and
-        laying out each copy was a fifth of the faces' work. The new page writes the same
-        PDF bytes as laying out its own HTML would (tested), because it is only used when
-        nothing but that text can differ: the element must be one run of text, on the
-        page's first layout pass, and the new text must be exactly as wide as the old. None
-        otherwise: then lay the page out."""
+    def derive(page, cls: str, was: str, text: str):
+        """`page` with the text of its element of class `cls`, `was`, made `text`, without
+        laying the page out again: a card's copies differ only in their copy number
+        ("2/12"), and laying out each copy was a fifth of the faces' work. The new page
+        writes the same PDF bytes as laying out its own HTML would (tested), because it is
+        only used when nothing but that text can differ: the element must hold one run of
+        text, laid out as written (no CSS text-transform made it other than `was`), and the
+        new text must be exactly as wide as the old. None otherwise: then lay the page out."""
         import copy
 
         from weasyprint.document import Page
@@ -349,7 +349,7 @@ class Layout:
         if path is None or len(path[-1].children) != 1 or not text:
             return None
         old = path[-1].children[0]
-        if type(old) is not TextBox or old.pango_layout.text != old.text:
+        if type(old) is not TextBox or old.text != was or old.pango_layout.text != was:
             return None
 
         def width(words: str):
@@ -366,9 +366,9 @@ class Layout:
         child = old.copy_with_text(text)
         child.pango_layout = copy.copy(old.pango_layout)
         child.pango_layout.text = text   # set up again from its text when it is drawn
-        for box, was in zip(reversed(path), [old, *reversed(path[1:])]):
+        for box, below in zip(reversed(path), [old, *reversed(path[1:])]):
             parent = box.copy()
-            parent.children = [child if c is was else c for c in box.children]
+            parent.children = [child if c is below else c for c in box.children]
             child = parent
         return Page(child)
 
