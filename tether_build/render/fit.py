@@ -136,36 +136,38 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
 
 def _copies(pages, card: dict, fit: dict, whole: bool) -> tuple[list[str], dict]:
     """(the HTML of the copies of `card` to lay out, {copy: (laid-out copy, its copy text,
-    this copy's copy text)} for the others). A copy is derived from the first laid-out copy whose copy text is as
-    long ("2/12" from "1/12", "11/12" from "10/12") when its HTML is that copy's with only
-    the face key and the copy text changed; any other difference a template makes (or
-    `whole`) lays the copy out from its own HTML."""
-    htmls = [pages.face(card, n, fit) for n in range(1, card["copies"] + 1)]
-    laid, derived, leads = [], {}, {}   # leads: length of copy text -> (copy, its text)
-    for n, html in enumerate(htmls, 1):
-        found = _COPY.findall(html)
-        text = htmllib.unescape(found[0][1]) if len(found) == 1 else None
+    this copy's copy text)} for the others). A copy is derived from the first laid-out copy
+    whose copy text is as long ("2/12" from "1/12", "11/12" from "10/12") when its HTML is
+    that copy's with only the face key and the copy text changed; any other difference a
+    template makes (or `whole`) lays the copy out from its own HTML."""
+    laid, derived = [], {}
+    leads: dict[int, tuple] = {}   # length of copy text -> (copy, its HTML, its copy element)
+    for n in range(1, card["copies"] + 1):
+        html = pages.face(card, n, fit)
+        found = list(_COPY.finditer(html))
+        mark = found[0] if len(found) == 1 else None
+        text = htmllib.unescape(mark[2]) if mark else None
         lead = None if whole or text is None else leads.get(len(text))
-        if lead is not None and _only_copy_differs(card["id"], htmls[lead[0] - 1], lead[0],
-                                                   html, n):
-            derived[n] = (*lead, text)
+        if lead is not None and _only_copy_differs(card["id"], lead, (n, html, mark)):
+            derived[n] = (lead[0], htmllib.unescape(lead[2][2]), text)
             continue
         laid.append(html)
         if text is not None:
-            leads.setdefault(len(text), (n, text))
+            leads.setdefault(len(text), (n, html, mark))
     return laid, derived
 
 
-def _only_copy_differs(cid: str, lead_html: str, lead: int, html: str, n: int) -> bool:
-    """Whether `html` (copy n) is `lead_html` (copy `lead`) with its face key and the one
-    copy-text element changed, and nothing else."""
-    def face(k: int) -> str:
-        return f'data-face="{cid}-{k}"'
+def _only_copy_differs(cid: str, lead: tuple, copy: tuple) -> bool:
+    """Whether a copy's HTML is the lead copy's with its face key and the one copy-text
+    element changed, and nothing else; each is (copy number, HTML, copy-element match)."""
+    (k, lead_html, lead_mark), (n, html, mark) = lead, copy
 
-    marks = [_COPY.search(lead_html).group(), _COPY.search(html).group()]
-    if lead_html.count(face(lead)) != 1 or lead_html.count(marks[0]) != 1:
+    def face(number: int) -> str:
+        return f'data-face="{cid}-{number}"'
+
+    if lead_html.count(face(k)) != 1 or lead_html.count(lead_mark[0]) != 1:
         return False
-    return lead_html.replace(face(lead), face(n)).replace(marks[0], marks[1]) == html
+    return lead_html.replace(face(k), face(n)).replace(lead_mark[0], mark[0]) == html
 
 
 def _derive(layout, cid: str, derived: dict, accepted: dict) -> bool:
