@@ -129,8 +129,7 @@ class Compiler:
             return lambda x: False
         if not isinstance(schema, dict):
             raise Unsupported(f"not a schema: {schema!r}")
-        unknown = set(schema) - ANNOTATIONS - set(_KEYWORDS) - {"then", "else",
-                                                                "prefixItems"}
+        unknown = set(schema) - ANNOTATIONS - set(_KEYWORDS) - {"then", "else"}  # read by "if"
         if unknown:
             raise Unsupported("keywords " + ", ".join(sorted(unknown)))
         checks = [_KEYWORDS[k](self, schema, doc) for k in _KEYWORDS if k in schema]

@@ -40,4 +40,3 @@ def test_weasyprint_loads_its_libraries_without_looking_them_up():
     assert usual["spawned"]               # the usual import runs them (what is saved)
     assert ours["libs"] == usual["libs"] and ours["libs"]
     assert ours["subset"] == usual["subset"]
-
