@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections import Counter
 
 from pypdf import PdfReader
 
@@ -13,8 +14,8 @@ from tether_build.render.pdfasm import Writer
 from tether_build.rulebook import book, reference
 
 
-def _pages_text(refs) -> list[str]:
-    """The text of each reference page (its stacked fragment drawn on a page of its own)."""
+def _page_pdfs(refs) -> list[bytes]:
+    """Each reference page (its stacked fragment) as a PDF of its own."""
     out = []
     for frag in refs.fragments.values():
         writer = Writer()
@@ -26,9 +27,13 @@ def _pages_text(refs) -> list[str]:
         writer.put(page, b"<</Type /Page /Parent %d 0 R /MediaBox [%s] /Contents %d 0 R "
                          b"/Resources <</XObject <</F %d 0 R>>>>>>" % (pages, box, content, form))
         root = writer.add(b"<</Type /Catalog /Pages %d 0 R>>" % pages)
-        pdf = writer.write(b"/Root %d 0 R\n" % root)
-        out.append(PdfReader(io.BytesIO(pdf)).pages[0].extract_text())
+        out.append(writer.write(b"/Root %d 0 R\n" % root))
     return out
+
+
+def _pages_text(refs) -> list[str]:
+    """The text of each reference page (its stacked fragment drawn on a page of its own)."""
+    return [PdfReader(io.BytesIO(data)).pages[0].extract_text() for data in _page_pdfs(refs)]
 
 
 def _reference(content, tmp_path):
@@ -61,3 +66,89 @@ def test_decks_follow_each_other_on_the_same_page(content, tmp_path, monkeypatch
     firsts = [next(i for i, h in enumerate(heads) if h.search(t)) for t in texts
               if any(h.search(t) for h in heads)]
     assert firsts == list(range(len(heads)))
+
+
+def _glyphs(refs) -> list[Counter]:
+    """Per reference page, every character drawn and where (pdfium, to 0.05 pt)."""
+    import pypdfium2 as pdfium
+
+    out = []
+    for data in _page_pdfs(refs):
+        text = pdfium.PdfDocument(data)[0].get_textpage()
+        found: Counter = Counter()
+        for i in range(text.count_chars()):
+            char = text.get_text_range(i, 1)
+            if char.strip():
+                left, bottom, _, _ = text.get_charbox(i)
+                found[char, round(left * 20), round(bottom * 20)] += 1
+        out.append(found)
+    return out
+
+
+def test_runs_of_rows_print_where_one_table_a_deck_would(content, tmp_path, monkeypatch):
+    """A deck laid out in runs of rows (a text edit lays out its own run) prints every
+    word where one table of the whole deck prints it: the same columns, the same rows,
+    the same page breaks, and no second header where a run goes on below the one before."""
+    monkeypatch.setattr(reference, "ROWS", 10_000)
+    whole, ctx = _reference(content, tmp_path / "whole")
+    assert max(len(d["rows"]) for d in ctx["decks"]) >= 4, "the fixture needs a longer deck"
+    monkeypatch.setattr(reference, "ROWS", 2)
+    assert len(reference.parts(ctx["decks"])) > len(ctx["decks"])
+    runs, _ = _reference(content, tmp_path / "runs")
+    assert len(runs.slots) == len(whole.slots)
+    _, words, _ = book._context(content, content.root, Cache(tmp_path / "runs"), ("a4",))
+    header = set("NameCostTypeText" + re.sub(r"<[^>]+>", "", str(words.html("[initiative]"))))
+    for expected, got in zip(_glyphs(whole), _glyphs(runs), strict=True):
+        missing, extra = _match(expected, got)
+        assert not missing   # every character of one table a deck, in its place
+        # and nothing more but the header a run repeats (clipped away, its text still there)
+        assert {char for char, _, _ in extra.elements()} <= header
+
+
+def _match(expected: Counter, got: Counter, near: int = 2) -> tuple[Counter, Counter]:
+    """(characters of `expected` that `got` does not draw within `near` / 20 pt of their
+    place, characters of `got` left over): the same page drawn from other PDF pieces may
+    place a glyph a few thousandths of a point off."""
+    missing, extra = expected - got, got - expected
+    for (char, x, y), n in list(missing.items()):
+        for _ in range(n):
+            match = next((k for k in extra if k[0] == char and abs(k[1] - x) <= near
+                          and abs(k[2] - y) <= near), None)
+            if match is None:
+                continue
+            extra[match] -= 1
+            extra += Counter()   # drop zero counts
+            missing[char, x, y] -= 1
+    return missing + Counter(), extra
+
+
+def test_a_text_edit_lays_out_its_own_run_of_rows_again(content, tmp_path, monkeypatch):
+    from markupsafe import Markup
+
+    from tether_build.render import pdf
+
+    monkeypatch.setattr(reference, "ROWS", 2)
+    laid: list[str] = []
+    render = pdf.Layout.render
+
+    def counting(self, html):
+        laid.append(html)
+        return render(self, html)
+    monkeypatch.setattr(pdf.Layout, "render", counting)
+    ctx, words, _ = book._context(content, content.root, Cache(tmp_path), ("a4",))
+    env = book._env(words)
+    reference.pages(env, ctx, ("a4",), Cache(tmp_path))
+    runs = reference.parts(ctx["decks"])
+    assert len([h for h in laid if "rb-ref-fixed" in h]) == len(runs)
+    deck = max(range(len(ctx["decks"])), key=lambda d: len(ctx["decks"][d]["rows"]))
+    last = len(ctx["decks"][deck]["rows"]) - 1
+    ctx["decks"][deck]["rows"][last]["text"] = Markup("Draw 1 card.")
+    laid.clear()
+    reference.pages(env, ctx, ("a4",), Cache(tmp_path))
+    again = [h for h in laid if "rb-ref-fixed" in h]
+    assert again and "Draw 1 card." in again[0]
+    assert len(again) < len(runs)
+    assert not any("rb-refdoc" in h and "rb-ref-fixed" not in h for h in laid)  # the probe
+    # the runs before it, its own deck's first rows included, are not laid out again
+    name = str(ctx["decks"][deck]["rows"][0]["name"])
+    assert not any(name in h for h in again)

@@ -5,16 +5,29 @@ Every word is the card's own text through the glossary; the initiative is the nu
 rules use (render.context.initiative_shown, the engine's `initiative` option), the one the
 face prints large.
 
-The reference is laid out apart from the book, one document a deck, and stamped into empty
-page slots of the book (like the card faces, see stamp.py). A deck's first page is only as
-tall as the space the deck before left, and is drawn below it on the same printed page
-(pdfasm.stack), so the decks run on as in one document; a card text edit lays out its own
-deck again, not the reference, nor the whole book.
+The reference is laid out apart from the book, in documents of at most ROWS rows of one deck,
+and stamped into empty page slots of the book (like the card faces, see stamp.py). A
+document's first page is only as tall as the space the one before left, and is drawn below it
+on the same printed page (pdfasm.stack), so the rows run on as in one document; a card text
+edit lays out its own run of rows again (and the runs after it, when its height changed), not
+its deck, the reference, nor the whole book.
+
+Runs of one deck line up as one table would: their columns have the widths that one table of
+every row gives (measured once, `_probe`: a table of every row without its text, cached by
+its HTML, so a text edit does not measure again), and a run that goes on below the run before
+is laid out with its header (repeated on every page it takes, as a table's header is) on a
+first page that is taller by the header's height, whose top is not drawn (runon.chain
+`hidden`). The header's text stays in that page's content, unseen: a PDF reader's search or
+copy finds it there. Every word is where one table would print it, but for one case: when a
+page break falls between two runs, the rows on the new page sit 0.25 mm (one border) higher
+than below a header that one table repeats.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from markupsafe import Markup, escape
 
@@ -90,20 +103,80 @@ def pages(env, book: dict, papers: tuple[str, ...], cache) -> dict[str, RefPages
 
 
 MIN_START = 30.0  # mm: a deck starts on a fresh page when less is left below the one before
+ROWS = 16         # rows of a deck laid out together at most (a part of the run-on chain)
+
+
+def parts(decks: list[dict]) -> list[tuple[int, int, int]]:
+    """(deck, first row, end row) of each part: every deck in runs of at most ROWS rows, as
+    even as they go (a text edit lays out its own run again, not its whole deck)."""
+    out = []
+    for d, deck in enumerate(decks):
+        n = len(deck["rows"])
+        size = -(-n // -(-n // ROWS)) if n else 1
+        out += [(d, start, min(n, start + size)) for start in range(0, max(n, 1), size)]
+    return out
+
+
+def _probe(paper: str, template, book: dict, cache, cached_only: bool):
+    """The widths of the reference's first four columns (CSS lengths) and its header's
+    height (mm) on this paper: one table of every row with no text, laid out (cached by its
+    HTML) as the rows would lay it out, so every run of rows gets the same columns. None when
+    cached_only and not cached."""
+    from ..render.cache import digest, pack, unpack
+    from ..render.pdf import PX_PER_MM, Layout, _walk
+    from .book import PAPERS, layout_key
+
+    html = template.render(**dict(book, paper=paper, page_size=PAPERS[paper], ref_slots=None,
+                                  ref_intro=False, ref_probe=True,
+                                  **runon.page_sizes(paper, True, None)))
+    key = digest(layout_key(html, book["base"]), Path(__file__).read_bytes())  # measured here
+    entry = unpack(cache.get("refprobe", key))
+    if entry is not None:
+        return json.loads(entry[1])
+    if cached_only:
+        return None
+    document = Layout(book["base"]).render(html)
+    table = next(b for b in _walk(document.pages[0]._page_box)
+                 if type(b).__name__ == "TableBox")
+    top = document.pages[0]._page_box.content_box_y()
+    first = table.children[1].children[0]   # the first row after the header
+    # A part's height ends below its last row's border (runon._used), while a row starts on
+    # the line of the border above it (collapsed borders): the next part's first row goes up
+    # by what lies below the line, measured here at the table's end.
+    page = document.pages[-1]
+    last = [b for b in _walk(page._page_box) if type(b).__name__ == "TableRowBox"][-1]
+    below = runon._used(page) - (last.position_y + last.height
+                                 - page._page_box.content_box_y()) / PX_PER_MM
+    found = {"cols": [f"{w:.4f}px" for w in table.column_widths[:4]],
+             "header": (first.position_y - top) / PX_PER_MM + below}
+    cache.put("refprobe", key, pack({}, json.dumps(found).encode()))
+    return found
 
 
 def _chain(paper: str, cached_only: bool = False):
-    """The documents of one paper, deck after deck (runon.chain); cached_only: None as soon
-    as a document is not in the cache (nothing is laid out)."""
+    """The documents of one paper, run after run of rows (runon.chain); cached_only: None as
+    soon as a document is not in the cache (nothing is laid out)."""
     from .book import PAPERS
 
     template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
     decks = book["decks"]
+    if any(d["rows"] for d in decks):
+        probe = _probe(paper, template, book, cache, cached_only)
+        if probe is None:
+            return None
+    else:
+        probe = {"cols": None, "header": 0.0}   # no rows: no columns to measure
+    runs = parts(decks)
 
     def render(k: int, sizes: dict) -> str:
+        d, start, end = runs[k]
+        deck = dict(decks[d], rows=decks[d]["rows"][start:end])
         return template.render(**dict(book, paper=paper, page_size=PAPERS[paper],
-                                      ref_slots=None, decks=[decks[k]], ref_intro=k == 0,
-                                      **sizes))
+                                      ref_slots=None, decks=[deck], ref_intro=k == 0,
+                                      ref_cont=start > 0, ref_cols=probe["cols"], **sizes))
 
-    return runon.chain(paper, len(decks), render, "bookref", cache, book["base"], MIN_START,
-                       cached_only=cached_only)
+    # a deck's next rows go on below the rows before however little room is left, as one
+    # table's would: a row that does not fit goes to the next page, with the header
+    return runon.chain(paper, len(runs), render, "bookref", cache, book["base"],
+                       lambda k: 0.0 if runs[k][1] else MIN_START, cached_only=cached_only,
+                       hidden=lambda k: probe["header"] if runs[k][1] else 0.0)

@@ -11,6 +11,10 @@ on its last page, and is drawn below it on the same printed page (pdfasm.stack),
 than `min_start` mm is left, when it starts a fresh page. So a part is laid out again when its
 own HTML changes or when the space the part before leaves changes.
 
+A part may go on from the part before as one table (the card reference's runs of rows): it is
+laid out with its own header, and the top of its first page, where that header is, is not drawn
+(`hidden`), so its rows follow the rows before.
+
 A part that holds card faces (`data-card-slot`, e.g. the anatomy figure) is kept as a
 stamp.Skeleton with its slots, and the faces are stamped into it once they are laid out.
 
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 
 from markupsafe import Markup, escape
 
@@ -36,12 +40,14 @@ SLACK = 0.05  # mm a slot page is shorter than the book's text area, so it never
 @dataclass
 class Link:
     """One part laid out: its PDF (or Skeleton bytes when meta["slots"] is not empty), what
-    was measured (meta: pages, used mm of the last page, slots, and what `measure` adds) and
-    whether it starts a fresh printed page."""
+    was measured (meta: pages, used mm of the last page, slots, and what `measure` adds),
+    whether it starts a fresh printed page, and the mm at the top of its first page that is
+    not drawn (`hidden`: it goes on below the part before)."""
 
     data: bytes
     meta: dict
     fresh: bool
+    clip: float = 0.0
 
 
 def box(paper: str, margin: tuple | None = None) -> tuple[float, float]:
@@ -72,12 +78,17 @@ def page_sizes(paper: str, fresh: bool, used: float | None, margin: tuple | None
 
 
 def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str, cache,
-          base: str, min_start: float, measure: Callable | None = None,
-          cached_only: bool = False, margin: tuple | None = None) -> list[Link] | None:
+          base: str, min_start: float | Callable[[int], float],
+          measure: Callable | None = None, cached_only: bool = False,
+          margin: tuple | None = None, hidden: Callable[[int], float] | None = None
+          ) -> list[Link] | None:
     """The parts of one paper in order, from the cache (`kind` entries, keyed by their HTML)
     or laid out. render(k, sizes) is part k's HTML (sizes: page_sizes); measure(document) adds
-    to a part's meta. cached_only: None as soon as a part is not in the cache. margin: the
-    book page's margins around the slots (default the book's)."""
+    to a part's meta. min_start: mm, or part k -> mm. cached_only: None as soon as a part is
+    not in the cache. margin: the book page's margins around the slots (default the book's).
+    hidden(k): mm at the top of part k's first page that are not drawn when it goes on below
+    the part before (the header of a table that goes on from that part: its document repeats
+    it on every page), added to that page's height."""
     from ..render.cache import pack, unpack
     from ..render.pdf import Layout
     from .book import layout_key
@@ -88,8 +99,10 @@ def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str,
     links: list[Link] = []
     used = None   # mm used on the last printed page so far
     for k in range(count):
-        fresh = used is None or height - used < min_start
-        html = render(k, page_sizes(paper, fresh, used, margin))
+        start = min_start(k) if callable(min_start) else min_start
+        fresh = used is None or height - used < start
+        clip = 0.0 if fresh or hidden is None else hidden(k)
+        html = render(k, page_sizes(paper, fresh, None if fresh else used - clip, margin))
         key = layout_key(html, base)
         entry = unpack(cache.get(kind, key))
         if entry is not None and not {"pages", "used", "slots"} <= entry[0].keys():
@@ -107,8 +120,8 @@ def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str,
             entry = (meta, skeleton(pdf, placed).to_bytes() if placed else pdf)
             cache.put(kind, key, pack(*entry))
         meta, data = entry
-        links.append(Link(data, meta, fresh))
-        used = meta["used"] + (0 if fresh or meta["pages"] > 1 else used)
+        links.append(Link(data, meta, fresh, clip))
+        used = meta["used"] + (0 if fresh or meta["pages"] > 1 else used - clip)
     return links
 
 
@@ -177,6 +190,7 @@ def printed(links: list[Link]) -> list[list[tuple[int, int]]]:
 def fragments(paper: str, links: list[Link], faces: dict, cache) -> dict[tuple[int, int], object]:
     """(part, page) -> the page as a pdfasm.Fragment; faces (card id -> Fragment) are stamped
     into the parts that hold them."""
+    from ..render.geometry import ART_BLEED, PT_PER_MM
     from ..render.pdfasm import fragments as read
     from .stamp import Skeleton, Slot, stamp
 
@@ -188,8 +202,15 @@ def fragments(paper: str, links: list[Link], faces: dict, cache) -> dict[tuple[i
                         faces)
         parts.append((pdf, [f"{paper}-{k}-{i}" for i in range(link.meta["pages"])]))
     frags = read(parts, cache)
-    return {(k, i): frags[f"{paper}-{k}-{i}"]
-            for k, link in enumerate(links) for i in range(link.meta["pages"])}
+    out = {(k, i): frags[f"{paper}-{k}-{i}"]
+           for k, link in enumerate(links) for i in range(link.meta["pages"])}
+    for k, link in enumerate(links):
+        if link.clip:   # its first page's top bleed and hidden strip are not drawn
+            first = out[k, 0]
+            x0, y0, x1, y1 = first.mediabox
+            out[k, 0] = replace(first, mediabox=[x0, y0, x1, y1 - (ART_BLEED + link.clip)
+                                                 * PT_PER_MM])
+    return out
 
 
 def stacked(pages: list[list[tuple[int, int]]], frags: dict) -> list:
