@@ -83,6 +83,12 @@ class _Stage:
     name: str
     parallel: bool = True
     after: str | None = None
+    quick: str | None = None
+
+
+def quick(ctx) -> bool:
+    """A stage's `quick` test that finds its work cached."""
+    return True
 
 
 def test_a_stage_after_another_starts_when_that_one_is_done(tmp_path):
@@ -134,6 +140,33 @@ def test_a_stage_waits_midway_for_an_earlier_one(tmp_path):
     assert book[0] < cards[1]       # started beside the cards stage
     assert book[1] >= cards[1]      # went on once it had ended
     wait_for("cards")               # outside a side-by-side build: returns at once
+
+
+def test_a_stage_whose_work_is_cached_starts_after_the_slow_ones(tmp_path):
+    """A text edit finds the check's games in the cache (quick): the cards stage and the
+    rulebook start first, and the check takes the first worker that is free."""
+    import time
+
+    from tether_build.build import Context
+    from tether_build.stagerun import run_stages
+
+    def render(stage, ctx):
+        t0 = time.time()
+        time.sleep(0.05 if stage.name == "check" else 0.3)
+        return {stage.name: f"{t0} {time.time()}".encode()}
+
+    ctx = Context(tmp_path, tmp_path / "out", jobs=2)
+    ctx._content, ctx._cards = object(), []
+    stages = [_Stage("check", quick="test_build_parallel:quick"), _Stage("cards"),
+              _Stage("rulebook")]
+    done = run_stages(ctx, stages, render, lambda *a: None)
+    spans = {name: [float(t) for t in out[0].changed[name].split()] for name, out in done.items()}
+    assert spans["rulebook"][0] < spans["cards"][1] <= spans["check"][0] + 0.05
+    # not cached: the check starts first, as in build order, and the rulebook waits for it
+    stages[0] = _Stage("check")
+    done = run_stages(ctx, stages, render, lambda *a: None)
+    spans = {name: [float(t) for t in out[0].changed[name].split()] for name, out in done.items()}
+    assert spans["check"][0] < spans["cards"][1] and spans["rulebook"][0] >= spans["check"][1]
 
 
 def test_content_problems_cross_a_process_with_their_places():

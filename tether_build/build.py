@@ -105,6 +105,10 @@ class Stage:
     parallel: bool = False
     # when both run, this one starts once that stage is done (it reuses what that one cached)
     after: str | None = None
+    # "module:function" taking a Context: True when the stage's slow work is in the render
+    # cache, so it takes little time; side by side it then starts after the other stages,
+    # which are on the way to the build's end sooner (a text edit: the cards and rulebook)
+    quick: str | None = None
 
     def render(self, ctx: Context) -> dict[str, bytes]:
         return _call(self.target, ctx)
@@ -275,6 +279,13 @@ def validate_stage(ctx: Context) -> dict[str, bytes]:
     return {"cards.jsonl": ("\n".join(lines) + "\n").encode()}
 
 
+def check_memoized(ctx: Context) -> bool:
+    """Whether the check stage finds its games' results in the render cache."""
+    from .check.memo import memoized
+    from .render.cache import Cache
+    return memoized(ctx.content, ctx.cards, Cache(ctx.cache_dir))
+
+
 def check_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: every card resolves in the engine and its text agrees with its effect.
 
@@ -391,7 +402,8 @@ STAGES: list[Stage] = [
                                                "yamlio.py", "effects/*.py"), versioned="work"),
     Stage("check", "every card resolves", "tether_build.build:check_stage",
           ("content/**/*",), ("check/*.py", "engine/*.py", "compile.py", "textcheck.py",
-                              "effects/*.py", "board.py"), versioned="commit", parallel=True),
+                              "effects/*.py", "board.py"), versioned="commit", parallel=True,
+          quick="tether_build.build:check_memoized"),
     Stage("engine", "engine definitions", "tether_build.build:engine_stage",
           ("content/**/*",), ("compile.py", "effects/*.py"), versioned="commit"),
     Stage("notes", "designer report", "tether_build.build:designer_notes",

@@ -68,7 +68,7 @@ def run_stages(ctx, stages: list, render: Render,
                 break
     if heavy:
         _prefetch(ctx)
-        results.update(_side_by_side(ctx, heavy, render, progress, workers))
+        results.update(_side_by_side(ctx, _slow_first(ctx, heavy), render, progress, workers))
     for stage in stages:
         if isinstance(results.get(stage.name), BaseException):
             raise results[stage.name]
@@ -86,6 +86,18 @@ def _prefetch(ctx) -> None:
         _ = ctx.cards
     except Exception:  # noqa: BLE001, S110  (the stage that reads the cards raises it)
         pass
+
+
+def _slow_first(ctx, stages: list) -> list:
+    """The stages in build order, those whose work is cached (`quick`) after the others: a
+    worker that would run one first leaves a slow stage waiting for it. A stage that another
+    runs `after` keeps its place (a stage that waits midway, `wait_for`, waits for one
+    earlier in build order, which stays earlier: the quick ones only move back)."""
+    from .build import _call
+
+    needed = {s.after for s in stages}
+    quick = {s.name for s in stages if s.quick and s.name not in needed and _call(s.quick, ctx)}
+    return sorted(stages, key=lambda s: s.name in quick)
 
 
 def wait_for(name: str) -> None:

@@ -10,43 +10,17 @@ and line to every subject and failure, and recomputes only the text/effect drift
 from __future__ import annotations
 
 import json
-import sys
 import time
 from dataclasses import asdict
-from pathlib import Path
 
 from ..compile import compile_engine
-from ..render.cache import digest, files_digest
 from ..textcheck import drift
 from .examples import run_examples
 from .instrument import instrumented_rules
+from .memo import DEFAULT_GAMES, MEMO_KIND, play_form, play_key
 from .model import Failure, Report
 from .scenarios import Runner
 from .subjects import subjects
-
-DEFAULT_GAMES = 120  # a multiple of 30: every player count meets every faction rotation equally
-_PKG = Path(__file__).resolve().parent.parent
-# The code that decides what the scenarios and the sweep find: these folders and board.py.
-PLAY_CODE = ("check", "engine", "effects")
-MEMO_KIND = "check"
-
-
-def play_form(compiled: dict[str, bytes]) -> dict[str, bytes]:
-    """The compiled definitions without each card's text and source position."""
-    doc = json.loads(compiled["cards.json"])
-    for card in doc["cards"]:
-        card.pop("text", None)
-        card.pop("source", None)
-    out = dict(compiled)
-    out["cards.json"] = json.dumps(doc, sort_keys=True, ensure_ascii=False).encode()
-    return out
-
-
-def play_key(play: dict[str, bytes], games: int, seed: int) -> str:
-    """What the scenario and sweep results depend on, hashed."""
-    return digest(sys.version, str(games), str(seed),
-                  *(part for name in sorted(play) for part in (name, play[name])),
-                  files_digest(_PKG, PLAY_CODE), (_PKG / "board.py").read_bytes())
 
 
 def run_check(content, cards: list[dict], games: int = DEFAULT_GAMES, seed: int = 1,

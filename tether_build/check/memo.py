@@ -1,0 +1,47 @@
+"""What the check's scenario and sweep results depend on, and whether the render cache holds
+them (run.py keeps them there): a light module, so a build can ask before it starts its
+stages without importing the check."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..compile import compile_engine
+from ..render.cache import digest, files_digest
+
+DEFAULT_GAMES = 120  # a multiple of 30: every player count meets every faction rotation equally
+_PKG = Path(__file__).resolve().parent.parent
+# The code that decides what the scenarios and the sweep find: these folders and board.py.
+PLAY_CODE = ("check", "engine", "effects")
+MEMO_KIND = "check"
+
+
+def play_form(compiled: dict[str, bytes]) -> dict[str, bytes]:
+    """The compiled definitions without each card's text and source position."""
+    doc = json.loads(compiled["cards.json"])
+    for card in doc["cards"]:
+        card.pop("text", None)
+        card.pop("source", None)
+    out = dict(compiled)
+    out["cards.json"] = json.dumps(doc, sort_keys=True, ensure_ascii=False).encode()
+    return out
+
+
+def play_key(play: dict[str, bytes], games: int, seed: int) -> str:
+    """What the scenario and sweep results depend on, hashed."""
+    return digest(sys.version, str(games), str(seed),
+                  *(part for name in sorted(play) for part in (name, play[name])),
+                  files_digest(_PKG, PLAY_CODE), (_PKG / "board.py").read_bytes())
+
+
+def memoized(content, cards: list[dict], memo, games: int = DEFAULT_GAMES, seed: int = 1
+             ) -> bool:
+    """Whether run_check(memo=) finds its scenario and sweep results in the cache (then it
+    takes a tenth of a second, not seconds). False when the content does not compile."""
+    try:
+        play = play_form(compile_engine(cards, content))
+    except Exception:  # noqa: BLE001  (the check itself reports it)
+        return False
+    return memo.get(MEMO_KIND, play_key(play, games, seed)) is not None
