@@ -95,9 +95,14 @@ def _slow_first(ctx, stages: list) -> list:
     earlier in build order, which stays earlier: the quick ones only move back)."""
     from .build import _call
 
-    needed = {s.after for s in stages}
-    quick = {s.name for s in stages if s.quick and s.name not in needed and _call(s.quick, ctx)}
-    return sorted(stages, key=lambda s: s.name in quick)
+    def quick(stage) -> bool:
+        if not stage.quick or stage.name in {s.after for s in stages}:
+            return False
+        try:
+            return bool(_call(stage.quick, ctx))
+        except Exception:  # noqa: BLE001  (the stage itself raises it, in build order)
+            return False
+    return sorted(stages, key=quick)
 
 
 def wait_for(name: str) -> None:
