@@ -169,6 +169,25 @@ def test_a_stage_whose_work_is_cached_starts_after_the_slow_ones(tmp_path):
     assert spans["check"][0] < spans["cards"][1] and spans["rulebook"][0] >= spans["check"][1]
 
 
+def test_workers_inherit_a_frozen_heap_and_the_builder_keeps_none(tmp_path):
+    """What the stage workers inherit is out of their garbage collector's way (forking.py);
+    the building process (a `--watch` builds again and again) ends with its heap as before."""
+    import gc
+
+    from tether_build.build import Context
+    from tether_build.stagerun import run_stages
+
+    def render(stage, ctx):
+        return {stage.name: str(gc.get_freeze_count()).encode()}
+
+    ctx = Context(tmp_path, tmp_path / "out", jobs=2)
+    ctx._content, ctx._cards = object(), []
+    assert gc.get_freeze_count() == 0
+    done = run_stages(ctx, [_Stage("a"), _Stage("b")], render, lambda *a: None)
+    assert all(int(out[0].changed[name]) > 1000 for name, out in done.items())
+    assert gc.get_freeze_count() == 0
+
+
 def test_content_problems_cross_a_process_with_their_places():
     from tether_build.errors import ContentError, Problem
 

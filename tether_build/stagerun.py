@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 
 from .commit import Outputs
+from .forking import frozen_heap
 
 _JOB: dict = {}              # set before forking the workers, read by _work in the child
 
@@ -124,24 +125,25 @@ def _side_by_side(ctx, stages: list, render: Render, progress,
     fork = multiprocessing.get_context("fork")
     events = {s.name: fork.Event() for s in stages}   # made before the workers fork
     _JOB.update(ctx=ctx, stages=stages, render=render, events=events)
-    pool = ProcessPoolExecutor(workers, mp_context=fork)
-    try:
-        while waiting or running:
-            for i in [i for i in waiting if stages[i].after not in names - set(out)]:
-                waiting.remove(i)
-                progress(stages[i].name, "running")
-                running[pool.submit(_work, i)] = stages[i].name
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                name = running.pop(future)
-                error = future.exception()
-                if error is not None and not isinstance(error, Exception):
-                    raise error   # Ctrl-C in a worker: stop now
-                out[name] = error if error is not None else future.result()
-                events[name].set()
-                if error is not None:   # what runs after it is not needed: the build fails
-                    waiting = [i for i in waiting if stages[i].after != name]
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        _JOB.clear()
+    with frozen_heap():
+        pool = ProcessPoolExecutor(workers, mp_context=fork)
+        try:
+            while waiting or running:
+                for i in [i for i in waiting if stages[i].after not in names - set(out)]:
+                    waiting.remove(i)
+                    progress(stages[i].name, "running")
+                    running[pool.submit(_work, i)] = stages[i].name
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    name = running.pop(future)
+                    error = future.exception()
+                    if error is not None and not isinstance(error, Exception):
+                        raise error   # Ctrl-C in a worker: stop now
+                    out[name] = error if error is not None else future.result()
+                    events[name].set()
+                    if error is not None:   # what runs after it is not needed: the build fails
+                        waiting = [i for i in waiting if stages[i].after != name]
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+            _JOB.clear()
     return out

@@ -12,6 +12,7 @@ import json
 import os
 from concurrent.futures import ProcessPoolExecutor
 
+from ..forking import frozen_heap
 from .records import record
 
 BATCH = 25  # games per batch: small enough to spread, large enough to amortise a task
@@ -96,7 +97,7 @@ def run(compiled: dict[str, bytes], spec: dict, workers: int | None = None,
             if progress:
                 progress(len(ks))
         return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with frozen_heap(), ProcessPoolExecutor(max_workers=workers) as pool:
         futs = [pool.submit(run_batch, compiled, spec, ks) for ks in parts]
         for ks, fut in zip(parts, futs):
             out.extend(fut.result())

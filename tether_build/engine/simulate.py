@@ -9,6 +9,7 @@ import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
+from ..forking import frozen_heap
 from .agents import HeuristicAgent, RandomAgent
 from .play import play_game, write_log
 from .search import SearchAgent
@@ -106,7 +107,8 @@ def _results(job: dict, games: int, workers: int | None, progress):
     chunks = [range(a, min(a + CHUNK, games)) for a in range(0, games, CHUNK)]
     _JOB.update(job)
     try:
-        with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork")) as pool:
+        with frozen_heap(), ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork")
+                                                ) as pool:
             futures = [pool.submit(_part, c.start, c.stop) for c in chunks]
             if progress:
                 for f in as_completed(futures):

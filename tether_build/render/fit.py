@@ -239,8 +239,10 @@ def _lay_out(pages, cards: list[dict], backs: list[str], workers: int):
         else:
             from concurrent.futures import ProcessPoolExecutor
 
+            from ..forking import frozen_heap
+
             ctx = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(len(chunks), mp_context=ctx) as pool:
+            with frozen_heap(), ProcessPoolExecutor(len(chunks), mp_context=ctx) as pool:
                 results = list(pool.map(_work, range(len(chunks))))
     finally:
         _JOB.clear()

@@ -30,6 +30,7 @@ from dataclasses import astuple, dataclass, replace
 
 from markupsafe import Markup, escape
 
+from ..forking import frozen_heap
 from .stamp import _boxes
 
 TOP_MM = 0.5  # a heading this close to its page's top starts that page
@@ -140,7 +141,8 @@ def each_paper(papers: tuple[str, ...], work: Callable, **job) -> list:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with frozen_heap(), ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("fork")) as pool:
             return list(pool.map(work, papers))
     finally:
         JOB.clear()

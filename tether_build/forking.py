@@ -1,0 +1,29 @@
+"""Forked worker pools (the build's stages, the rulebook's papers, the card faces, the check's
+sweep, simulations): the parent's heap is frozen out of the garbage collector while they fork.
+
+What a worker inherits (the loaded content, the compiled rules, the imported libraries: some
+hundred thousand objects) is then never walked by its collections, which layout and game code
+trigger often: a clean build takes about 8 % less CPU (measured side by side), and those pages
+stay shared with the parent instead of being copied when the collector touches them.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Freeze the heap for a pool's life (its workers fork when it is first given work), and
+    unfreeze it after, unless it was frozen already (a worker that forks workers of its own
+    keeps what it inherited frozen): a process that builds again and again (`--watch`) ends
+    each build with its heap as before."""
+    outer = gc.get_freeze_count() > 0
+    gc.freeze()
+    try:
+        yield
+    finally:
+        if not outer:
+            gc.unfreeze()
