@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import TetherError
+from ..forking import collector_paused
 
 
 def _import_weasyprint() -> None:
@@ -322,8 +323,9 @@ class Layout:
             from .modes import gray_html
 
             html = gray_html(html)
-        return parse(html, self.base_url, _fetcher(self.grayscale)).render(
-            font_config=self.fonts, cache=self.cache)
+        with collector_paused():
+            return parse(html, self.base_url, _fetcher(self.grayscale)).render(
+                font_config=self.fonts, cache=self.cache)
 
     @staticmethod
     def measure(document) -> list[Fit]:
@@ -375,7 +377,8 @@ class Layout:
     @staticmethod
     def write(pages: list, first_document) -> bytes:
         """One PDF of the given laid-out pages (they may come from several documents)."""
-        return first_document.copy(pages).write_pdf()
+        with collector_paused():
+            return first_document.copy(pages).write_pdf()
 
 
 WARM_UP_HTML = """<!DOCTYPE html><html><head><link rel="stylesheet" href="fonts/fonts.css">
