@@ -92,17 +92,19 @@ def test_runs_of_rows_print_where_one_table_a_deck_would(content, tmp_path, monk
     monkeypatch.setattr(reference, "ROWS", 10_000)
     whole, ctx = _reference(content, tmp_path / "whole")
     assert max(len(d["rows"]) for d in ctx["decks"]) >= 4, "the fixture needs a longer deck"
-    monkeypatch.setattr(reference, "ROWS", 2)
-    assert len(reference.parts(ctx["decks"])) > len(ctx["decks"])
-    runs, _ = _reference(content, tmp_path / "runs")
-    assert len(runs.slots) == len(whole.slots)
-    _, words, _ = book._context(content, content.root, Cache(tmp_path / "runs"), ("a4",))
+    _, words, _ = book._context(content, content.root, Cache(tmp_path / "whole"), ("a4",))
     header = set("NameCostTypeText" + re.sub(r"<[^>]+>", "", str(words.html("[initiative]"))))
-    for expected, got in zip(_glyphs(whole), _glyphs(runs), strict=True):
-        missing, extra = _match(expected, got)
-        assert not missing   # every character of one table a deck, in its place
-        # and nothing more but the header a run repeats (clipped away, its text still there)
-        assert {char for char, _, _ in extra.elements()} <= header
+    pages = _glyphs(whole)
+    for rows in (1, 2, 3):   # runs end and start at every place a page may break
+        monkeypatch.setattr(reference, "ROWS", rows)
+        assert len(reference.parts(ctx["decks"])) > len(ctx["decks"])
+        runs, _ = _reference(content, tmp_path / f"runs{rows}")
+        assert len(runs.slots) == len(whole.slots)
+        for expected, got in zip(pages, _glyphs(runs), strict=True):
+            missing, extra = _match(expected, got)
+            assert not missing   # every character of one table a deck, in its place
+            # and nothing more but the header a run repeats (clipped away, its text there)
+            assert {char for char, _, _ in extra.elements()} <= header
 
 
 def _match(expected: Counter, got: Counter, near: int = 2) -> tuple[Counter, Counter]:
@@ -152,3 +154,27 @@ def test_a_text_edit_lays_out_its_own_run_of_rows_again(content, tmp_path, monke
     # the runs before it, its own deck's first rows included, are not laid out again
     name = str(ctx["decks"][deck]["rows"][0]["name"])
     assert not any(name in h for h in again)
+
+
+def test_a_part_that_cannot_start_below_the_one_before_starts_a_fresh_page(tmp_path):
+    """WeasyPrint puts a block on a page that holds nothing else even if it does not fit:
+    a part whose first page (the room the part before left) cannot hold its first block is
+    laid out again on a fresh page, instead of running past the page's foot."""
+    from pathlib import Path
+
+    from tether_build.rulebook import runon
+
+    _, height = runon.box("a4")
+    blocks = [height - 5.0, 20.0]   # the second part's block is taller than what is left
+
+    def render(k: int, sizes: dict) -> str:
+        first = f"@page :first {{ size: {sizes['first_size']}; }}" if sizes["first_size"] else ""
+        return (f"<html><head><style>@page {{ size: {sizes['size']}; margin: {sizes['bleed']}; }}"
+                f"{first} body {{ margin: 0; }} div {{ break-inside: avoid; }}</style></head><body>"
+                f"<div style='height: {blocks[k]}mm'></div></body></html>")
+
+    base = (Path(__file__).resolve().parents[2] / "templates").as_uri() + "/"
+    links = runon.chain("a4", 2, render, "test", Cache(tmp_path), base, 0.0)
+    assert links[0].fresh
+    assert links[1].fresh and links[1].meta["pages"] == 1
+    assert abs(links[1].meta["used"] - blocks[1]) < 0.1

@@ -18,9 +18,11 @@ its HTML, so a text edit does not measure again), and a run that goes on below t
 is laid out with its header (repeated on every page it takes, as a table's header is) on a
 first page that is taller by the header's height, whose top is not drawn (runon.chain
 `hidden`). The header's text stays in that page's content, unseen: a PDF reader's search or
-copy finds it there. Every word is where one table would print it, but for one case: when a
-page break falls between two runs, the rows on the new page sit 0.25 mm (one border) higher
-than below a header that one table repeats.
+copy finds it there. Such a run's page holds an empty block before its table, so a first row
+that does not fit below the run before goes to the next page whole, as one table's would
+(WeasyPrint puts a row on a page that holds nothing else, fit or not), and a run that is not
+its deck's last has no space below its table: every word is where one table of the deck would
+print it (a test compares them letter by letter, with runs of 1, 2 and 3 rows).
 """
 
 from __future__ import annotations
@@ -173,7 +175,8 @@ def _chain(paper: str, cached_only: bool = False):
         deck = dict(decks[d], rows=decks[d]["rows"][start:end])
         return template.render(**dict(book, paper=paper, page_size=PAPERS[paper],
                                       ref_slots=None, decks=[deck], ref_intro=k == 0,
-                                      ref_cont=start > 0, ref_cols=probe["cols"], **sizes))
+                                      ref_cont=start > 0, ref_more=end < len(decks[d]["rows"]),
+                                      ref_cols=probe["cols"], **sizes))
 
     # a deck's next rows go on below the rows before however little room is left, as one
     # table's would: a row that does not fit goes to the next page, with the header

@@ -90,40 +90,57 @@ def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str,
     hidden(k): mm at the top of part k's first page that are not drawn when it goes on below
     the part before (the header of a table that goes on from that part: its document repeats
     it on every page), added to that page's height."""
-    from ..render.cache import pack, unpack
-    from ..render.pdf import Layout
-    from .book import layout_key
-    from .stamp import skeleton, slots
-
     _, height = box(paper, margin)
-    layout = None   # one font configuration and image cache for the parts laid out here
+    layouts: dict = {}   # one font configuration and image cache for the parts laid out here
     links: list[Link] = []
     used = None   # mm used on the last printed page so far
     for k in range(count):
         start = min_start(k) if callable(min_start) else min_start
         fresh = used is None or height - used < start
-        clip = 0.0 if fresh or hidden is None else hidden(k)
-        html = render(k, page_sizes(paper, fresh, None if fresh else used - clip, margin))
-        key = layout_key(html, base)
-        entry = unpack(cache.get(kind, key))
-        if entry is not None and not {"pages", "used", "slots"} <= entry[0].keys():
-            entry = None  # not an entry this code wrote: lay the part out again
-        if entry is None:
-            if cached_only:
+        while True:
+            clip = 0.0 if fresh or hidden is None else hidden(k)
+            first = height if fresh else height - used + clip   # its first page's height
+            html = render(k, page_sizes(paper, fresh, None if fresh else used - clip, margin))
+            entry = _entry(html, kind, cache, base, first, measure, cached_only, layouts)
+            if entry is None:
                 return None
-            layout = layout or Layout(base)
-            document = layout.render(html)
-            placed = slots(document)
-            meta = {"pages": len(document.pages), "used": _used(document.pages[-1]),
-                    "slots": [list(astuple(s)) for s in placed],
-                    **(measure(document) if measure else {})}
-            pdf = Layout.write(document.pages, document)
-            entry = (meta, skeleton(pdf, placed).to_bytes() if placed else pdf)
-            cache.put(kind, key, pack(*entry))
-        meta, data = entry
+            meta, data = entry
+            if fresh or not meta.get("spills"):
+                break
+            fresh = True   # what it must start with does not fit below the part before
         links.append(Link(data, meta, fresh, clip))
         used = meta["used"] + (0 if fresh or meta["pages"] > 1 else used - clip)
     return links
+
+
+def _entry(html: str, kind: str, cache, base: str, first: float, measure: Callable | None,
+           cached_only: bool, layouts: dict) -> tuple[dict, bytes] | None:
+    """A part's (meta, data) from the cache, or laid out (None: cached_only and not cached).
+    meta["spills"]: its first page's content runs past that page's foot (`first` mm tall):
+    WeasyPrint puts something on a page that holds nothing else, fit or not (a table's first
+    row below its repeated header, a figure), so the part must start a fresh page instead."""
+    from ..render.cache import pack, unpack
+    from ..render.pdf import Layout
+    from .book import layout_key
+    from .stamp import skeleton, slots
+
+    key = layout_key(html, base)
+    entry = unpack(cache.get(kind, key))
+    if entry is not None and not {"pages", "used", "slots"} <= entry[0].keys():
+        entry = None  # not an entry this code wrote: lay the part out again
+    if entry is not None or cached_only:
+        return entry
+    layout = layouts.get(base) or layouts.setdefault(base, Layout(base))
+    document = layout.render(html)
+    placed = slots(document)
+    meta = {"pages": len(document.pages), "used": _used(document.pages[-1]),
+            "spills": _used(document.pages[0]) > first + SLACK,
+            "slots": [list(astuple(s)) for s in placed],
+            **(measure(document) if measure else {})}
+    pdf = Layout.write(document.pages, document)
+    entry = (meta, skeleton(pdf, placed).to_bytes() if placed else pdf)
+    cache.put(kind, key, pack(*entry))
+    return entry
 
 
 JOB: dict = {}   # what a paper's work reads (template, book, cache...): set around each_paper
