@@ -137,14 +137,16 @@ def _files(patterns: tuple[str, ...], base: Path) -> list[Path]:
     return sorted(out)
 
 
-def stage_key(stage: Stage, ctx: Context, view: bool = False) -> str:
+def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None = None) -> str:
     """Hash of everything a stage's output depends on.
 
     The plain key hashes the files (cheap: a no-change build reads no content). view: hash
     the stage's declared view instead, of the cards (card_view: the other content files
     still count) or of the whole content (view), so an edit outside it leaves the stage
-    up to date.
+    up to date. seen: what one build has globbed and hashed already (every stage reads the
+    content and most of the same code), so each file is read once a build.
     """
+    seen = {} if seen is None else seen
     h = hashlib.sha256(f"{__version__}|{stage.name}".encode())
     if stage.uses_paper:
         h.update(("|".join(ctx.papers + ctx.print_modes)).encode())
@@ -166,11 +168,17 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False) -> str:
     cards_dir = ctx.content_dir / "cards"
     card_view = view and stage.card_view
     for base, patterns in groups:
-        for path in _files(patterns, base):
+        files = seen.get((base, patterns))
+        if files is None:
+            files = seen[base, patterns] = _files(patterns, base)
+        for path in files:
             if card_view and path.is_relative_to(cards_dir):
                 continue
             h.update(str(path.relative_to(base)).encode())
-            h.update(hashlib.sha256(path.read_bytes()).digest())
+            digest = seen.get(path)
+            if digest is None:
+                digest = seen[path] = hashlib.sha256(path.read_bytes()).digest()
+            h.update(digest)
     if card_view:
         cards = json.dumps(_call(stage.card_view, ctx), sort_keys=True, ensure_ascii=False)
         h.update(b"|cards|" + cards.encode())
@@ -193,14 +201,15 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
     produced: set[str] = set()
     new_manifest = dict(manifest)
     stale: list[tuple[Stage, str, dict, str | None]] = []
+    seen: dict = {}   # files globbed and hashed by this build's keys
     for stage in stages:
-        key = stage_key(stage, ctx)
+        key = stage_key(stage, ctx, seen=seen)
         old = manifest.get(stage.name, {})
         outputs_present = untouched(ctx.out, old)
         fresh, view_key = old.get("key") == key, None
         viewed = stage.card_view or stage.view
         if viewed and not (fresh or force) and outputs_present and old.get("view"):
-            view_key = stage_key(stage, ctx, view=True)  # only fields it does not read?
+            view_key = stage_key(stage, ctx, view=True, seen=seen)  # only fields it does not read?
             fresh = old["view"] == view_key
         if not force and fresh and outputs_present:
             progress(stage.name, "up to date")
@@ -221,7 +230,8 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
         pending.update(outputs.changed)   # the others are in the output folder already
         new_manifest[stage.name] = {"key": key, "outputs": dict(sorted(outputs.digests.items()))}
         if stage.card_view or stage.view:
-            new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, view=True)
+            new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, view=True,
+                                                                      seen=seen)
         stale_outputs = set(old.get("outputs", {})) - set(outputs.digests)
         result.removed += sorted(stale_outputs)
         result.stages[stage.name] = {"status": "built", "outputs": len(outputs.digests),
