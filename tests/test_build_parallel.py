@@ -142,9 +142,11 @@ def test_a_stage_waits_midway_for_an_earlier_one(tmp_path):
     wait_for("cards")               # outside a side-by-side build: returns at once
 
 
-def test_a_stage_whose_work_is_cached_starts_after_the_slow_ones(tmp_path):
-    """A text edit finds the check's games in the cache (quick): the cards stage and the
-    rulebook start first, and the check takes the first worker that is free."""
+def test_a_stage_whose_work_is_cached_runs_here_beside_the_slow_ones(tmp_path):
+    """A text edit finds the check's games in the cache (quick): the check runs in the
+    building process while the two workers run the cards stage and the rulebook, so neither
+    waits for a worker the check holds."""
+    import os
     import time
 
     from tether_build.build import Context
@@ -153,20 +155,28 @@ def test_a_stage_whose_work_is_cached_starts_after_the_slow_ones(tmp_path):
     def render(stage, ctx):
         t0 = time.time()
         time.sleep(0.05 if stage.name == "check" else 0.3)
-        return {stage.name: f"{t0} {time.time()}".encode()}
+        return {stage.name: f"{t0} {time.time()} {os.getpid()}".encode()}
+
+    def spans(done) -> dict:
+        return {name: out[0].changed[name].decode().split() for name, out in done.items()}
 
     ctx = Context(tmp_path, tmp_path / "out", jobs=2)
     ctx._content, ctx._cards = object(), []
     stages = [_Stage("check", quick="test_build_parallel:quick"), _Stage("cards"),
               _Stage("rulebook")]
-    done = run_stages(ctx, stages, render, lambda *a: None)
-    spans = {name: [float(t) for t in out[0].changed[name].split()] for name, out in done.items()}
-    assert spans["rulebook"][0] < spans["cards"][1] <= spans["check"][0] + 0.05
-    # not cached: the check starts first, as in build order, and the rulebook waits for it
+    got = spans(run_stages(ctx, stages, render, lambda *a: None))
+    assert got["check"][2] == str(os.getpid()) != got["rulebook"][2]
+    assert float(got["rulebook"][0]) < float(got["check"][1])   # it did not wait for it
+    # not cached: the check takes a worker first, as in build order; the rulebook waits
     stages[0] = _Stage("check")
-    done = run_stages(ctx, stages, render, lambda *a: None)
-    spans = {name: [float(t) for t in out[0].changed[name].split()] for name, out in done.items()}
-    assert spans["check"][0] < spans["cards"][1] and spans["rulebook"][0] >= spans["check"][1]
+    got = spans(run_stages(ctx, stages, render, lambda *a: None))
+    assert got["check"][2] != str(os.getpid())
+    assert float(got["rulebook"][0]) >= float(got["check"][1])
+    # only cached stages: they run here
+    got = spans(run_stages(ctx, [_Stage("check", quick="test_build_parallel:quick"),
+                                 _Stage("other", quick="test_build_parallel:quick")],
+                           render, lambda *a: None))
+    assert got["check"][2] == got["other"][2] == str(os.getpid())
 
 
 def test_workers_inherit_a_frozen_heap_and_the_builder_keeps_none(tmp_path):

@@ -106,8 +106,8 @@ class Stage:
     # when both run, this one starts once that stage is done (it reuses what that one cached)
     after: str | None = None
     # "module:function" taking a Context: True when the stage's slow work is in the render
-    # cache, so it takes little time; side by side it then starts after the other stages,
-    # which are on the way to the build's end sooner (a text edit: the cards and rulebook)
+    # cache, so it takes little time; side by side it then runs in the building process
+    # while the workers run the others (a text edit: the cards stage and the rulebook)
     quick: str | None = None
 
     def render(self, ctx: Context) -> dict[str, bytes]:

@@ -9,7 +9,8 @@ one midway (`wait_for`: the rulebook lays out its pages, then waits for the card
 reuses the faces it laid out into the render cache). A failure is reported
 as a serial build would: the first failing stage in build order; the others finish first.
 Light stages (validate, engine, notes) run in this process, and so does everything when only
-one heavy stage is stale or the machine has one core.
+one heavy stage is stale or the machine has one core; so does a heavy stage whose work is in
+the render cache (`quick`: the check after a text edit), while the workers run the others.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def run_stages(ctx, stages: list, render: Render,
                 break
     if heavy:
         _prefetch(ctx)
-        results.update(_side_by_side(ctx, _slow_first(ctx, heavy), render, progress, workers))
+        results.update(_side_by_side(ctx, heavy, render, progress, workers, _quick(ctx, heavy)))
     for stage in stages:
         if isinstance(results.get(stage.name), BaseException):
             raise results[stage.name]
@@ -89,11 +90,11 @@ def _prefetch(ctx) -> None:
         pass
 
 
-def _slow_first(ctx, stages: list) -> list:
-    """The stages in build order, those whose work is cached (`quick`) after the others: a
-    worker that would run one first leaves a slow stage waiting for it. A stage that another
-    runs `after` keeps its place (a stage that waits midway, `wait_for`, waits for one
-    earlier in build order, which stays earlier: the quick ones only move back)."""
+def _quick(ctx, stages: list) -> set[str]:
+    """The stages whose work is cached (`quick`): they run in this process while the workers
+    run the others, so no slow stage waits for a worker that one of them holds. Not a stage
+    that another runs `after`; one whose quick test raises is not quick (the stage reports
+    the error itself, in build order)."""
     from .build import _call
 
     def quick(stage) -> bool:
@@ -101,9 +102,9 @@ def _slow_first(ctx, stages: list) -> list:
             return False
         try:
             return bool(_call(stage.quick, ctx))
-        except Exception:  # noqa: BLE001  (the stage itself raises it, in build order)
+        except Exception:  # noqa: BLE001
             return False
-    return sorted(stages, key=quick)
+    return {s.name for s in stages if quick(s)}
 
 
 def wait_for(name: str) -> None:
@@ -115,24 +116,36 @@ def wait_for(name: str) -> None:
         event.wait()
 
 
-def _side_by_side(ctx, stages: list, render: Render, progress,
-                  workers: int) -> dict[str, Outcome | BaseException]:
-    """The stages over `workers` forked processes, each started once what it runs after is done."""
+def _side_by_side(ctx, stages: list, render: Render, progress, workers: int,
+                  here: set[str] = frozenset()) -> dict[str, Outcome | BaseException]:
+    """The stages over `workers` forked processes, each started once what it runs after is
+    done; those named in `here` run in this process once the workers have theirs."""
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     names = {s.name for s in stages}
-    waiting, running, out = list(range(len(stages))), {}, {}
+    waiting = [i for i, s in enumerate(stages) if s.name not in here]
+    running: dict = {}
+    out: dict[str, Outcome | BaseException] = {}
     fork = multiprocessing.get_context("fork")
     events = {s.name: fork.Event() for s in stages}   # made before the workers fork
     _JOB.update(ctx=ctx, stages=stages, render=render, events=events)
     with frozen_heap():
         pool = ProcessPoolExecutor(workers, mp_context=fork)
         try:
-            while waiting or running:
+            while True:
                 for i in [i for i in waiting if stages[i].after not in names - set(out)]:
                     waiting.remove(i)
                     progress(stages[i].name, "running")
                     running[pool.submit(_work, i)] = stages[i].name
+                for stage in [s for s in stages if s.name in here and s.name not in out]:
+                    progress(stage.name, "running")
+                    try:
+                        out[stage.name] = _run(render, stage, ctx)
+                    except Exception as exc:  # noqa: BLE001  (raised in build order)
+                        out[stage.name] = exc
+                    events[stage.name].set()
+                if not running:   # (what still waits runs after a stage that failed: dropped)
+                    break
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
                     name = running.pop(future)
