@@ -81,6 +81,11 @@ def _watched(content: Path, out: Path, only: list[str], edit: tuple[str, str, st
            "--watch", "--quiet", "--content", str(content), "--out", str(out)]
     for stage in only:
         cmd += ["--only", stage]
+    # Ctrl-C (SIGINT) stops the watcher, even when this benchmark runs in the background of
+    # a shell without job control, which starts it with SIGINT ignored: a child inherits an
+    # ignored signal, and a handled one is back to its default in the child
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     proc = subprocess.Popen(cmd, cwd=repo, env=dict(os.environ, PYTHONPATH=str(repo)),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
