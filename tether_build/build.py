@@ -42,6 +42,7 @@ class Context:
     warnings: list[str] = field(default_factory=list)
     _content: object = None
     _cards: list | None = None
+    _compiled: dict | None = None
     _git: dict = field(default_factory=dict)
 
     @property
@@ -70,6 +71,15 @@ class Context:
         version = str(self.content.game.get("version", ""))
         name = self.git_name(level)
         return f"{version} ({name})" if name else version
+
+    @property
+    def compiled(self) -> dict[str, bytes]:
+        """The engine's compiled definitions (compile_engine), made once a build: the engine
+        stage writes them, the check plays them."""
+        if self._compiled is None:
+            from .compile import compile_engine
+            self._compiled = compile_engine(self.cards, self.content)
+        return self._compiled
 
     @property
     def cards(self) -> list[dict]:
@@ -293,7 +303,7 @@ def check_memoized(ctx: Context) -> bool:
     """Whether the check stage finds its games' results in the render cache."""
     from .check.memo import memoized
     from .render.cache import Cache
-    return memoized(ctx.content, ctx.cards, Cache(ctx.cache_dir))
+    return memoized(ctx.compiled, Cache(ctx.cache_dir))
 
 
 def check_stage(ctx: Context) -> dict[str, bytes]:
@@ -305,7 +315,7 @@ def check_stage(ctx: Context) -> dict[str, bytes]:
     check.json holds no timings: the same content gives the same bytes."""
     from .check import run_check
     from .render.cache import Cache
-    report = run_check(ctx.content, ctx.cards, memo=Cache(ctx.cache_dir))
+    report = run_check(ctx.content, ctx.cards, memo=Cache(ctx.cache_dir), compiled=ctx.compiled)
     if not report.ok:
         lines = report.summary()
         why = " and ".join(w for w, n in (("a card does not resolve", report.failures),
@@ -321,9 +331,7 @@ def check_stage(ctx: Context) -> dict[str, bytes]:
 
 def engine_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: the engine's compiled definitions (build/engine/*.json)."""
-    from .compile import compile_engine
-    return {f"engine/{name}": data for name, data in
-            compile_engine(ctx.cards, ctx.content).items()}
+    return {f"engine/{name}": data for name, data in ctx.compiled.items()}
 
 
 def cards_stage(ctx: Context) -> dict[str, bytes]:

@@ -24,14 +24,15 @@ from .subjects import subjects
 
 
 def run_check(content, cards: list[dict], games: int = DEFAULT_GAMES, seed: int = 1,
-              progress=None, memo=None) -> Report:
+              progress=None, memo=None, compiled: dict[str, bytes] | None = None) -> Report:
     """Check the content: per-subject scenarios, a seeded sweep of games, text drift.
 
     memo: a render.cache.Cache; the scenario and sweep results are stored in it and reused
-    while the definitions they play are unchanged (see the module docstring)."""
+    while the definitions they play are unchanged (see the module docstring). compiled: the
+    cards' compile_engine output when the caller has it already."""
     t0 = time.perf_counter()
     report = Report()
-    play = play_form(compile_engine(cards, content))
+    play = play_form(compiled if compiled is not None else compile_engine(cards, content))
     rules, comp = instrumented_rules(play)
     subs = subjects(rules, comp.info, content, cards)
     found = key = None

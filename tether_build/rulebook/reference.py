@@ -125,7 +125,7 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
     HTML) as the rows would lay it out, so every run of rows gets the same columns. None when
     cached_only and not cached."""
     from ..render.cache import digest, pack, unpack
-    from ..render.pdf import PX_PER_MM, Layout, _walk
+    from ..render.pdf import PX_PER_MM, Layout, _first, _walk
     from .book import PAPERS, layout_key
 
     html = template.render(**dict(book, paper=paper, page_size=PAPERS[paper], ref_slots=None,
@@ -138,8 +138,7 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
     if cached_only:
         return None
     document = Layout(book["base"]).render(html)
-    table = next(b for b in _walk(document.pages[0]._page_box)
-                 if type(b).__name__ == "TableBox")
+    table = _first(document.pages[0]._page_box, "rb-ref", "TableBox")
     top = document.pages[0]._page_box.content_box_y()
     first = table.children[1].children[0]   # the first row after the header
     # A part's height ends below its last row's border (runon._used), while a row starts on
