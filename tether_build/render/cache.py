@@ -98,7 +98,8 @@ def font_subsetter() -> str:
 
 
 LAYOUT_PACKAGES = ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "pyphen",
-                   "tinyhtml5", "pillow")
+                   "tinyhtml5", "pillow",
+                   "jinja2", "markupsafe")   # the HTML: a face's key names its template only
 
 
 def code_digest(*names: str) -> str:
