@@ -168,6 +168,26 @@ def test_template_and_code_change_miss_the_book_layout(monkeypatch, tmp_path):
     assert book.layout_key("<p>book</p>", "file:///t/") != changed
 
 
+def test_a_stage_reads_the_templates_once_the_next_build_sees_an_edit(monkeypatch, tmp_path):
+    """Within one stage the book's template digest is read once (one_reading); an edit made
+    meanwhile reaches the next stage render, as in `tether build --watch`."""
+    from tether_build.render import cache
+    from tether_build.rulebook import book
+
+    templates = tmp_path / "templates"
+    for folder in book.BOOK_TEMPLATES:
+        shutil.copytree(ROOT / "templates" / folder, templates / folder)
+    monkeypatch.setattr(book, "TEMPLATES", templates)
+    css = templates / "rulebook" / "book.css"
+    with cache.one_reading():
+        key = book.layout_key("<p>book</p>", "file:///t/")
+        css.write_text(css.read_text(encoding="utf-8") + "\nh1 { color: red; }\n",
+                       encoding="utf-8")
+        assert book.layout_key("<p>book</p>", "file:///t/") == key
+    with cache.one_reading():
+        assert book.layout_key("<p>book</p>", "file:///t/") != key
+
+
 def test_a_face_pdf_does_not_depend_on_what_shared_its_layout(content):
     """The premise of the per-card cache: a card laid out with others (in a worker's batch,
     shrunk or not) gives the same PDF bytes as that card laid out alone."""

@@ -121,7 +121,10 @@ class Stage:
     quick: str | None = None
 
     def render(self, ctx: Context) -> dict[str, bytes]:
-        return _call(self.target, ctx)
+        from .render.cache import one_reading
+
+        with one_reading():   # the stage's template folders listed and stat'ed once
+            return _call(self.target, ctx)
 
 
 def _call(target: str, ctx: Context):
