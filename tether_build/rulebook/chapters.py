@@ -158,7 +158,8 @@ class ChapterRenderer:
             lines.append(line)
         rendered, errors = self._constants("\n".join(lines), shown, first)
         problems += errors
-        problems += self._images(self.md.parse(rendered), shown, first)
+        if "![" in rendered:   # (every Markdown image starts so: no parse without one)
+            problems += self._images(self.md.parse(rendered), shown, first)
         if problems or check_only:
             return None, problems
         tokens = self.md.parse(self.words.html(rendered))
