@@ -6,14 +6,13 @@ a bigger deck gets more sheets (<deck>.png, <deck>-2.png, ...), each its own Cus
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from functools import partial
 
 from PIL import Image
 
-from .raster import PNG_LEVEL
+from . import pngfile
 
 CELL = (400, 560)          # trimmed face in px (2.5 x 3.5 in at 160 DPI): 10 wide = 4000 px
 BACK = (500, 700)
@@ -26,12 +25,6 @@ def grid(count: int) -> tuple[int, int]:
     """Columns and rows of a sheet for `count` faces (TTS needs at least 2 x 2)."""
     cols = min(MAX_COLS, max(2, count))
     return cols, max(2, math.ceil(count / cols))
-
-
-def _png(image: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    image.save(buf, "PNG", compress_level=PNG_LEVEL)
-    return buf.getvalue()
 
 
 def _cached(raster, what: str, keys: list[str], draw) -> bytes:
@@ -51,7 +44,7 @@ def _sheet(raster, chunk: list[str], cols: int, rows: int) -> bytes:
     for i, key in enumerate(chunk):
         row, col = divmod(i, cols)
         sheet.paste(raster.trimmed(key, *CELL), (col * CELL[0], row * CELL[1]))
-    return _png(sheet)
+    return pngfile.png(sheet)
 
 
 def sheet_images(raster, keys: list[str]) -> list[tuple[bytes, int, int]]:
@@ -69,7 +62,7 @@ def sheet_images(raster, keys: list[str]) -> list[tuple[bytes, int, int]]:
 def back_image(raster, deck: str) -> bytes:
     """PNG of a deck's back, trimmed."""
     key = f"back:{deck}"
-    return _cached(raster, "back", [key], lambda: _png(raster.trimmed(key, *BACK)))
+    return _cached(raster, "back", [key], lambda: pngfile.png(raster.trimmed(key, *BACK)))
 
 
 def sheet_name(deck: str, index: int) -> str:
