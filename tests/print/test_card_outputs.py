@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -149,3 +150,42 @@ def test_a_subset_print_goes_to_its_own_folder(tmp_path, monkeypatch):
     written = json.loads(res.output)["written"]
     assert written == [str(Path("build/print/subsets/cards-zap/print/cards-letter.pdf"))]
     assert not (tmp_path / "build" / "print" / "cards-letter.pdf").exists()
+
+
+def _pixels(data: bytes) -> bytes:
+    with Image.open(io.BytesIO(data)) as image:
+        image.load()
+        return image.convert("RGB").tobytes()
+
+
+def test_a_tts_sheet_is_its_faces_and_an_edit_draws_again_only_its_row(small_build, tmp_path):
+    """A sheet shows each face, trimmed, in its cell. After a card edit the sheet is made
+    again from the rows of cells in the cache, drawing only the rows whose faces changed;
+    its bytes are those of a sheet drawn whole."""
+    from tether_build.render import tts
+    from tether_build.render.cache import Cache
+    from tether_build.render.raster import Raster
+
+    parts = small_build["result"].face_pdfs
+    keys = [k for _, ks in parts for k in ks if not k.startswith("back:")]
+    raster = Raster(parts, Cache(tmp_path / "cache"))
+    (sheet, cols, rows), = tts.sheet_images(raster, keys)
+    drawn = Image.new("RGB", (cols * tts.CELL[0], rows * tts.CELL[1]), tts.EMPTY)
+    for i, key in enumerate(keys):
+        drawn.paste(raster.trimmed(key, *tts.CELL),
+                    (i % cols * tts.CELL[0], i // cols * tts.CELL[1]))
+    assert rows >= 2 and _pixels(sheet) == drawn.tobytes()
+
+    row = {k: i // cols for i, k in enumerate(keys)}
+    singles = [i for i, (_, ks) in enumerate(parts) if len(ks) == 1 and ks[0] in row]
+    a, b = next((a, b) for a in singles for b in singles
+                if a < b and row[parts[a][1][0]] == row[parts[b][1][0]])
+    swapped = list(parts)   # two faces of one row trade places
+    swapped[a], swapped[b] = (parts[b][0], parts[a][1]), (parts[a][0], parts[b][1])
+    again, redrawn = Raster(swapped, Cache(tmp_path / "cache")), []
+    trimmed = again.trimmed
+    again.trimmed = lambda key, *size: redrawn.append(key) or trimmed(key, *size)
+    (edited, _, _), = tts.sheet_images(again, keys)
+    (whole, _, _), = tts.sheet_images(Raster(swapped, Cache(tmp_path / "fresh")), keys)
+    assert edited == whole and _pixels(edited) != _pixels(sheet)
+    assert redrawn == [k for k in keys if row[k] == row[parts[a][1][0]]]

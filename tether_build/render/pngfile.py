@@ -49,6 +49,69 @@ def _up(image: Image.Image) -> bytes:
     return ImageChops.subtract_modulo(image, above).tobytes()
 
 
+def scanlines(image: Image.Image) -> bytes:
+    """The image's rows as PNG scanlines, each after its filter byte: one filter for the
+    image, None or Up, whichever compresses a sample of its rows smaller. The first row is
+    tagged None (Up on it changes nothing, as the row above counts as zero), so a band of
+    rows stands on its own (see band)."""
+    width, height = image.size
+    stride = width * _COLOUR[image.mode][1]
+    plain = image.tobytes()
+    bands = range(0, height, EVERY)
+    sample = {_NONE: _rows(plain, stride, _NONE, [row * stride for band in bands for row in
+                                                  range(band, min(band + BAND, height))]),
+              _UP: b"".join(_rows(_up(image.crop((0, max(band - 1, 0), width,
+                                                   min(band + BAND, height)))),
+                                  stride, _UP)[(stride + 1) * (band > 0):] for band in bands)}
+    kind = min(sample, key=lambda k: len(zlib.compress(sample[k], LEVEL)))
+    if kind == _NONE:
+        return _rows(plain, stride, _NONE)
+    lines = bytearray(_rows(_up(image), stride, _UP))
+    lines[0] = _NONE
+    return bytes(lines)
+
+
+def band(image: Image.Image) -> tuple[bytes, int, int]:
+    """Rows of an image, compressed on their own: (deflate data ending in a full flush,
+    Adler-32 and length of the scanlines). A PNG made of such bands (from_bands) is valid
+    whatever the bands around each, so a band whose pixels did not change is reused as is."""
+    lines = scanlines(image)
+    deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    return (deflate.compress(lines) + deflate.flush(zlib.Z_FULL_FLUSH), zlib.adler32(lines),
+            len(lines))
+
+
+def _adler_combine(first: int, second: int, second_length: int) -> int:
+    """Adler-32 of two byte strings joined, from theirs (zlib's adler32_combine)."""
+    base = 65521
+    rem = second_length % base
+    low = first & 0xFFFF
+    high = (rem * low + (first >> 16) + (second >> 16) + base - rem) % base
+    low = (low + (second & 0xFFFF) + base - 1) % base
+    return low | (high << 16)
+
+
+def _file(mode: str, size: tuple[int, int], deflate: bytes, dpi: int | None) -> bytes:
+    """A PNG file: its header, resolution and one IDAT of the zlib stream."""
+    colour, _ = _COLOUR[mode]
+    head = struct.pack(">IIBBBBB", *size, 8, colour, 0, 0, 0)
+    phys = [_chunk(b"pHYs", struct.pack(">IIB", *[int(dpi / 0.0254 + 0.5)] * 2, 1))] \
+        if dpi else []
+    return b"".join([b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", head), *phys,
+                     _chunk(b"IDAT", deflate), _chunk(b"IEND", b"")])
+
+
+def from_bands(mode: str, size: tuple[int, int], bands: list[tuple[bytes, int, int]],
+               dpi: int | None = None) -> bytes:
+    """The PNG file of an image given as its bands of rows, top to bottom (band)."""
+    adler, data = 1, []
+    for deflate, checksum, length in bands:
+        adler = _adler_combine(adler, checksum, length)
+        data.append(deflate)
+    stream = b"\x78\x01" + b"".join(data) + b"\x03\x00" + struct.pack(">I", adler)
+    return _file(mode, size, stream, dpi)   # (0x7801: zlib's header; 0300: the last block)
+
+
 def png(image: Image.Image, dpi: int | None = None) -> bytes:
     """The PNG file of `image` (L, RGB or RGBA; other modes are written by Pillow), with its
     resolution when `dpi` is given."""
@@ -58,22 +121,4 @@ def png(image: Image.Image, dpi: int | None = None) -> bytes:
         buf = io.BytesIO()
         image.save(buf, "PNG", compress_level=LEVEL, **({"dpi": (dpi, dpi)} if dpi else {}))
         return buf.getvalue()
-    colour, depth = _COLOUR[image.mode]
-    width, height = image.size
-    stride = width * depth
-    plain = image.tobytes()
-    bands = range(0, height, EVERY)
-    sample = {_NONE: _rows(plain, stride, _NONE, [row * stride for band in bands for row in
-                                                  range(band, min(band + BAND, height))]),
-              _UP: b"".join(_rows(_up(image.crop((0, max(band - 1, 0), width,
-                                                   min(band + BAND, height)))),
-                                  stride, _UP)[(stride + 1) * (band > 0):] for band in bands)}
-    kind = min(sample, key=lambda k: len(zlib.compress(sample[k], LEVEL)))
-    smaller = (kind, plain if kind == _NONE else _up(image))
-    head = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, 0)
-    phys = [_chunk(b"pHYs", struct.pack(">IIB", *[int(dpi / 0.0254 + 0.5)] * 2, 1))] \
-        if dpi else []
-    return b"".join([b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", head), *phys,
-                     _chunk(b"IDAT", zlib.compress(_rows(smaller[1], stride, smaller[0]),
-                                                   LEVEL)),
-                     _chunk(b"IEND", b"")])
+    return _file(image.mode, image.size, zlib.compress(scanlines(image), LEVEL), dpi)
