@@ -36,8 +36,6 @@ def _preset_box(page, preset: str) -> tuple[int, int, int, int]:
     return (full_w - w_px) // 2, (full_h - h_px) // 2, w_px, h_px
 
 
-
-
 def salt() -> str:
     """What every raster image shares: the drawing code and the libraries that draw and encode."""
     from pypdfium2.version import PDFIUM_INFO
