@@ -83,8 +83,8 @@ class Pages:
     def face_key(self, card: dict) -> str:
         """Cache key of every copy of a card, fitted: its template and contexts. The HTML is
         not rendered for the key: it comes from those alone, with the template files, the
-        icons and the Jinja2 version in the salt (a third of the key's time, on every card of
-        every build)."""
+        icons and the Jinja2 version in the salt (rendering it was about half the key's
+        time, on every card of every build)."""
         from .cache import digest
 
         contexts = [self.face_context(card, n) for n in range(1, card["copies"] + 1)]
