@@ -13,6 +13,10 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 
 @contextmanager
@@ -28,6 +32,18 @@ def frozen_heap() -> Iterator[None]:
     finally:
         if not outer:
             gc.unfreeze()
+
+
+@contextmanager
+def fork_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """A pool of `workers` processes forked from this one (they inherit what it has loaded),
+    the heap frozen for its life (frozen_heap)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with frozen_heap(), ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        yield pool
 
 
 @contextmanager

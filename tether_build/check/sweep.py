@@ -17,7 +17,7 @@ from ..engine.agents import HeuristicAgent, RandomAgent
 from ..engine.invariants import Checker
 from ..engine.play import play_game
 from ..engine.ruleset import Ruleset
-from ..forking import frozen_heap
+from ..forking import fork_pool
 from .model import Failure
 
 INVARIANT_EVERY = 10  # every 10th game also checks the rules invariants after each step
@@ -159,13 +159,9 @@ def _play_all(rules, games: int, seed: int, src: dict,
         meanwhile()
         n, failures, played = _play(rules, range(games), seed, src)
         return n, [f for _, f in failures], played
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     _JOB.update(rules=rules, games=games, seed=seed, src=src, workers=workers)
     try:
-        with frozen_heap(), ProcessPoolExecutor(
-                workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with fork_pool(workers) as pool:
             futures = [pool.submit(_part, i) for i in range(workers)]
             meanwhile()
             parts = [f.result() for f in futures]

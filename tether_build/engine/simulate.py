@@ -7,9 +7,9 @@ import math
 import multiprocessing
 import os
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 
-from ..forking import frozen_heap
+from ..forking import fork_pool
 from .agents import HeuristicAgent, RandomAgent
 from .play import play_game, write_log
 from .search import SearchAgent
@@ -107,8 +107,7 @@ def _results(job: dict, games: int, workers: int | None, progress):
     chunks = [range(a, min(a + CHUNK, games)) for a in range(0, games, CHUNK)]
     _JOB.update(job)
     try:
-        with frozen_heap(), ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork")
-                                                ) as pool:
+        with fork_pool(n) as pool:
             futures = [pool.submit(_part, c.start, c.stop) for c in chunks]
             if progress:
                 for f in as_completed(futures):

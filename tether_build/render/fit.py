@@ -237,12 +237,9 @@ def _lay_out(pages, cards: list[dict], backs: list[str], workers: int):
         if len(chunks) == 1:
             results = [_work(0)]
         else:
-            from concurrent.futures import ProcessPoolExecutor
+            from ..forking import fork_pool
 
-            from ..forking import frozen_heap
-
-            ctx = multiprocessing.get_context("fork")
-            with frozen_heap(), ProcessPoolExecutor(len(chunks), mp_context=ctx) as pool:
+            with fork_pool(len(chunks)) as pool:
                 results = list(pool.map(_work, range(len(chunks))))
     finally:
         _JOB.clear()

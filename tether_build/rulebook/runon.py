@@ -30,7 +30,7 @@ from dataclasses import astuple, dataclass, replace
 
 from markupsafe import Markup, escape
 
-from ..forking import frozen_heap
+from ..forking import fork_pool
 from .stamp import _boxes
 
 TOP_MM = 0.5  # a heading this close to its page's top starts that page
@@ -155,11 +155,7 @@ def each_paper(papers: tuple[str, ...], work: Callable, **job) -> list:
         workers = min(len(papers), os.cpu_count() or 1)
         if workers < 2:
             return [work(p) for p in papers]
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        with frozen_heap(), ProcessPoolExecutor(
-                workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with fork_pool(workers) as pool:
             return list(pool.map(work, papers))
     finally:
         JOB.clear()
