@@ -3,6 +3,7 @@ look for them, and they are the very files the usual import opens."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -40,3 +41,61 @@ def test_weasyprint_loads_its_libraries_without_looking_them_up():
     assert usual["spawned"]               # the usual import runs them (what is saved)
     assert ours["libs"] == usual["libs"] and ours["libs"]
     assert ours["subset"] == usual["subset"]
+
+
+LAYOUT = """
+import hashlib, json, sys
+{importer}
+from weasyprint import HTML
+html = ("<p style='font-family: DejaVu Sans'>Gain <b>2</b> <i>Gold</i>: "
+        "\\u00e9\\u00df\\u2192 <span style='font-family: DejaVu Serif'>serif</span></p>")
+data = HTML(string=html).write_pdf()
+from weasyprint.text import ffi
+print(json.dumps({{"pdf": hashlib.sha256(data).hexdigest(), "pycparser": "pycparser" in sys.modules,
+                  "ffi": type(ffi.ffi).__module__}}))
+"""
+
+
+def _layout(importer: str, env: dict | None = None) -> dict:
+    done = subprocess.run([sys.executable, "-c", LAYOUT.format(importer=importer)], cwd=ROOT,
+                          capture_output=True, text=True, check=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT), **(env or {})))
+    return json.loads(done.stdout)
+
+
+def test_weasyprint_declarations_are_parsed_once_and_lay_out_the_same_bytes(tmp_path,
+                                                                            monkeypatch):
+    from tether_build.render import wpffi
+
+    ours = _layout("import tether_build.render.pdf")
+    usual = _layout("import weasyprint")
+    assert ours["pdf"] == usual["pdf"]
+    assert not ours["pycparser"] and usual["pycparser"]   # no C parsing in our process
+    assert ours["ffi"] == "_cffi_backend" and usual["ffi"] == "cffi.api"
+    # the data is made from WeasyPrint's string when missing, and again when damaged
+    monkeypatch.setattr(wpffi, "CACHE", tmp_path)
+    plan = wpffi._plan()
+    assert plan is not None
+    ffi = wpffi.parsed_ffi(plan[2])
+    (kept,) = tmp_path.glob("_weasyprint_ffi_*.py")
+    assert ffi.sizeof("PangoRectangle") == 16
+    kept.write_text("ffi = (")
+    assert wpffi.parsed_ffi(plan[2]).sizeof("PangoRectangle") == 16
+    assert "ffi = (" not in kept.read_text()
+
+
+@pytest.mark.parametrize("body", [
+    "import cffi\nffi = cffi.FFI()\nffi.cdef(DECLS)\n",                 # not a literal
+    "import cffi\nffi = cffi.FFI()\nffi.cdef('int f(int);')\nffi.cdef('int g(int);')\n",
+    "import cffi\nffi.cdef('int f(int);')\nffi = cffi.FFI()\n",           # cdef before
+    "import cffi\nffi = cffi.FFI(backend=None)\nffi.cdef('int f(int);')\n",
+])
+def test_another_shape_of_weasyprints_module_is_imported_the_usual_way(tmp_path, body):
+    from tether_build.render import wpffi
+
+    (tmp_path / "ffi.py").write_text(body)
+    assert wpffi.shape(tmp_path / "ffi.py") is None
+    (tmp_path / "ffi.py").write_text("import cffi\nffi = cffi.FFI()\nffi.cdef('int f(int);')\n"
+                                     "lib = None\n")
+    _, tree, source = wpffi.shape(tmp_path / "ffi.py")
+    assert source == "int f(int);" and "cdef" not in ast.unparse(tree)

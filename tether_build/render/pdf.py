@@ -19,10 +19,15 @@ def _import_weasyprint() -> None:
     for it: 17 look-ups, about 0.15 s of every process that lays anything out. Every list
     also names the Linux soname (libpango-1.0.so.0...), which opens directly, so on Linux the
     look-up is skipped while WeasyPrint loads. Should that fail, WeasyPrint is imported
-    again the usual way."""
+    again the usual way. Its C declarations are parsed once per machine (wpffi)."""
     import sys
 
-    if "weasyprint" in sys.modules or not sys.platform.startswith("linux"):
+    if "weasyprint" in sys.modules:
+        return
+    from . import wpffi
+
+    wpffi.install()
+    if not sys.platform.startswith("linux"):
         return
     import ctypes.util
 
