@@ -122,9 +122,13 @@ def _stages(summary: dict) -> dict[str, float]:
 
 def copy_project(root: Path, dest: Path) -> None:
     """The project's content, schemas, templates and code into `dest` (a run there cannot
-    be disturbed by edits made elsewhere meanwhile)."""
+    be disturbed by edits made elsewhere meanwhile), the code's bytecode written as
+    scripts/setup.sh writes it in a clone."""
+    import compileall
+
     for name in ("content", "schemas", "templates", "tether_build"):
         shutil.copytree(root / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+    compileall.compile_dir(str(dest / "tether_build"), quiet=1)
 
 
 def run_round(only: list[str], root: Path = ROOT) -> dict:

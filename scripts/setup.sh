@@ -33,4 +33,9 @@ extras="print,balance"
 # with (scripts/lock.sh regenerates it after a deliberate upgrade).
 PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check \
   -c requirements.lock -e ".[${extras}]"
+# The tool's own bytecode, written once: pip compiles the packages it installs, not the
+# sources of an editable install, and where PYTHONDONTWRITEBYTECODE is set (many containers
+# and CI images) Python would otherwise compile about 80 of the tool's modules again in
+# every command: about 0.3 s of each `tether build`.
+python3 -m compileall -q tether_build
 python3 -c "import tether_build"
