@@ -55,7 +55,8 @@ class _UnsizedArrays:
     'hb_codepoint_t[]' from the same items: the same array. cffi parses each new type
     string with pycparser (1-2 ms), and N is the number of glyphs of the font being subset,
     new for nearly every font of every PDF: that was about a quarter of writing a card's
-    PDF. Everything else goes to the real handle unchanged."""
+    PDF. Everything else goes to the real handle unchanged. Used when WeasyPrint's
+    declarations could not be loaded parsed (wpffi) and its FFI is cffi's in-line one."""
 
     _SIZED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[(\d+)\]")
 
@@ -77,7 +78,10 @@ def _parse_array_types_once() -> None:
         from weasyprint.pdf import fonts
     except ImportError:   # another WeasyPrint layout: it subsets as it does
         return
-    if hasattr(fonts, "ffi") and not isinstance(fonts.ffi, _UnsizedArrays):
+    # only cffi's in-line FFI parses type strings with pycparser: the FFI wpffi loads reads
+    # them with cffi's C parser, which needs no help
+    if hasattr(getattr(fonts, "ffi", None), "_parsed_types") and not isinstance(
+            fonts.ffi, _UnsizedArrays):
         fonts.ffi = _UnsizedArrays(fonts.ffi)
 
 
