@@ -201,6 +201,16 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
 def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], None],
               force: bool = False) -> Result:
     """Run stages; write every output only after all succeeded; return what happened."""
+    from .stagerun import release
+
+    try:
+        return _run_build(ctx, stages, progress, force)
+    finally:
+        release()   # the preloaded process, if any (stagerun.preload)
+
+
+def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], None],
+               force: bool) -> Result:
     start = time.perf_counter()
     if ctx.out.exists() and not ctx.out.is_dir():
         raise TetherError(f"the output folder {ctx.out} is a file (choose another --out)")
@@ -215,9 +225,13 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
     new_manifest = dict(manifest)
     stale: list[tuple[Stage, str, dict, str | None]] = []
     seen: dict = {}   # files globbed and hashed by this build's keys
+    from .stagerun import preload
+
     for stage in stages:
         key = stage_key(stage, ctx, seen=seen)
         old = manifest.get(stage.name, {})
+        if stage.parallel and (force or old.get("key") != key):
+            preload(ctx)   # a heavy stage may run: the process its worker will fork from
         outputs_present = untouched(ctx.out, old)
         fresh, view_key = old.get("key") == key, None
         viewed = stage.card_view or stage.view

@@ -1,0 +1,141 @@
+"""A build in a fresh process forks the process its stage workers fork from as soon as a heavy
+stage's key has changed, and that one imports the layout library while the build loads the
+content (stagerun.preload): the same bytes, the same errors, no process left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from test_build_parallel import _build, _outputs
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGES = ("validate", "tiles", "board")   # two heavy stages that lay out, one light
+
+DRIVER = """
+import json, os, sys
+from tether_build import build, stagerun
+from tether_build.errors import TetherError
+
+forked = []
+real = stagerun.preload
+def preload(ctx):
+    real(ctx)
+    forked.append(bool(stagerun._PRELOADED))
+stagerun.preload = preload
+if {fail!r}:
+    def fails(name):
+        def stage(ctx):
+            raise TetherError(name + " failed")
+        return stage
+    build.tiles_stage, build.board_stage = fails("tiles"), fails("board")
+from tether_build.cli import main
+try:
+    main({args!r})
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({{"code": code, "weasyprint": "weasyprint" in sys.modules,
+                  "preloaded": any(forked), "left": stagerun._PRELOADED}}), file=sys.stderr)
+"""
+
+
+def _fresh(content: Path, out: Path, fail: bool = False) -> tuple[dict, str, str]:
+    """`tether build` of STAGES in a new process: (what the driver saw, stdout, the rest of
+    stderr)."""
+    args = ["build", "--content", str(content), "--out", str(out), "--paper", "a4", "--json"]
+    args += [a for stage in STAGES for a in ("--only", stage)]
+    done = subprocess.run([sys.executable, "-c", DRIVER.format(args=args, fail=fail)],
+                          cwd=ROOT, capture_output=True, text=True, check=False,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    *said, last = done.stderr.strip().splitlines()
+    return json.loads(last), done.stdout, "\n".join(said)
+
+
+def test_a_fresh_build_lays_out_in_its_preloaded_process_and_writes_the_same_bytes(
+        small_content, tmp_path):
+    seen, out, _ = _fresh(small_content, tmp_path / "fresh")
+    assert seen == {"code": 0, "weasyprint": False, "preloaded": True, "left": {}}, out
+    summary = json.loads(out)
+    assert all(summary["stages"][name]["status"] == "built" for name in STAGES)
+    serial = _build(small_content, tmp_path / "serial", 1, *STAGES)
+    assert serial.exit_code == 0, serial.output
+    assert _outputs(tmp_path / "fresh") == _outputs(tmp_path / "serial")
+    # nothing to build: no stage key changed, nothing is forked, the outputs stay
+    seen, out, _ = _fresh(small_content, tmp_path / "fresh")
+    assert seen == {"code": 0, "weasyprint": False, "preloaded": False, "left": {}}
+    assert {s["status"] for s in json.loads(out)["stages"].values()} == {"up to date"}
+    assert _outputs(tmp_path / "fresh") == _outputs(tmp_path / "serial")
+
+
+def test_a_failing_stage_in_the_preloaded_process_is_reported_in_build_order(small_content,
+                                                                             tmp_path):
+    out = tmp_path / "build"
+    seen, said, told = _fresh(small_content, out, fail=True)
+    text = said + told
+    assert seen["code"] == 1 and seen["preloaded"] and seen["left"] == {}
+    assert "tiles failed" in text and "board failed" not in text
+    assert not out.exists() or _outputs(out) == {}   # nothing written
+
+
+def test_an_unused_preloaded_process_is_ended_at_once(tmp_path):
+    from tether_build import stagerun
+    from tether_build.build import Context
+
+    script = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from tether_build import stagerun\n"
+        "from tether_build.build import Context\n"
+        f"stagerun.preload(Context(Path({str(tmp_path)!r}), Path({str(tmp_path / 'o')!r})))\n"
+        "pid = stagerun._PRELOADED['pid']\n"
+        "stagerun.release()\n"
+        "print(pid)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    pid = done.stdout.strip()
+    try:
+        os.kill(int(pid), 0)
+        alive = True
+    except ProcessLookupError:
+        alive = False
+    assert not alive
+    # no preloading for --jobs 1, nor where the layout library is loaded already
+    stagerun.preload(Context(tmp_path, tmp_path / "o", jobs=1))
+    assert stagerun._PRELOADED == {}
+    import tether_build.render.pdf  # noqa: F401
+
+    stagerun.preload(Context(tmp_path, tmp_path / "o"))
+    assert stagerun._PRELOADED == {}
+
+
+def test_stages_whose_job_cannot_be_pickled_run_from_this_process(tmp_path):
+    """The preloaded process gets its job pickled; a render function that pickle cannot name
+    (a lambda) has the stages run from the building process instead, as without one."""
+    script = (
+        "import json, os\n"
+        "from dataclasses import dataclass\n"
+        "from pathlib import Path\n"
+        "from tether_build import stagerun\n"
+        "from tether_build.build import Context\n"
+        "@dataclass(eq=False)\n"
+        "class S:\n"
+        "    name: str\n"
+        "    parallel: bool = True\n"
+        "    after: str | None = None\n"
+        "    quick: str | None = None\n"
+        f"ctx = Context(Path({str(tmp_path)!r}), Path({str(tmp_path / 'o')!r}), jobs=2)\n"
+        "ctx._content, ctx._cards = {}, []\n"
+        "stagerun.preload(ctx)\n"
+        "preloaded = bool(stagerun._PRELOADED)\n"
+        "render = lambda stage, ctx: {stage.name: str(os.getppid()).encode()}\n"
+        "done = stagerun.run_stages(ctx, [S('a'), S('b')], render, lambda *a: None)\n"
+        "stagerun.release()\n"
+        "print(json.dumps({'preloaded': preloaded, 'pid': os.getpid(),\n"
+        "                  'parents': [int(out[0].changed[n]) for n, out in done.items()]}))\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    seen = json.loads(done.stdout)
+    assert seen["preloaded"] and seen["parents"] == [seen["pid"], seen["pid"]]
