@@ -154,8 +154,8 @@ def _preloaded(pipe) -> None:
     they come, then ("end", None); a BaseException ends it as ("raised", exception)."""
     try:
         _import_layout()
-    except ImportError:
-        pass   # (no print extra: the stages that lay out say so)
+    except Exception:  # noqa: BLE001, S110  (no print extra, no Pango...: the stages that lay out say so)
+        pass
     try:
         job = pipe.recv()
     except EOFError:

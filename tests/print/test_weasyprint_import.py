@@ -82,6 +82,11 @@ def test_weasyprint_declarations_are_parsed_once_and_lay_out_the_same_bytes(tmp_
     kept.write_text("ffi = (")
     assert wpffi.parsed_ffi(plan[2]).sizeof("PangoRectangle") == 16
     assert "ffi = (" not in kept.read_text()
+    # a folder that cannot be made: the data serves this process, nothing is written
+    (tmp_path / "file").write_text("")
+    monkeypatch.setattr(wpffi, "CACHE", tmp_path / "file" / "cache")
+    assert wpffi.parsed_ffi(plan[2]).sizeof("PangoRectangle") == 16
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([kept.name, "file"])
 
 
 @pytest.mark.parametrize("body", [

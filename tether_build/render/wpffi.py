@@ -16,12 +16,13 @@ The libraries and functions are the same (a test compares the bytes of laid-out 
 the usual import's). An FFI of that kind also opens a library by the name given, without
 asking ctypes to look it up, and reads a C type written as a string (`ffi.new(
 "char[]", ...)`) with cffi's C parser instead of pycparser. Anything unexpected (the
-module's shape changed, the folder cannot be written, cffi refuses the data) leaves the
-usual import to run."""
+module's shape changed, cffi refuses the data) leaves the usual import to run; where the
+folder cannot be written, the data is made for the process alone."""
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import importlib.abc
 import importlib.util
@@ -105,7 +106,7 @@ def _load(code: str, path: Path):
 
 
 def _emit(source: str, name: str, path: Path) -> str:
-    """Write cffi's out-of-line data for `source` to path (atomically); return it."""
+    """cffi's out-of-line data for `source`, written to path (atomically) when it can be."""
     import io
 
     import cffi
@@ -116,13 +117,14 @@ def _emit(source: str, name: str, path: Path) -> str:
     out = io.StringIO()
     make_py_source(builder, name, out)
     code = out.getvalue()
-    path.parent.mkdir(exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
+        path.parent.mkdir(exist_ok=True)
         tmp.write_text(code)
         os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    except OSError:   # a folder this process may not write: the data serves this process only
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
     return code
 
 
