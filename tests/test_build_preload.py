@@ -139,3 +139,56 @@ def test_stages_whose_job_cannot_be_pickled_run_from_this_process(tmp_path):
                           text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     seen = json.loads(done.stdout)
     assert seen["preloaded"] and seen["parents"] == [seen["pid"], seen["pid"]]
+
+
+def _alive(pid: int) -> bool:
+    """A process that runs (a zombie waiting to be reaped has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _children(pid: int) -> list[int]:
+    done = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True,
+                          check=False)
+    return [int(p) for p in done.stdout.split()]
+
+
+def test_ctrl_c_while_the_workers_run_stops_every_process_and_writes_nothing(small_content,
+                                                                             tmp_path):
+    """Ctrl-C reaches the terminal's process group: the building process, not the preloaded
+    process's group, which release() kills with every worker in it."""
+    import signal
+    import time
+
+    out = tmp_path / "build"
+    first, _, _ = _fresh(small_content, out)
+    assert first["code"] == 0
+    def written() -> dict:
+        return {p: p.stat().st_mtime_ns for p in out.rglob("*")
+                if p.is_file() and ".cache" not in p.relative_to(out).parts}
+
+    before = written()
+    args = ["build", "--content", str(small_content), "--out", str(out), "--paper", "a4",
+            "--quiet", "--force", *(a for stage in STAGES for a in ("--only", stage))]
+    interactive = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+                   "from tether_build.cli import main; main()")   # (as at a terminal)
+    build = subprocess.Popen([sys.executable, "-c", interactive, *args], cwd=ROOT,
+                             env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                             start_new_session=True, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    preloaded = workers = []
+    deadline = time.monotonic() + 60
+    while not workers and build.poll() is None and time.monotonic() < deadline:
+        preloaded = _children(build.pid)
+        workers = [w for p in preloaded for w in _children(p)]
+        time.sleep(0.01)
+    assert workers, "the preloaded process forked no worker"
+    os.killpg(build.pid, signal.SIGINT)   # what a terminal's Ctrl-C does
+    _, said = build.communicate(timeout=60)
+    assert build.returncode != 0 and "Aborted" in said
+    time.sleep(0.2)
+    assert [p for p in [*preloaded, *workers] if _alive(p)] == []
+    assert written() == before   # no output written (nor the manifest)

@@ -22,6 +22,7 @@ take about 0.2 s, so a card edit's build starts laying out about 0.2 s sooner.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import sys
@@ -121,6 +122,7 @@ def preload(ctx) -> None:
     if pid == 0:
         code = 1
         try:
+            os.setpgid(0, 0)   # a group of its own, with the workers it forks: see release()
             ours.close()
             _preloaded(theirs)
             code = 0
@@ -128,13 +130,16 @@ def preload(ctx) -> None:
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(code)   # nothing of the parent's to run or clean up here
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)   # (either side may set it first)
     theirs.close()
     _PRELOADED.update(pid=pid, pipe=ours)
 
 
 def release() -> None:
-    """End this build's preloaded process: at once unless it has said its stages ended (it
-    had nothing to do, or the build stops on an error or Ctrl-C)."""
+    """End this build's preloaded process: at once, with every worker it forked (its process
+    group), unless it has said its stages ended (it had nothing to do, or the build stops on
+    an error or Ctrl-C: a terminal's Ctrl-C reaches this process alone)."""
     if not _PRELOADED:
         return
     pid, pipe, ended = _PRELOADED.pop("pid"), _PRELOADED.pop("pipe"), _PRELOADED.pop("ended",
@@ -144,7 +149,10 @@ def release() -> None:
     if not ended:
         import signal
 
-        os.kill(pid, signal.SIGKILL)
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:   # (not its group's leader yet: the process alone)
+            os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
 
 
