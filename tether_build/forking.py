@@ -35,15 +35,19 @@ def frozen_heap() -> Iterator[None]:
 
 
 @contextmanager
-def fork_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+def fork_pool(workers: int, cancel: bool = False) -> Iterator[ProcessPoolExecutor]:
     """A pool of `workers` processes forked from this one (they inherit what it has loaded),
-    the heap frozen for its life (frozen_heap)."""
+    the heap frozen for its life (frozen_heap). Left, it waits for its workers; with
+    `cancel`, work not started yet is dropped first (a build's stages after a Ctrl-C)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    with frozen_heap(), ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        yield pool
+    with frozen_heap():
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+        try:
+            yield pool
+        finally:
+            pool.shutdown(wait=True, cancel_futures=cancel)
 
 
 @contextmanager

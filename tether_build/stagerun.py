@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 
 from .commit import Outputs
-from .forking import frozen_heap
+from .forking import fork_pool
 
 _JOB: dict = {}              # set before forking the workers, read by _work in the child
 _PRELOADED: dict = {}        # this build's preloaded process (preload): its pid and pipe end
@@ -142,8 +142,7 @@ def release() -> None:
     an error or Ctrl-C: a terminal's Ctrl-C reaches this process alone)."""
     if not _PRELOADED:
         return
-    pid, pipe, ended = _PRELOADED.pop("pid"), _PRELOADED.pop("pipe"), _PRELOADED.pop("ended",
-                                                                                     False)
+    pid, pipe, ended = _PRELOADED["pid"], _PRELOADED["pipe"], _PRELOADED.get("ended", False)
     _PRELOADED.clear()
     pipe.close()
     if not ended:
@@ -276,7 +275,7 @@ def _pool(ctx, stages: list, render: Render, progress, workers: int,
     """The stages over `workers` forked processes, each started once what it runs after (if
     it is among them) is done; `meanwhile` runs here once the first have started, and
     done(name, outcome or exception) as each ends."""
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     names = {s.name for s in stages}
     waiting = list(range(len(stages)))
@@ -285,9 +284,8 @@ def _pool(ctx, stages: list, render: Render, progress, workers: int,
     fork = multiprocessing.get_context("fork")
     events = {s.name: fork.Event() for s in stages}   # made before the workers fork
     _JOB.update(ctx=ctx, stages=stages, render=render, events=events)
-    with frozen_heap():
-        pool = ProcessPoolExecutor(workers, mp_context=fork)
-        try:
+    try:
+        with fork_pool(workers, cancel=True) as pool:
             while True:
                 for i in [i for i in waiting if stages[i].after not in names - set(out)]:
                     waiting.remove(i)
@@ -309,7 +307,6 @@ def _pool(ctx, stages: list, render: Render, progress, workers: int,
                     done(name, out[name])
                     if error is not None:   # what runs after it is not needed: the build fails
                         waiting = [i for i in waiting if stages[i].after != name]
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-            _JOB.clear()
+    finally:
+        _JOB.clear()
     return out
