@@ -141,7 +141,9 @@ def test_a_text_edit_lays_out_its_own_run_of_rows_again(content, tmp_path, monke
     env = book._env(words)
     reference.pages(env, ctx, ("a4",), Cache(tmp_path))
     runs = reference.parts(ctx["decks"])
-    assert len([h for h in laid if "rb-ref-fixed" in h]) == len(runs)
+    # each run once, and again with its own first page when it goes on below the run before
+    # and does not fit in the room left (runon.chain's whole_first)
+    assert len(runs) <= len([h for h in laid if "rb-ref-fixed" in h]) < 2 * len(runs)
     deck = max(range(len(ctx["decks"])), key=lambda d: len(ctx["decks"][d]["rows"]))
     last = len(ctx["decks"][deck]["rows"]) - 1
     ctx["decks"][deck]["rows"][last]["text"] = Markup("Draw 1 card.")
@@ -178,3 +180,56 @@ def test_a_part_that_cannot_start_below_the_one_before_starts_a_fresh_page(tmp_p
     assert links[0].fresh
     assert links[1].fresh and links[1].meta["pages"] == 1
     assert abs(links[1].meta["used"] - blocks[1]) < 0.1
+
+
+def test_runs_after_a_run_that_grew_are_drawn_lower_not_laid_out_again(content, tmp_path,
+                                                                       monkeypatch):
+    """A text edit that makes its run of rows a few lines taller moves the runs after it down
+    the page; each run that still fits in the room left is drawn lower from the layout it
+    had (laid out on a whole page), so the edit lays out its own run alone."""
+    from markupsafe import Markup
+
+    from tether_build.render import pdf
+    from tether_build.rulebook import runon
+
+    monkeypatch.setattr(reference, "ROWS", 2)
+    laid: list[str] = []
+    render = pdf.Layout.render
+    monkeypatch.setattr(pdf.Layout, "render", lambda self, html: (laid.append(html),
+                                                                  render(self, html))[1])
+    chains: list = []
+    chain = runon.chain
+    monkeypatch.setattr(runon, "chain", lambda *a, **k: (chains.append(chain(*a, **k)),
+                                                         chains[-1])[1])
+    ctx, words, _ = book._context(content, content.root, Cache(tmp_path), ("a4",))
+    env = book._env(words)
+    before = reference.pages(env, ctx, ("a4",), Cache(tmp_path))
+    links, runs = chains[-1], reference.parts(ctx["decks"])
+    # a run with the run after it drawn lower, with room for a few more lines below that one
+    _, height = runon.box("a4")
+    k = next(k for k in range(len(runs) - 1) if links[k + 1].lower
+             and links[k + 1].lower + links[k + 1].meta["used"] < height - 25)
+    deck, row, _ = runs[k]
+    ctx["decks"][deck]["rows"][row]["text"] = Markup(" ".join(["Draw 1 card."] * 12))
+    laid.clear()
+    after = reference.pages(env, ctx, ("a4",), Cache(tmp_path))
+    again = chains[-1]
+    assert laid and "Draw 1 card. Draw 1 card." in laid[0]   # its own run
+    # every run after it that fitted where it was, and fits where it moved, is drawn from the
+    # layout it had: not laid out again (the runs a page's foot now cuts are)
+    moved = [j for j in range(k + 1, len(runs))
+             if again[j].lower and links[j].lower and again[j].lower > links[j].lower]
+    assert len(moved) >= 3
+    for j in moved:
+        deck, row, _ = runs[j]
+        name = str(ctx["decks"][deck]["rows"][row]["name"])
+        assert not any(name in h for h in laid), f"run {j} was laid out again"
+        assert again[j].data == links[j].data
+    assert len(laid) < len(moved)
+    assert after["a4"].fragments != before["a4"].fragments
+    # the same bytes as laying the edited reference out with nothing in the cache
+    clean = reference.pages(env, ctx, ("a4",), Cache(tmp_path / "clean"))
+    assert {k: f.to_bytes() for k, f in clean["a4"].fragments.items()} == {
+        k: f.to_bytes() for k, f in after["a4"].fragments.items()}
+    texts = " ".join(_pages_text(after["a4"]))
+    assert texts.count("Draw 1 card.") >= 12

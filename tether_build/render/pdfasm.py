@@ -126,6 +126,8 @@ class Fragment:
     resources: bytes        # the /Resources value (references as \0n\0)
     group: bytes            # the /Group value, or b"" when the page has none
     objects: list[tuple[bytes, bytes | None]]
+    lower: float = 0.0      # pt the page is drawn lower than its own origin (stack), its
+    #                         mediabox then the part of it that is drawn, before the move
 
     def to_bytes(self) -> bytes:
         """The fragment as one blob (for the render cache)."""
@@ -134,6 +136,8 @@ class Fragment:
             blobs += [head, data if data is not None else b""]
         meta = {"mediabox": self.mediabox, "sizes": [len(b) for b in blobs],
                 "streams": [data is not None for _, data in self.objects]}
+        if self.lower:
+            meta["lower"] = self.lower
         return json.dumps(meta).encode() + b"\n" + b"".join(blobs)
 
     @classmethod
@@ -143,7 +147,8 @@ class Fragment:
         blobs = split(rest, meta["sizes"])
         objects = [(blobs[3 + 2 * i], blobs[4 + 2 * i] if stream else None)
                    for i, stream in enumerate(meta["streams"])]
-        return cls(meta["mediabox"], blobs[0], blobs[1], blobs[2], objects)
+        return cls(meta["mediabox"], blobs[0], blobs[1], blobs[2], objects,
+                   float(meta.get("lower", 0.0)))
 
 
 def fragment(page) -> Fragment:
@@ -158,8 +163,9 @@ def fragment(page) -> Fragment:
 
 def stack(parts: list[Fragment], mediabox: list[float]) -> Fragment:
     """One page drawing each part's page in turn at the same origin (each a Form XObject with
-    its own resources): pages laid out separately that share one printed page."""
-    if len(parts) == 1 and parts[0].mediabox == mediabox:
+    its own resources), or as much lower as its `lower` says: pages laid out separately that
+    share one printed page."""
+    if len(parts) == 1 and parts[0].mediabox == mediabox and not parts[0].lower:
         return parts[0]
     objects: list = []
     forms, ops = [], []
@@ -175,6 +181,8 @@ def stack(parts: list[Fragment], mediabox: list[float]) -> Fragment:
                 + shift(part.resources) + b"\n")
         if part.group:
             head += b"/Group " + shift(part.group) + b"\n"
+        if part.lower:
+            head += b"/Matrix [1 0 0 1 0 " + _num(-part.lower) + b"]\n"
         forms.append(len(objects))
         objects.append((head + b"/Filter /FlateDecode\n", part.content))
         ops.append(b"q /P%d Do Q" % i)
@@ -239,6 +247,8 @@ class Writer:
                 + b"]\n/Resources " + renumber(frag.resources) + b"\n")
         if group and frag.group:
             head += b"/Group " + renumber(frag.group) + b"\n"
+        if frag.lower:
+            head += b"/Matrix [1 0 0 1 0 " + _num(-frag.lower) + b"]\n"
         body = stream(head + b"/Filter /FlateDecode\n", frag.content)
         if num is None:
             return self.add(body)

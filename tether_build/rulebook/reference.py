@@ -120,10 +120,11 @@ def parts(decks: list[dict]) -> list[tuple[int, int, int]]:
 
 
 def _probe(paper: str, template, book: dict, cache, cached_only: bool):
-    """The widths of the reference's first four columns (CSS lengths) and its header's
-    height (mm) on this paper: one table of every row with no text, laid out (cached by its
-    HTML) as the rows would lay it out, so every run of rows gets the same columns. None when
-    cached_only and not cached."""
+    """The widths of the reference's first four columns (CSS lengths), its header's height
+    (mm) and each row's height with no text (mm, every deck's rows in order) on this paper:
+    one table of every row with no text, laid out (cached by its HTML) as the rows would lay
+    it out, so every run of rows gets the same columns. None when cached_only and not
+    cached."""
     from ..render.cache import digest, pack, unpack
     from ..render.pdf import PX_PER_MM, Layout, _first, _walk
     from .book import PAPERS, layout_key
@@ -148,8 +149,12 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
     last = [b for b in _walk(page._page_box) if type(b).__name__ == "TableRowBox"][-1]
     below = runon._used(page) - (last.position_y + last.height
                                  - page._page_box.content_box_y()) / PX_PER_MM
+    rows = [row.height / PX_PER_MM for page in document.pages
+            for table in _walk(page._page_box) if type(table).__name__ == "TableBox"
+            for group in table.children if not (group.is_header or group.is_footer)
+            for row in group.children]
     found = {"cols": [f"{w:.4f}px" for w in table.column_widths[:4]],
-             "header": (first.position_y - top) / PX_PER_MM + below}
+             "header": (first.position_y - top) / PX_PER_MM + below, "rows": rows}
     cache.put("refprobe", key, pack({}, json.dumps(found).encode()))
     return found
 
@@ -166,8 +171,17 @@ def _chain(paper: str, cached_only: bool = False):
         if probe is None:
             return None
     else:
-        probe = {"cols": None, "header": 0.0}   # no rows: no columns to measure
+        probe = {"cols": None, "header": 0.0, "rows": []}   # no rows: no columns to measure
     runs = parts(decks)
+    # where each deck's rows start in the probe's rows; a row with its text is at least as
+    # tall as without it, so a run needs at least the sum of its rows' heights there
+    firsts = [sum(len(d["rows"]) for d in decks[:n]) for n in range(len(decks))]
+    heights = probe["rows"] if len(probe["rows"]) == firsts[-1] + len(decks[-1]["rows"]) \
+        else None   # (a row split over two pages: no bound)
+
+    def may_fit(k: int, room: float) -> bool:
+        d, start, end = runs[k]
+        return heights is None or sum(heights[firsts[d] + start:firsts[d] + end]) <= room
 
     def render(k: int, sizes: dict) -> str:
         d, start, end = runs[k]
@@ -181,4 +195,5 @@ def _chain(paper: str, cached_only: bool = False):
     # table's would: a row that does not fit goes to the next page, with the header
     return runon.chain(paper, len(runs), render, "bookref", cache, book["base"],
                        lambda k: 0.0 if runs[k][1] else MIN_START, cached_only=cached_only,
-                       hidden=lambda k: probe["header"] if runs[k][1] else 0.0)
+                       hidden=lambda k: probe["header"] if runs[k][1] else 0.0,
+                       whole_first=may_fit)

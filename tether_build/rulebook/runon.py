@@ -42,13 +42,16 @@ SLACK = 0.05  # mm a slot page is shorter than the book's text area, so it never
 class Link:
     """One part laid out: its PDF (or Skeleton bytes when meta["slots"] is not empty), what
     was measured (meta: pages, used mm of the last page, slots, and what `measure` adds),
-    whether it starts a fresh printed page, and the mm at the top of its first page that is
-    not drawn (`hidden`: it goes on below the part before)."""
+    whether it starts a fresh printed page, the mm at the top of its first page that is
+    not drawn (`hidden`: it goes on below the part before), and how many mm lower than a
+    fresh page's top its page is drawn (`lower`: a part laid out on a whole page that goes
+    on below the part before, see chain's `whole_first`)."""
 
     data: bytes
     meta: dict
     fresh: bool
     clip: float = 0.0
+    lower: float = 0.0
 
 
 def box(paper: str, margin: tuple | None = None) -> tuple[float, float]:
@@ -81,15 +84,25 @@ def page_sizes(paper: str, fresh: bool, used: float | None, margin: tuple | None
 def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str, cache,
           base: str, min_start: float | Callable[[int], float],
           measure: Callable | None = None, cached_only: bool = False,
-          margin: tuple | None = None, hidden: Callable[[int], float] | None = None
-          ) -> list[Link] | None:
+          margin: tuple | None = None, hidden: Callable[[int], float] | None = None,
+          whole_first: Callable[[int, float], bool] | None = None) -> list[Link] | None:
     """The parts of one paper in order, from the cache (`kind` entries, keyed by their HTML)
     or laid out. render(k, sizes) is part k's HTML (sizes: page_sizes); measure(document) adds
     to a part's meta. min_start: mm, or part k -> mm. cached_only: None as soon as a part is
     not in the cache. margin: the book page's margins around the slots (default the book's).
     hidden(k): mm at the top of part k's first page that are not drawn when it goes on below
     the part before (the header of a table that goes on from that part: its document repeats
-    it on every page), added to that page's height."""
+    it on every page), added to that page's height.
+
+    whole_first(k, room): whether part k, going on below the part before, may fit in the
+    room left (mm; False only when it cannot). Such a part is laid out on a whole page first
+    (the HTML and layout of a part that starts a fresh page); when all of it fits in the room
+    left, that layout is drawn lower on the page (Link.lower), where its own first page would
+    start. A layout that fits on one page does not change with the height of that page, so
+    the part lays out the same whatever room the part before leaves: when a run of rows grows
+    by a line, the runs after it are not laid out again. A part that does not fit is laid
+    out as before, with its first page as tall as the room left. Either way the part's bytes
+    depend only on where it starts, never on what the cache held."""
     _, height = box(paper, margin)
     layouts: dict = {}   # one font configuration and image cache for the parts laid out here
     links: list[Link] = []
@@ -97,9 +110,19 @@ def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str,
     for k in range(count):
         start = min_start(k) if callable(min_start) else min_start
         fresh = used is None or height - used < start
+        lower = 0.0
         while True:
             clip = 0.0 if fresh or hidden is None else hidden(k)
             first = height if fresh else height - used + clip   # its first page's height
+            if whole_first is not None and not fresh and whole_first(k, first):
+                entry = _entry(render(k, page_sizes(paper, True, None, margin)), kind, cache,
+                               base, height, measure, cached_only, layouts)
+                if entry is None:
+                    return None
+                meta, data = entry
+                if meta["pages"] == 1 and meta["used"] <= first:
+                    lower = used - clip
+                    break
             html = render(k, page_sizes(paper, fresh, None if fresh else used - clip, margin))
             entry = _entry(html, kind, cache, base, first, measure, cached_only, layouts)
             if entry is None:
@@ -108,7 +131,7 @@ def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str,
             if fresh or not meta.get("spills"):
                 break
             fresh = True   # what it must start with does not fit below the part before
-        links.append(Link(data, meta, fresh, clip))
+        links.append(Link(data, meta, fresh, clip, lower))
         used = meta["used"] + (0 if fresh or meta["pages"] > 1 else used - clip)
     return links
 
@@ -220,11 +243,15 @@ def fragments(paper: str, links: list[Link], faces: dict, cache) -> dict[tuple[i
     out = {(k, i): frags[f"{paper}-{k}-{i}"]
            for k, link in enumerate(links) for i in range(link.meta["pages"])}
     for k, link in enumerate(links):
-        if link.clip:   # its first page's top bleed and hidden strip are not drawn
+        if link.clip or link.lower:
+            # its first page's top bleed and hidden strip are not drawn; a whole page drawn
+            # lower: neither what would fall below the printed page's own foot (room that
+            # the part's own first page would not have had: it holds nothing)
             first = out[k, 0]
             x0, y0, x1, y1 = first.mediabox
-            out[k, 0] = replace(first, mediabox=[x0, y0, x1, y1 - (ART_BLEED + link.clip)
-                                                 * PT_PER_MM])
+            lower = link.lower * PT_PER_MM
+            out[k, 0] = replace(first, lower=lower, mediabox=[
+                x0, y0 + lower, x1, y1 - (ART_BLEED + link.clip) * PT_PER_MM])
     return out
 
 
