@@ -69,3 +69,55 @@ def test_a_chapter_edit_lays_out_that_chapter_and_not_the_book(project):
     shown = " ".join(p.extract_text() for p in reader.pages)
     assert f"{word[0].upper()}{word[1:]}" in shown
     assert outline(reader) == outline(PdfReader(io.BytesIO(first.files["rulebook-a4.pdf"])))
+
+
+def test_a_number_only_the_guide_prints_lays_out_the_guide_not_the_book(project):
+    """The round cap (a token a round on the round track) changes the print-and-assemble
+    guide's token count: the guide is laid out again, the book's own layout is reused."""
+    base, cache, _ = project
+    game = base / "content" / "game.yaml"
+    text = game.read_text()
+    cap = int(text.split("round_cap:")[1].split()[0])
+    before = book.render_rulebook(validate(base / "content"), base / "content", ("a4",), cache)
+    guides, skeletons = _entries(cache, "bookguide"), _entries(cache, "book")
+    try:
+        game.write_text(text.replace(f"round_cap: {cap}", f"round_cap: {cap + 5}", 1))
+        again = book.render_rulebook(validate(base / "content"), base / "content", ("a4",),
+                                     cache)
+    finally:
+        game.write_text(text)
+    assert again.files["rulebook-a4.pdf"] != before.files["rulebook-a4.pdf"]
+    assert len(_entries(cache, "bookguide") - guides) == 1   # the guide alone
+    assert _entries(cache, "book") == skeletons              # the book's layout is reused
+
+    def tokens(result) -> str:
+        reader = PdfReader(io.BytesIO(result.files["rulebook-a4.pdf"]))
+        page = next(p.extract_text() for p in reader.pages
+                    if p.extract_text().startswith("Print and Assemble"))
+        return " ".join(page.split()).split("The ")[-1]
+    assert tokens(again) != tokens(before)
+
+
+def test_the_guide_prints_the_books_page_count_whatever_the_cache_held(project):
+    """The guide prints its own book's page count, which only the book's layout gives: it is
+    laid out with the last build's count, and again until the count holds. A wrong count in
+    the cache changes nothing in the outputs."""
+    import re
+
+    from tether_build.render.cache import Cache, digest
+
+    base, cache, _ = project
+    content = validate(base / "content")
+    first = book.render_rulebook(content, base / "content", ("a4",), cache)
+    pages = first.pages["a4"]
+    key = digest("bookpages/1", "a4")
+    assert Cache(cache).get("bookpages", key) == str(pages).encode()
+    for hint in (b"7", b"", b"not a number", str(pages + 100).encode()):
+        Cache(cache).put("bookpages", key, hint)
+        again = book.render_rulebook(content, base / "content", ("a4",), cache)
+        assert again.files == first.files
+        assert Cache(cache).get("bookpages", key) == str(pages).encode()
+    reader = PdfReader(io.BytesIO(first.files["rulebook-a4.pdf"]))
+    assert len(reader.pages) == pages
+    text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+    assert re.search(rf"This rulebook {pages}\b", text)

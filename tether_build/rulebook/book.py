@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
 from pathlib import Path
 
@@ -207,6 +208,46 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
     return found
 
 
+SETTLE_TRIES = 4   # layouts of the book, at most, until the page count its guide prints holds
+
+
+def _settle(env, book: dict, papers: tuple[str, ...], cache, render: Callable
+            ) -> tuple[dict, dict]:
+    """(guide slot pages, book layouts) per paper, with the guide printing the page count of
+    its own paper's book. The guide is laid out with a count (the last build's, kept in the
+    cache, or 0), then the book, then the guide again with the book's count if it differs,
+    and so on until the count holds: the book's layout depends only on the guide's slot
+    pages, which a count of other digits does not change, so the second round finds the
+    book in the cache. The outputs are the same whatever count the cache held."""
+    from ..render.cache import digest
+
+    keys = {p: digest("bookpages/1", p) for p in papers}
+    counts = {p: _count(cache.get("bookpages", keys[p])) for p in papers}
+    for _ in range(SETTLE_TRIES):
+        guides = chapterdocs.layout_guide(env, book, papers, cache, counts)
+        html = {p: render(p, inline=False, guides=guides) for p in papers}
+        layouts = _layouts(papers, html, book["base"], cache)
+        found = {p: layouts[p][2] for p in papers}
+        if found == counts:
+            return guides, layouts
+        for p in papers:
+            if found[p] != counts[p]:
+                cache.put("bookpages", keys[p], str(found[p]).encode())
+        counts = found
+    raise TetherError(f"the rulebook's page count does not settle ({counts} after "
+                      f"{SETTLE_TRIES} layouts): its print-and-assemble guide changes length "
+                      "with the count it prints")
+
+
+def _count(data: bytes | None) -> int:
+    """A page count the cache held (a hint), or 0."""
+    try:
+        value = int((data or b"0").decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return 0
+    return value if 0 < value < 100_000 else 0
+
+
 def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
                     cache_dir: Path | None = None, board: tuple[int, int] = BOARD,
                     faces_ready=lambda: None) -> Rulebook:
@@ -238,15 +279,15 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     aids = chapterdocs.layout_aid(env, book, papers, cache)
     refs = reference.pages(env, book, papers, cache)
 
-    def render(paper: str, inline: bool) -> str:
+    def render(paper: str, inline: bool, guides=None) -> str:
         return template.render(paper=paper, page_size=PAPERS[paper], **book,
                                ref_slots=None if inline else refs[paper].slots,
                                rules_slots=None if inline else rules[paper].slots,
                                aid_slots=None if inline else aids[paper].slots,
+                               guide_slots=None if inline else guides[paper].slots,
                                card_face=card_face(inline))
 
-    html = {p: render(p, inline=False) for p in papers}
-    layouts = _layouts(papers, html, book["base"], cache)
+    guides, layouts = _settle(env, book, papers, cache, render)
     shown = {s.card for p in papers for s in layouts[p][1]} | {
         s[1] for p in papers for link in rules[p].links for s in link.meta["slots"]}
     faces_ready()  # the layouts hold empty face slots only: `tether build` runs its card
@@ -260,7 +301,8 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         out.files[f"rulebook-{paper}.pdf"] = stamp(
             skel, placed, dict(fragments, **refs[paper].fragments,
                                **rules[paper].fragments(paper, fragments, cache),
-                               **aids[paper].fragments(paper, {}, cache)))
+                               **aids[paper].fragments(paper, {}, cache),
+                               **guides[paper].fragments(paper, {}, cache)))
         out.pages[paper] = pages
         out.files[AID.format(paper=paper)] = player_aid(env, book, paper, cache)
     out.files["rulebook.pdf"] = out.files[f"rulebook-{papers[0]}.pdf"]
@@ -310,7 +352,7 @@ def preview_html(content, content_dir: Path, base: str = "/templates/") -> str:
     faces.fit()
     template = _env(words).get_template("rulebook/book.html")
     html = template.render(paper="a4", page_size=PAPERS["a4"], **book, ref_slots=None,
-                           rules_slots=None, aid_slots=None,
+                           rules_slots=None, aid_slots=None, guide_slots=None,
                            card_face=lambda c: faces.face(c["id"], c["scale"], True))
     return _absolute(html, base)
 

@@ -14,7 +14,9 @@ chapter or section starts on (at the top of that page, not at the heading: a hea
 moves down a line must not lay the book out again).
 
 The player aid (the book's last two pages, with page margins of its own) is laid out apart the
-same way, so a number it prints lays out the aid, not the book.
+same way, so a number it prints lays out the aid, not the book; so is the print-and-assemble
+guide, which prints the book's own page count (render_rulebook finds it) and counts the
+components: a constant such as the round cap (a token a round) lays out the guide, not the book.
 """
 
 from __future__ import annotations
@@ -74,3 +76,34 @@ def layout_aid(env, book: dict, papers: tuple[str, ...], cache
     found = runon.per_paper(papers, _aid_chain, template=env.get_template("rulebook/aiddoc.html"),
                             book=book, cache=cache)
     return {p: runon.slot_pages(p, found[p], AID_SLOT, [AID_ID], AID_MARGIN) for p in papers}
+
+
+GUIDE_SLOT = "rb-guide-{}"
+GUIDE_ID = "print-and-assemble"   # the anchor the contents link to (templates/rulebook/guide.html)
+
+
+def _guide_chain(paper: str, cached_only: bool = False):
+    from .book import PAPERS
+
+    template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
+    guide = runon.JOB["guides"][paper]
+
+    def render(k: int, sizes: dict) -> str:
+        return template.render(**dict(book, paper=paper, page_size=PAPERS[paper], guide=guide,
+                                      **sizes))
+
+    return runon.chain(paper, 1, render, "bookguide", cache, book["base"], MIN_START,
+                       runon.headings, cached_only)
+
+
+def layout_guide(env, book: dict, papers: tuple[str, ...], cache, pages: dict[str, int]
+                 ) -> dict[str, runon.SlotPages]:
+    """The print-and-assemble guide of each paper, laid out like a chapter, printing
+    `pages[paper]` as the page count of that paper's book (the other paper's: a dash)."""
+    guides = {p: dict(book["guide"], prints=[
+        dict(it, pages={p: pages[p]}) if it["file"].startswith("rulebook") else it
+        for it in book["guide"]["prints"]]) for p in papers}
+    found = runon.per_paper(papers, _guide_chain,
+                            template=env.get_template("rulebook/guidedoc.html"), book=book,
+                            cache=cache, guides=guides)
+    return {p: runon.slot_pages(p, found[p], GUIDE_SLOT, [GUIDE_ID]) for p in papers}

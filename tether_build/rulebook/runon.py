@@ -1,5 +1,6 @@
 """Parts of the book laid out as documents of their own, drawn into empty page slots of it:
-the rules chapters and the player aid (chapterdocs.py) and the card reference (reference.py).
+the rules chapters, the print-and-assemble guide and the player aid (chapterdocs.py) and the
+card reference (reference.py).
 
 Why: laying out the whole book takes about 4 s a paper. Laid out apart, part by part, an edit
 lays out its own part again, and the book only when its page slots change.
