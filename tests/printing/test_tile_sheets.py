@@ -126,3 +126,29 @@ def test_overflow_is_reported():
     )
     pdf = common.to_pdf(html)
     assert pdf.pages == 1 and pdf.overflows and pdf.overflows[0][0] == "probe"
+
+
+def test_a_sheet_laid_out_page_by_page_draws_what_one_document_draws(content, tmp_path):
+    """Token and tile sheets are laid out a page a document (common.to_pdf_pages, so an edit
+    lays out only the pages it changes) and joined into one file: every page paints the same
+    paths, at the same places, as the whole sheet laid out as one document, on pages of the
+    same size, and reports the same overflows."""
+    width, height = common.paper_size("a4")
+    x0, y0, w, h = common.safe_area("a4")
+    area = (x0 + tokens.BLEED_MM, y0 + tokens.BLEED_MM, w - 2 * tokens.BLEED_MM,
+            h - 2 * tokens.BLEED_MM)
+    pages = tokens.pack(tokens.token_set(content), area, content)
+    assert len(pages) >= 2
+    context = {"paper": (width, height), "cut": common.CUT_DARK, "bleed": tokens.BLEED_MM,
+               "age_word": common.term(content, "age")}
+    whole = common.to_pdf(common.render_html("tokens.html.j2", pages=pages, **context))
+    joined = common.to_pdf_pages("tokens.html.j2", pages, **context)
+    assert joined.pages == whole.pages == len(pages) and joined.overflows == whole.overflows
+    (tmp_path / "whole.pdf").write_bytes(whole)
+    (tmp_path / "joined.pdf").write_bytes(joined)
+
+    def drawn(path):
+        paths, sizes = read_paths(path)
+        return sizes, sorted((p.page, p.paint, tuple((round(x, 2), round(y, 2))
+                                                     for x, y in p.points)) for p in paths)
+    assert drawn(tmp_path / "joined.pdf") == drawn(tmp_path / "whole.pdf")

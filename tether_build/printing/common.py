@@ -243,6 +243,48 @@ def to_pdf(html: str) -> Pdf:
     return out
 
 
+def to_pdf_pages(template: str, pages: list, **context) -> Pdf:
+    """One PDF of every page of a sheet template (templates/tiles/*.html.j2 that draw one
+    <section> a page from `pages`, what each page shows, and nothing that counts pages): each
+    page is laid out as a document of its own, kept in the render cache under its own HTML
+    (to_pdf), and the pages are drawn into one file (join). A constant that changes one page
+    (the round cap: the round track's cells) lays out that page, not the sheet; the file is
+    the same whatever the cache held."""
+    parts = [to_pdf(render_html(template, pages=[page], **context)) for page in pages]
+    out = Pdf(join(parts))
+    out.pages = sum(part.pages for part in parts)
+    out.overflows = tuple(sorted({o for part in parts for o in part.overflows}))
+    return out
+
+
+def join(pdfs: list[bytes]) -> bytes:
+    """One PDF of every page of `pdfs`, in order, each drawn as a Form XObject on a page of its
+    size (pages with no bleed: TrimBox and BleedBox are the MediaBox, as WeasyPrint writes
+    them then)."""
+    from ..render.pdfasm import Writer, _num, fragments, stream
+
+    keyed = [(pdf, [f"{n}-{i}" for i in range(pdf.pages)]) for n, pdf in enumerate(pdfs)]
+    frags = fragments(keyed, _CACHE[-1] if _CACHE else None)
+    writer = Writer()
+    catalog, tree = writer.reserve(), writer.reserve()
+    kids = []
+    for _, keys in keyed:
+        for key in keys:
+            frag = frags[key]
+            form = writer.add_form(frag, frag.mediabox)
+            contents = writer.add(stream(b"", b"q /Page Do Q"))
+            box = b"[" + b" ".join(_num(v) for v in frag.mediabox) + b"]"
+            kids.append(writer.add(
+                b"<</Type /Page\n/Parent %d 0 R\n/MediaBox %s\n/TrimBox %s\n/BleedBox %s\n"
+                b"/Resources <</XObject <</Page %d 0 R>>>>\n/Contents %d 0 R>>"
+                % (tree, box, box, box, form, contents)))
+    writer.put(tree, b"<</Type /Pages\n/Kids [" + b" ".join(b"%d 0 R" % k for k in kids)
+               + b"]\n/Count %d>>" % len(kids))
+    writer.put(catalog, b"<</Type /Catalog\n/Pages %d 0 R>>" % tree)
+    info = writer.add(b"<</Producer (tether print)>>")
+    return writer.write(b"/Root %d 0 R\n/Info %d 0 R\n" % (catalog, info))
+
+
 def _overflows(document):
     """(data-fit label, mm) for each element marked data-fit whose lines run past its box."""
     px_mm = 25.4 / 96

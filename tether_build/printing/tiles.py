@@ -159,11 +159,10 @@ def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> b
     width, height = common.paper_size(paper)
     name = describe(content.root, dirty=False)  # the last commit's: edits do not redraw tiles
     version = str(content.game.get("version", "")) + (f" ({name})" if name else "")
-    html = common.render_html("tiles.html.j2", pages=sheets(content, paper, flat),
-                              paper=(width, height), rim=common.RIM, cut=common.CUT,
-                              cut_width=0.2, flat=flat, texture_ink=common.PLAIN_TEXTURE,
-                              version=f"{content.game.get('title', '')} {version}")
-    return common.to_pdf(html)
+    return common.to_pdf_pages("tiles.html.j2", sheets(content, paper, flat),
+                               paper=(width, height), rim=common.RIM, cut=common.CUT,
+                               cut_width=0.2, flat=flat, texture_ink=common.PLAIN_TEXTURE,
+                               version=f"{content.game.get('title', '')} {version}")
 
 
 def tiles_per_page(paper: str, flat: float = common.DEFAULT_TILE_MM) -> int:

@@ -233,10 +233,9 @@ def render_tokens(content, paper: str, cards=None) -> bytes:
     x0, y0, w, h = common.safe_area(paper)
     area = (x0 + BLEED_MM, y0 + BLEED_MM, w - 2 * BLEED_MM, h - 2 * BLEED_MM)
     pages = pack(token_set(content, cards), area, content)
-    html = common.render_html("tokens.html.j2", pages=pages, paper=(width, height),
-                              cut=common.CUT_DARK, bleed=BLEED_MM, age_word=common.term(
-                                  content, "age"))
-    return common.to_pdf(html)
+    return common.to_pdf_pages("tokens.html.j2", pages, paper=(width, height),
+                               cut=common.CUT_DARK, bleed=BLEED_MM,
+                               age_word=common.term(content, "age"))
 
 
 def sheet_count(content, paper: str, cards=None) -> int:
