@@ -80,6 +80,7 @@ def test_a_number_only_the_guide_prints_lays_out_the_guide_not_the_book(project)
     cap = int(text.split("round_cap:")[1].split()[0])
     before = book.render_rulebook(validate(base / "content"), base / "content", ("a4",), cache)
     guides, skeletons = _entries(cache, "bookguide"), _entries(cache, "book")
+    aids, sheets = _entries(cache, "bookaid"), _entries(cache, "sheet")
     try:
         game.write_text(text.replace(f"round_cap: {cap}", f"round_cap: {cap + 5}", 1))
         again = book.render_rulebook(validate(base / "content"), base / "content", ("a4",),
@@ -89,6 +90,10 @@ def test_a_number_only_the_guide_prints_lays_out_the_guide_not_the_book(project)
     assert again.files["rulebook-a4.pdf"] != before.files["rulebook-a4.pdf"]
     assert len(_entries(cache, "bookguide") - guides) == 1   # the guide alone
     assert _entries(cache, "book") == skeletons              # the book's layout is reused
+    # the aid prints the last round: laid out once, for the book and for its own sheet,
+    # which draws those pages again (the print guide, print/README.pdf, counts the tokens)
+    assert len(_entries(cache, "bookaid") - aids) == 1
+    assert len(_entries(cache, "sheet") - sheets) == 1
 
     def tokens(result) -> str:
         reader = PdfReader(io.BytesIO(result.files["rulebook-a4.pdf"]))

@@ -1,5 +1,5 @@
-"""The rulebook's small PDFs (print/README.pdf, player aids) come from the render cache when
-their HTML and all that shapes their layout are unchanged; a damaged entry is laid out again."""
+"""The rulebook's small PDF print/README.pdf comes from the render cache when
+its HTML and all that shapes its layout are unchanged; a damaged entry is laid out again."""
 
 from __future__ import annotations
 

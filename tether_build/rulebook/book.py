@@ -288,6 +288,8 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
                                card_face=card_face(inline))
 
     guides, layouts = _settle(env, book, papers, cache, render)
+    sheets = _layouts(papers, {p: _aid_sheet(env, book, p, aids[p].slots) for p in papers},
+                      book["base"], cache)
     shown = {s.card for p in papers for s in layouts[p][1]} | {
         s[1] for p in papers for link in rules[p].links for s in link.meta["slots"]}
     faces_ready()  # the layouts hold empty face slots only: `tether build` runs its card
@@ -298,13 +300,13 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     out.files["rulebook.html"] = _absolute(render(papers[0], inline=True), book["base"]).encode()
     for paper in papers:
         skel, placed, pages = layouts[paper]
+        aid_pages = aids[paper].fragments(paper, {}, cache)
         out.files[f"rulebook-{paper}.pdf"] = stamp(
             skel, placed, dict(fragments, **refs[paper].fragments,
                                **rules[paper].fragments(paper, fragments, cache),
-                               **aids[paper].fragments(paper, {}, cache),
-                               **guides[paper].fragments(paper, {}, cache)))
+                               **aid_pages, **guides[paper].fragments(paper, {}, cache)))
         out.pages[paper] = pages
-        out.files[AID.format(paper=paper)] = player_aid(env, book, paper, cache)
+        out.files[AID.format(paper=paper)] = stamp(*sheets[paper][:2], aid_pages)
     out.files["rulebook.pdf"] = out.files[f"rulebook-{papers[0]}.pdf"]
     out.files[README] = readme(env, book, papers[0], out.pages, cache)
     out.seconds = round(time.perf_counter() - start, 2)
@@ -341,9 +343,12 @@ def readme(env: jinja2.Environment, book: dict, paper: str, pages: dict[str, int
     return _sheet(env, "rulebook/readme.html", book, paper, cache, guide=guide)
 
 
-def player_aid(env: jinja2.Environment, book: dict, paper: str, cache=None) -> bytes:
-    """print/player-aid-<paper>.pdf: the aid on one sheet, front and back (one per player)."""
-    return _sheet(env, "rulebook/aidsheet.html", book, paper, cache, aid=book["aid"])
+def _aid_sheet(env: jinja2.Environment, book: dict, paper: str, slots: list) -> str:
+    """The HTML of print/player-aid-<paper>.pdf, the aid on one sheet, front and back (one
+    per player): the book's aid pages (slots) drawn on pages of its own, with its own folios."""
+    return env.get_template("rulebook/aidsheet.html").render(
+        paper=paper, page_size=PAPERS[paper], title=book["title"], version=book["version"],
+        aid=book["aid"], aid_slots=slots)
 
 
 def preview_html(content, content_dir: Path, base: str = "/templates/") -> str:
