@@ -176,7 +176,7 @@ def _chain(paper: str, cached_only: bool = False):
     # where each deck's rows start in the probe's rows; a row with its text is at least as
     # tall as without it, so a run needs at least the sum of its rows' heights there
     firsts = [sum(len(d["rows"]) for d in decks[:n]) for n in range(len(decks))]
-    heights = probe["rows"] if len(probe["rows"]) == firsts[-1] + len(decks[-1]["rows"]) \
+    heights = probe["rows"] if len(probe["rows"]) == sum(len(d["rows"]) for d in decks) \
         else None   # (a row split over two pages: no bound)
 
     def may_fit(k: int, room: float) -> bool:
