@@ -152,3 +152,30 @@ def test_a_sheet_laid_out_page_by_page_draws_what_one_document_draws(content, tm
         return sizes, sorted((p.page, p.paint, tuple((round(x, 2), round(y, 2))
                                                      for x, y in p.points)) for p in paths)
     assert drawn(tmp_path / "joined.pdf") == drawn(tmp_path / "whole.pdf")
+
+
+def test_a_map_page_draws_only_the_hexes_its_window_shows_and_looks_the_same(content,
+                                                                              monkeypatch):
+    """Each page of the real-size map draws the hexes that reach into its window, not every
+    hex of the map clipped to it: every hex is on some page, and each page, rasterized, is
+    the same image as drawing the whole map under the window."""
+    import pypdfium2 as pdfium
+
+    from tether_build.printing import boardmap
+
+    data = boardmap.layout(4, 1, boardmap.load_game(content.root))
+    shown = boardmap.render_map(content, data, "a4")
+    map_w, map_h = boardmap.map_size(data["radius"], FLAT)
+    pages = boardmap.split(map_w, map_h, "a4")
+    hexes = boardmap._hexes(content, data, FLAT, (map_w / 2, map_h / 2))
+    picked = [boardmap._in_window(hexes, win, FLAT / 2) for win in pages["windows"]]
+    assert {h["coord"] for some in picked for h in some} == {h["coord"] for h in hexes}
+    assert max(len(some) for some in picked) < len(hexes) / 2
+    monkeypatch.setattr(boardmap, "_in_window", lambda hexes, win, reach: hexes)
+    whole = boardmap.render_map(content, data, "a4")
+    assert len(shown) < len(whole)
+
+    def images(pdf: bytes) -> list[bytes]:
+        document = pdfium.PdfDocument(pdf)
+        return [page.render(scale=1.5).to_pil().tobytes() for page in document]
+    assert images(shown) == images(whole)

@@ -235,12 +235,28 @@ def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TIL
     hexes = _hexes(content, data, flat, origin, texture=True)
     for win in pages["windows"]:
         win["label"] = _label_spot(win, pages, hexes, flat)
+        win["hexes"] = _in_window(hexes, win, flat / 2)
     paper_wh = common.paper_size(paper, pages["landscape"])
     html = common.render_html(
-        "map.html.j2", hexes=hexes, flat=flat,
+        "map.html.j2", flat=flat,
         style=_style(flat), pages=pages, paper=paper_wh, safe=common.SAFE_MM, data=data,
         title=common.plain(content, content.game["title"]), total=len(pages["windows"]))
     return common.to_pdf(html)
+
+
+def _in_window(hexes: list[dict], win: dict, reach: float) -> list[dict]:
+    """The hexes a page window shows, in map order: those whose corners come within `reach`
+    mm of it (room for a stroke or a name wider than its hex). A page draws these alone, not
+    every hex of the map clipped to its window: on a six-page map, about a sixth of the
+    drawing, and the same page."""
+    x0, y0 = win["x"] - reach, win["y"] - reach
+    x1, y1 = win["x"] + win["w"] + reach, win["y"] + win["h"] + reach
+    out = []
+    for h in hexes:
+        xs, ys = [c[0] for c in h["corners"]], [c[1] for c in h["corners"]]
+        if max(xs) >= x0 and min(xs) <= x1 and max(ys) >= y0 and min(ys) <= y1:
+            out.append(h)
+    return out
 
 
 def render_overview(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE_MM
