@@ -179,3 +179,23 @@ def test_a_map_page_draws_only_the_hexes_its_window_shows_and_looks_the_same(con
         document = pdfium.PdfDocument(pdf)
         return [page.render(scale=1.5).to_pil().tobytes() for page in document]
     assert images(shown) == images(whole)
+
+
+def test_a_sheet_page_is_the_same_bytes_whatever_was_laid_out_with_its_fonts(content):
+    """The pages of a sheet share one font configuration (common.to_pdf's `layouts`), which
+    reads the fonts once; each page's PDF is still the same bytes as laid out alone, in
+    whatever order the pages come, so the render cache can keep each one."""
+    width, height = common.paper_size("letter")
+    x0, y0, w, h = common.safe_area("letter")
+    area = (x0 + tokens.BLEED_MM, y0 + tokens.BLEED_MM, w - 2 * tokens.BLEED_MM,
+            h - 2 * tokens.BLEED_MM)
+    pages = tokens.pack(tokens.token_set(content), area, content)[:3]
+    html = [common.render_html("tokens.html.j2", pages=[page], paper=(width, height),
+                               cut=common.CUT_DARK, bleed=tokens.BLEED_MM,
+                               age_word=common.term(content, "age")) for page in pages]
+    alone = [bytes(common.to_pdf(one)) for one in html]
+    shared: dict = {}
+    assert [bytes(common.to_pdf(one, shared)) for one in html] == alone
+    assert len(shared) == 1
+    again: dict = {}
+    assert [bytes(common.to_pdf(one, again)) for one in reversed(html)] == alone[::-1]

@@ -220,9 +220,11 @@ def _sheet_key(html: str) -> str:
                         os.environ.get("SOURCE_DATE_EPOCH", "0"))
 
 
-def to_pdf(html: str) -> Pdf:
+def to_pdf(html: str, layouts: dict | None = None) -> Pdf:
     """HTML -> PDF bytes through the project's one WeasyPrint module (render/pdf.py); from
-    the render cache when a stage opened one (`cached`) and it holds this sheet."""
+    the render cache when a stage opened one (`cached`) and it holds this sheet. layouts: a
+    dict that keeps the Layout (its font configuration: the fonts read once) for the next
+    sheets laid out with it; a PDF's bytes do not depend on what shared its Layout."""
     from ..render.cache import pack, unpack
     from ..render.pdf import Layout
 
@@ -234,7 +236,12 @@ def to_pdf(html: str) -> Pdf:
         out = Pdf(data)
         out.pages, out.overflows = meta["pages"], tuple(tuple(o) for o in meta["overflows"])
         return out
-    document = Layout(TILE_TEMPLATES.as_uri() + "/").render(html)
+    layout = (layouts or {}).get("tiles")
+    if layout is None:
+        layout = Layout(TILE_TEMPLATES.as_uri() + "/")
+        if layouts is not None:
+            layouts["tiles"] = layout
+    document = layout.render(html)
     out = Pdf(Layout.write(document.pages, document))
     out.pages = len(document.pages)
     out.overflows = tuple(sorted(set(_overflows(document))))
@@ -250,7 +257,8 @@ def to_pdf_pages(template: str, pages: list, **context) -> Pdf:
     (to_pdf), and the pages are drawn into one file (join). A constant that changes one page
     (the round cap: the round track's cells) lays out that page, not the sheet; the file is
     the same whatever the cache held."""
-    parts = [to_pdf(render_html(template, pages=[page], **context)) for page in pages]
+    layouts: dict = {}
+    parts = [to_pdf(render_html(template, pages=[page], **context), layouts) for page in pages]
     out = Pdf(join(parts))
     out.pages = sum(part.pages for part in parts)
     out.overflows = tuple(sorted({o for part in parts for o in part.overflows}))
