@@ -247,8 +247,8 @@ def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TIL
 def _in_window(hexes: list[dict], win: dict, reach: float) -> list[dict]:
     """The hexes a page window shows, in map order: those whose corners come within `reach`
     mm of it (room for a stroke or a name wider than its hex). A page draws these alone, not
-    every hex of the map clipped to its window: on a six-page map, about a sixth of the
-    drawing, and the same page."""
+    every hex of the map clipped to its window: on the six-page map of four players, about a
+    third of the drawing (a hex near a seam is on two or four pages), and the same page."""
     x0, y0 = win["x"] - reach, win["y"] - reach
     x1, y1 = win["x"] + win["w"] + reach, win["y"] + win["h"] + reach
     out = []
