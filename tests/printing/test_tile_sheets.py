@@ -134,10 +134,7 @@ def test_a_sheet_laid_out_page_by_page_draws_what_one_document_draws(content, tm
     paths, at the same places, as the whole sheet laid out as one document, on pages of the
     same size, and reports the same overflows."""
     width, height = common.paper_size("a4")
-    x0, y0, w, h = common.safe_area("a4")
-    area = (x0 + tokens.BLEED_MM, y0 + tokens.BLEED_MM, w - 2 * tokens.BLEED_MM,
-            h - 2 * tokens.BLEED_MM)
-    pages = tokens.pack(tokens.token_set(content), area, content)
+    pages = tokens.pack(tokens.token_set(content), tokens.sheet_area("a4"), content)
     assert len(pages) >= 2
     context = {"paper": (width, height), "cut": common.CUT_DARK, "bleed": tokens.BLEED_MM,
                "age_word": common.term(content, "age")}
@@ -186,10 +183,7 @@ def test_a_sheet_page_is_the_same_bytes_whatever_was_laid_out_with_its_fonts(con
     reads the fonts once; each page's PDF is still the same bytes as laid out alone, in
     whatever order the pages come, so the render cache can keep each one."""
     width, height = common.paper_size("letter")
-    x0, y0, w, h = common.safe_area("letter")
-    area = (x0 + tokens.BLEED_MM, y0 + tokens.BLEED_MM, w - 2 * tokens.BLEED_MM,
-            h - 2 * tokens.BLEED_MM)
-    pages = tokens.pack(tokens.token_set(content), area, content)[:3]
+    pages = tokens.pack(tokens.token_set(content), tokens.sheet_area("letter"), content)[:3]
     html = [common.render_html("tokens.html.j2", pages=[page], paper=(width, height),
                                cut=common.CUT_DARK, bleed=tokens.BLEED_MM,
                                age_word=common.term(content, "age")) for page in pages]

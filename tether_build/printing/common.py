@@ -222,9 +222,10 @@ def _sheet_key(html: str) -> str:
 
 def to_pdf(html: str, layouts: dict | None = None) -> Pdf:
     """HTML -> PDF bytes through the project's one WeasyPrint module (render/pdf.py); from
-    the render cache when a stage opened one (`cached`) and it holds this sheet. layouts: a
-    dict that keeps the Layout (its font configuration: the fonts read once) for the next
-    sheets laid out with it; a PDF's bytes do not depend on what shared its Layout."""
+    the render cache when a stage opened one (`cached`) and it holds this sheet. layouts:
+    the Layouts (font configurations: the fonts read once) by base URL, kept for the next
+    sheets laid out with the same dict, as runon keeps its own; a PDF's bytes do not depend
+    on what shared its Layout."""
     from ..render.cache import pack, unpack
     from ..render.pdf import Layout
 
@@ -236,12 +237,8 @@ def to_pdf(html: str, layouts: dict | None = None) -> Pdf:
         out = Pdf(data)
         out.pages, out.overflows = meta["pages"], tuple(tuple(o) for o in meta["overflows"])
         return out
-    layout = (layouts or {}).get("tiles")
-    if layout is None:
-        layout = Layout(TILE_TEMPLATES.as_uri() + "/")
-        if layouts is not None:
-            layouts["tiles"] = layout
-    document = layout.render(html)
+    base, layouts = TILE_TEMPLATES.as_uri() + "/", {} if layouts is None else layouts
+    document = (layouts.get(base) or layouts.setdefault(base, Layout(base))).render(html)
     out = Pdf(Layout.write(document.pages, document))
     out.pages = len(document.pages)
     out.overflows = tuple(sorted(set(_overflows(document))))

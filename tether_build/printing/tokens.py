@@ -227,12 +227,17 @@ def pack(tokens: list[Token], area, content) -> list[list[dict]]:
     return pages
 
 
+def sheet_area(paper: str) -> tuple[float, float, float, float]:
+    """Where tokens go on a sheet of `paper` (x, y, width, height in mm): the safe area less
+    the tokens' bleed, so a token's bleed stays inside the safe area."""
+    x0, y0, w, h = common.safe_area(paper)
+    return x0 + BLEED_MM, y0 + BLEED_MM, w - 2 * BLEED_MM, h - 2 * BLEED_MM
+
+
 def render_tokens(content, paper: str, cards=None) -> bytes:
     """The token and track sheets of one paper size as PDF bytes."""
     width, height = common.paper_size(paper)
-    x0, y0, w, h = common.safe_area(paper)
-    area = (x0 + BLEED_MM, y0 + BLEED_MM, w - 2 * BLEED_MM, h - 2 * BLEED_MM)
-    pages = pack(token_set(content, cards), area, content)
+    pages = pack(token_set(content, cards), sheet_area(paper), content)
     return common.to_pdf_pages("tokens.html.j2", pages, paper=(width, height),
                                cut=common.CUT_DARK, bleed=BLEED_MM,
                                age_word=common.term(content, "age"))
@@ -240,6 +245,4 @@ def render_tokens(content, paper: str, cards=None) -> bytes:
 
 def sheet_count(content, paper: str, cards=None) -> int:
     """Number of token and track sheets for one paper size (as render_tokens packs them)."""
-    x0, y0, w, h = common.safe_area(paper)
-    area = (x0 + BLEED_MM, y0 + BLEED_MM, w - 2 * BLEED_MM, h - 2 * BLEED_MM)
-    return len(pack(token_set(content, cards), area, content))
+    return len(pack(token_set(content, cards), sheet_area(paper), content))

@@ -337,10 +337,8 @@ def _sheet(env: jinja2.Environment, template: str, book: dict, paper: str, cache
 def readme(env: jinja2.Environment, book: dict, paper: str, pages: dict[str, int],
            cache=None) -> bytes:
     """print/README.pdf: the print-and-assemble page alone, with the rulebook's page counts."""
-    guide = dict(book["guide"])
-    guide["prints"] = [dict(it, pages=pages) if it["file"].startswith("rulebook") else it
-                       for it in guide["prints"]]
-    return _sheet(env, "rulebook/readme.html", book, paper, cache, guide=guide)
+    return _sheet(env, "rulebook/readme.html", book, paper, cache,
+                  guide=printguide.with_book_pages(book["guide"], pages))
 
 
 def _aid_sheet(env: jinja2.Environment, book: dict, paper: str, slots: list) -> str:

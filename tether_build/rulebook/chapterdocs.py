@@ -100,9 +100,9 @@ def layout_guide(env, book: dict, papers: tuple[str, ...], cache, pages: dict[st
                  ) -> dict[str, runon.SlotPages]:
     """The print-and-assemble guide of each paper, laid out like a chapter, printing
     `pages[paper]` as the page count of that paper's book (the other paper's: a dash)."""
-    guides = {p: dict(book["guide"], prints=[
-        dict(it, pages={p: pages[p]}) if it["file"].startswith("rulebook") else it
-        for it in book["guide"]["prints"]]) for p in papers}
+    from .printguide import with_book_pages
+
+    guides = {p: with_book_pages(book["guide"], {p: pages[p]}) for p in papers}
     found = runon.per_paper(papers, _guide_chain,
                             template=env.get_template("rulebook/guidedoc.html"), book=book,
                             cache=cache, guides=guides)

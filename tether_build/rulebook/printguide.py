@@ -98,6 +98,14 @@ def _items(content, cards, papers, board: tuple[int, int], words) -> list[dict]:
     return items
 
 
+def with_book_pages(guide: dict, pages: dict[str, int]) -> dict:
+    """The guide with the rulebook's own page counts (paper -> pages) in its list of files,
+    which only the book's layout knows: the print guide (both papers) and the guide in the
+    book (its own paper; the other prints a dash)."""
+    return dict(guide, prints=[dict(it, pages=pages) if it["file"].startswith("rulebook")
+                               else it for it in guide["prints"]])
+
+
 def _decks(components: dict) -> list[dict]:
     return [{"name": d["name"], "count": d["count"],
              "note": f"{d['sets']} sets of {d['count'] // max(1, d['sets'])}, one per player"
