@@ -269,3 +269,30 @@ def test_a_views_state_is_built_at_its_first_read_and_new_at_each_decision(rules
     assert first.players[0].hand == tuple(pl.hand)
     assert view.refresh("action", []).s is not first
     assert copy.deepcopy(g).seat_view(0).s is None  # a copy's view waits for its decision
+
+
+def test_a_views_cards_answer_open_ids_at_once_and_hide_the_rest(rules):
+    """The seat's own hand and the revealed Market row read at once; a card of its own
+    draw pile reads only while the decision offers it (a look at its pile); any other
+    hidden card raises Hidden, whether or not open ids were read before it."""
+    from tether_build.engine.seatview import Hidden
+
+    g = _mid_round(rules)
+    s = g.s
+    pl, other = s.players[0], s.players[1]
+    if not s.revealed:
+        deck = next(d for d in s.decks.values() if d)
+        s.revealed.append(deck.pop())
+    own_draw = pl.draw[0]
+    view = g.seat_view(0).refresh("look_take", [own_draw, None])
+    cards = view.s.cards
+    assert [cards[i] for i in pl.hand] == [s.cards[i] for i in pl.hand]
+    assert cards[s.revealed[0]] is s.cards[s.revealed[0]]
+    assert cards[own_draw] is s.cards[own_draw]  # offered by this decision
+    for hidden in (other.hand[0], pl.draw[-1], other.draw[0]):
+        with pytest.raises(Hidden):
+            cards[hidden]
+    later = g.seat_view(0).refresh("action", []).s.cards
+    with pytest.raises(Hidden):
+        later[own_draw]  # no longer offered
+    assert later[pl.hand[0]] is s.cards[pl.hand[0]]

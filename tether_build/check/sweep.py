@@ -62,7 +62,10 @@ class Book:
 
 
 class Watch:
-    """An agent that lets the Book see each decision it makes."""
+    """An agent that lets the Book see each decision it makes. An engine harness: the
+    Book reads the live game, the wrapped agent is shown what its seat may know."""
+
+    sees = "game"
 
     def __init__(self, inner, book: Book):
         self.inner, self.book, self.name = inner, book, inner.name
@@ -73,7 +76,7 @@ class Watch:
 
     def choose(self, g, p, kind, options, ctx=None) -> int:
         """The wrapped agent's choice."""
-        i = self.inner.choose(g, p, kind, options, ctx)
+        i = g.ask(self.inner, p, kind, options, ctx)
         self.book.see(g, kind, options, ctx, options[i])
         return i
 

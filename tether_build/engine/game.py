@@ -72,12 +72,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
         if not options:
             raise ValueError(f"no options for decision {kind!r} of seat {p}")
         self.decisions += 1
-        agent = self.agents[p]
-        if getattr(agent, "sees", "seat") == "game":  # an engine harness (seatview.py)
-            i = agent.choose(self, p, kind, options, ctx)
-        else:
-            i = agent.choose(self.seat_view(p).refresh(kind, options), p, kind, options,
-                             ask_view(ctx))
+        i = self.ask(self.agents[p], p, kind, options, ctx)
         if not 0 <= i < len(options):
             raise ValueError(f"agent {p} chose {i} of {len(options)} for {kind}")
         self.trace.append(i)
@@ -85,6 +80,14 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
             self.events.append({"e": "decide", "p": p, "kind": kind, "n": len(options),
                                 "i": i})
         return options[i]
+
+    def ask(self, agent, p: int, kind: str, options: list, ctx=None) -> int:
+        """The index `agent` picks for seat p: shown the seat's view (engine/seatview.py),
+        or the game itself if it is an engine harness (`sees = "game"`)."""
+        if getattr(agent, "sees", "seat") == "game":
+            return agent.choose(self, p, kind, options, ctx)
+        return agent.choose(self.seat_view(p).refresh(kind, options), p, kind, options,
+                            ask_view(ctx))
 
     def seat_view(self, p: int) -> SeatView:
         """The read-only view of this game that seat p's agent is given (engine/seatview)."""

@@ -84,7 +84,7 @@ class PlayerView(_Frozen):
     """One seat as seen from seat `viewer`."""
 
 
-    def __init__(self, pl, viewer: int, names):
+    def __init__(self, pl, viewer: int, cards):
         mine = pl.seat == viewer
         self._set(seat=pl.seat, faction=pl.faction, gold=pl.gold, mana=pl.mana, cvp=pl.cvp,
                   capital=pl.capital, champions=tuple(pl.champions),
@@ -93,7 +93,7 @@ class PlayerView(_Frozen):
                   hand_size=len(pl.hand), draw_size=len(pl.draw), _mine=mine,
                   _hand=tuple(pl.hand) if mine else None,
                   _pvp=pl.pvp if mine else None,
-                  _draw=tuple(sorted(names(i) for i in pl.draw)) if mine else None)
+                  _draw=(tuple(pl.draw), cards) if mine else None)
 
     def _own(self, what: str, value):
         if not self._mine:
@@ -112,8 +112,13 @@ class PlayerView(_Frozen):
 
     @property
     def draw_contents(self) -> tuple:
-        """The card ids (definition ids) in this seat's own draw pile, sorted: not its order."""
-        return self._own("draw pile", self._draw)
+        """The card ids (definition ids) in this seat's own draw pile, sorted: not its order
+        (named when first asked: most decisions never ask)."""
+        iids, cards = self._own("draw pile", self._draw)
+        got = self.__dict__.get("_draw_names")
+        if got is None:
+            got = self.__dict__["_draw_names"] = tuple(sorted(cards[i].defn.id for i in iids))
+        return got
 
     @property
     def draw(self):
@@ -122,14 +127,32 @@ class PlayerView(_Frozen):
 
 
 class CardsView(_Frozen):
-    """Card instances by id, for the ids the seat may see."""
+    """Card instances by id, for the ids the seat may see.
+
+    A card is in one zone at a time (engine/state.py), so a card of the seat's own hand
+    or of the revealed Market row is never hidden: those ids are answered at once, and the
+    set of hidden ids (every draw pile, the other hands, the supply decks) is gathered only
+    when another id is asked, once per decision."""
 
 
-    def __init__(self, cards, hidden: frozenset, offered: frozenset):
-        self._set(_cards=cards, _hidden=hidden, _offered=offered)
+    def __init__(self, s, viewer: int, offered: frozenset):
+        self._set(_cards=s.cards, _state=s, _viewer=viewer, _offered=offered,
+                  _open=frozenset(s.players[viewer].hand).union(s.revealed))
+
+    @cached_property
+    def _hidden(self) -> frozenset:
+        s = self._state
+        hidden = set()
+        for pl in s.players:
+            hidden.update(pl.draw)
+            if pl.seat != self._viewer:
+                hidden.update(pl.hand)
+        for deck in s.decks.values():
+            hidden.update(deck)
+        return frozenset(hidden)
 
     def __getitem__(self, iid: int):
-        if iid in self._hidden and iid not in self._offered:
+        if iid not in self._open and iid in self._hidden and iid not in self._offered:
             raise Hidden(f"card {iid} is in a hidden zone (another hand, a draw pile or a "
                          "supply deck)")
         return self._cards[iid]
@@ -156,23 +179,12 @@ class StateView(_Frozen):
     def players(self) -> tuple:
         """Every seat as this seat sees it (PlayerView)."""
         s = self._state
-
-        def name(i):
-            return s.cards[i].defn.id
-        return tuple(PlayerView(pl, self._viewer, name) for pl in s.players)
+        return tuple(PlayerView(pl, self._viewer, s.cards) for pl in s.players)
 
     @cached_property
     def cards(self) -> CardsView:
         """Card instances by id, for the ids this seat may see."""
-        s = self._state
-        hidden = set()
-        for pl in s.players:
-            hidden.update(pl.draw)
-            if pl.seat != self._viewer:
-                hidden.update(pl.hand)
-        for deck in s.decks.values():
-            hidden.update(deck)
-        return CardsView(s.cards, frozenset(hidden), self._offered)
+        return CardsView(self._state, self._viewer, self._offered)
 
     @cached_property
     def revealed(self) -> tuple:
