@@ -46,3 +46,63 @@ def test_fast_one_hex_moves_equal_the_long_way(rules):
                   for i in range(n)]
         run(new_game(rules, n, 300 + seed, agents, facs))
     assert len(seen) > 200 and sum(seen) > 1000  # many states, with real moves to compare
+
+
+class _FullScore(HeuristicAgent):
+    """The heuristic scoring every option in full, battle odds included, in option order:
+    what HeuristicAgent.choose must pick while it skips the odds of hopeless fights."""
+
+    def __init__(self, asked: list):
+        self.asked = asked
+
+    def choose(self, g, p, kind, options, ctx=None):
+        score = getattr(self, "_" + kind, None) or self._default
+        skip = 0.5 if kind in ("hex", "champion", "bridge", "may") else None
+        best, pick = None, 0
+        for i, opt in enumerate(options):
+            v = (skip if opt is None and skip is not None else score(g, p, opt, ctx)
+                 ) + self.rng.random() * 0.01
+            if best is None or v > best:
+                best, pick = v, i
+        self.asked.append(pick)
+        return pick
+
+
+class _Bounded(HeuristicAgent):
+    def __init__(self, asked: list):
+        self.asked = asked
+
+    def choose(self, g, p, kind, options, ctx=None):
+        pick = super().choose(g, p, kind, options, ctx)
+        self.asked.append(pick)
+        return pick
+
+
+def test_the_heuristic_skips_odds_only_where_they_cannot_change_its_pick(rules, monkeypatch):
+    """HeuristicAgent scores a move into a battle at its best case first and works out the
+    battle odds only where that case could win: every pick equals scoring every option in
+    full, the random tie-breaks drawn alike, over whole games with many fights, and fewer
+    odds are worked out."""
+    from tether_build.engine import appraise, odds
+
+    runs = {"full": 0, "bounded": 0}
+    real = odds.battle_odds
+    which = ["full"]
+
+    def counted(*a, **k):
+        runs[which[0]] += 1
+        return real(*a, **k)
+
+    monkeypatch.setattr(odds, "battle_odds", counted)
+    factions = sorted(rules.factions)
+    picks: dict = {"full": [], "bounded": []}
+    for agent, name in ((_FullScore, "full"), (_Bounded, "bounded")):
+        appraise._odds.cache_clear()
+        which[0] = name
+        for seed in range(6):
+            n = 3 + seed % 3
+            facs = [factions[(seed + i) % len(factions)] for i in range(n)]
+            run(new_game(rules, n, 700 + seed, [agent(picks[name]) for _ in range(n)], facs))
+    appraise._odds.cache_clear()
+    assert picks["bounded"] == picks["full"] and len(picks["full"]) > 1000
+    assert 0 < runs["bounded"] < runs["full"], runs

@@ -47,15 +47,40 @@ class HeuristicAgent(Agent):
     _near_memo: tuple | None = None   # (state, decisions, seat, unheld objectives, by hex)
     _need_memo: tuple | None = None   # (state, decisions, seat, Gold the hand asks for)
 
+    _bounding = False  # set while choose scores a fight by its best case (see choose)
+    _fights = False    # set by _attack when it gave that best case
+
     def choose(self, g, p, kind, options, ctx=None) -> int:
-        """The best-scoring option (random tie-break)."""
+        """The best-scoring option (random tie-break): the first of the highest scores.
+
+        A move that ends in a battle is first scored as if the battle were won for sure
+        (`_attack` with odds 1, its most), which costs no battle odds. Its true score, with
+        the odds, is computed only if that best case could still beat the best option found,
+        highest best case first. The pick is the one scoring every option in full gives:
+        each score adds the same terms in the same order, so the best case is never below
+        the true score, and each option draws its random tie-break once, in order."""
         score = getattr(self, "_" + kind, None) or self._default
         best, pick = None, 0
         skip = A.SKIP if kind in ("hex", "champion", "bridge", "may") else None
-        for i, opt in enumerate(options):
-            v = (skip if opt is None and skip is not None else score(g, p, opt, ctx)
-                 ) + self.rng.random() * 0.01
-            if best is None or v > best:
+        fights = []  # (best-case score, index, tie-break) of the moves into a battle
+        self._bounding = True
+        try:
+            for i, opt in enumerate(options):
+                self._fights = False
+                v = skip if opt is None and skip is not None else score(g, p, opt, ctx)
+                tie = self.rng.random() * 0.01
+                if self._fights:
+                    fights.append((v + tie, i, tie))
+                elif best is None or v + tie > best:
+                    best, pick = v + tie, i
+        finally:
+            self._bounding = self._fights = False
+        fights.sort(key=lambda f: (-f[0], f[1]))
+        for most, i, tie in fights:
+            if best is not None and (most < best or most == best and i > pick):
+                break  # no move left can beat the pick, or tie it before it
+            v = score(g, p, options[i], ctx) + tie
+            if best is None or v > best or v == best and i < pick:
                 best, pick = v, i
         return pick
 
@@ -95,13 +120,17 @@ class HeuristicAgent(Agent):
         return v
 
     def _attack(self, g, p: int, opt, enemies) -> float:
-        """Worth of fighting at the end of a move: win odds against the strongest enemy."""
-        champs, forces = group(g, p, opt)
+        """Worth of fighting at the end of a move: win odds against the strongest enemy
+        (while choose bounds the options: the best case, odds 1, without the odds)."""
         s, src, dst = g.s, opt[1], opt[4][-1]
+        stake = 5.0 + (4.0 if dst in s.capital_of else 0.0)
+        if self._bounding:
+            self._fights = True
+            return stake  # stake * (2.0 * 1.0 - 1.0): the most the odds can make it
+        champs, forces = group(g, p, opt)
         foe = max(enemies, key=lambda o: strength(g, o, dst))
         win = attack_odds(g.rules, side_at(g, p, src, champs, forces), side_at(g, foe, dst),
                           dst in s.capital_of)
-        stake = 5.0 + (4.0 if dst in s.capital_of else 0.0)
         return stake * (2.0 * win - 1.0) - (6.0 if win < 0.35 else 0.0)
 
     def _near_objective(self, g, p: int, h: int) -> float:

@@ -69,14 +69,23 @@ class _Aim:
         self.asking, self.inst, self.champ = key, inst, None
 
 
-@lru_cache(maxsize=4096)
 def attack_odds(rules, att: tuple, dfn: tuple, siege: bool) -> float:
     """P(attacker wins) from the engine's own battle code (engine/odds), fixed seed; a side
-    is (forces, champion ids...)."""
+    is (forces, champion ids...), its Forces counted up to ODDS_FORCES (so sides that differ
+    only beyond that count share one entry of the cache)."""
+    return _odds(rules, _capped(att), _capped(dfn), siege)
+
+
+def _capped(side: tuple) -> tuple:
+    return side if side[0] <= ODDS_FORCES else (ODDS_FORCES, *side[1:])
+
+
+@lru_cache(maxsize=4096)
+def _odds(rules, att: tuple, dfn: tuple, siege: bool) -> float:
     from .odds import battle_odds
 
     def side(t):
-        return {"forces": min(t[0], ODDS_FORCES), "champions": list(t[1:])}
+        return {"forces": t[0], "champions": list(t[1:])}
     got = battle_odds(rules, side(att), side(dfn), "capital" if siege else "plain",
                       trials=ODDS_TRIALS, seed=0)
     return got["attacker_wins"]
