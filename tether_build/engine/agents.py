@@ -45,7 +45,7 @@ class HeuristicAgent(Agent):
     _obj_memo: tuple | None = None    # (state, objectives) (no __init__: subclasses
     _close_memo: tuple | None = None  # (state, decisions, seat, end-game?) need none)
     _near_memo: tuple | None = None   # (state, decisions, seat, unheld objectives, by hex)
-    _need_memo: tuple | None = None   # (state, decisions, seat, Gold the hand asks for)
+    _bid_memo: tuple | None = None    # (state, decisions, seat, the Gold to bid)
 
     _bounding = False  # set while choose scores a fight by its best case (see choose)
     _fights = False    # set by _attack when it gave that best case
@@ -269,24 +269,29 @@ class HeuristicAgent(Agent):
 
     def _bid(self, g, p, opt, ctx) -> float:
         kind, x = opt
-        s = g.s
-        defn = s.cards[ctx["card"]].defn
-        gold = s.players[p].gold
-        worth = card_value(defn) * (1.0 + gold / 8.0)
-        # what the plan needs this round: the gold the hand's cards ask for (the same for
-        # every option of the decision: kept with the view it was read from)
-        got = self._need_memo
-        if got is None or got[0] is not s or got[2] != p or got[1] != g.decisions:
-            got = self._need_memo = (s, g.decisions, p, max(
-                (s.cards[i].get("gold") for i in s.players[p].hand), default=0))
-        need = got[3]
-        target = min(worth - 1.0, gold - 1.0 - need, A.VICTORY_BID * defn.vp if defn.vp
-                     else gold)
-        if defn.vp and g.rules.game["victory"]["round_cap"] - g.s.round < A.LATE_ROUNDS:
-            target = gold - need  # Gold left at the cap only breaks ties: buy Permanence
+        target = self._bid_target(g, p, ctx)
         if kind == "pass":
             return (1.0 if target < 1 else -1.0) - x
         return 2.0 - abs(x - target) if target >= 1 else -2.0
+
+    def _bid_target(self, g, p, ctx) -> float:
+        """The Gold seat p means to bid for the card offered (the same for every option of
+        the decision: kept with the view it was read from)."""
+        s = g.s
+        got = self._bid_memo
+        if got is not None and got[0] is s and got[2] == p and got[1] == g.decisions:
+            return got[3]
+        defn = s.cards[ctx["card"]].defn
+        gold = s.players[p].gold
+        worth = card_value(defn) * (1.0 + gold / 8.0)
+        # what the plan needs this round: the gold the hand's cards ask for
+        need = max((s.cards[i].get("gold") for i in s.players[p].hand), default=0)
+        target = min(worth - 1.0, gold - 1.0 - need, A.VICTORY_BID * defn.vp if defn.vp
+                     else gold)
+        if defn.vp and g.rules.game["victory"]["round_cap"] - s.round < A.LATE_ROUNDS:
+            target = gold - need  # Gold left at the cap only breaks ties: buy Permanence
+        self._bid_memo = (s, g.decisions, p, target)
+        return target
 
     def _card_pick(self, g, p, opt, ctx) -> float:
         return 0.0 if opt is None else card_value(g.s.cards[opt].defn)
