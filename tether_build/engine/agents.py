@@ -136,24 +136,16 @@ class HeuristicAgent(Agent):
     def _near_objective(self, g, p: int, h: int) -> float:
         """Potential of a hex: the best (objective value - distance) not yet held by p.
         Kept for the decision: each option of a move or Bridge asks it of two hexes."""
-        known = self._near_known(g, p)
-        v = known.get(h)
-        return self._near_of(known, g, h) if v is None else v
-
-    def _near_known(self, g, p: int) -> dict:
-        """The decision's hex -> potential table (`_near_objective`), new at each decision."""
         s = g.s
         got = self._near_memo
         if got is None or got[0] is not s or got[2] != p or got[1] != g.decisions:
             unheld = [(t, worth) for t, worth in self._objectives(g, p) if not s.occupies(p, t)]
             got = self._near_memo = (s, g.decisions, p, unheld, {})
-        return got[4]
-
-    def _near_of(self, known: dict, g, h: int) -> float:
-        """Compute and keep the potential of hex h (the table is the decision's own)."""
-        row = g.s.topo.dist[h]
-        v = known[h] = max([-9.0] + [worth - 1.2 * row[t] for t, worth in self._near_memo[3]])
-        return v
+        known = got[4]
+        if h not in known:
+            row = s.topo.dist[h]
+            known[h] = max([-9.0] + [worth - 1.2 * row[t] for t, worth in got[3]])
+        return known[h]
 
     def _objectives(self, g, p: int) -> list[tuple]:
         """(hex, worth) of the tiles worth heading for: Mines, Forges, the Center."""
@@ -176,13 +168,8 @@ class HeuristicAgent(Agent):
             v += self._attack(g, p, opt, enemies)
         if not cid and _nf is None and s.tile[src] in A.OBJECTIVE:  # the stack leaves the tile
             v -= A.OBJECTIVE[s.tile[src]] + 0.3 * s.mine_value[src]
-        known = self._near_known(g, p)
-        near_dst, near_src = known.get(dst), known.get(src)
-        if near_dst is None:
-            near_dst = self._near_of(known, g, dst)
-        if near_src is None:
-            near_src = self._near_of(known, g, src)
-        v += self._approach(g, p, opt) * (near_dst - near_src)
+        gain = self._near_objective(g, p, dst) - self._near_objective(g, p, src)
+        v += self._approach(g, p, opt) * gain
         if src == s.players[p].capital and not cid and _nf is None:
             v -= 1.0 if s.forces[src].get(p, 0) > 3 else 2.5
         return v
@@ -198,13 +185,7 @@ class HeuristicAgent(Agent):
         s = g.s
         a, b = e >> 8, e & 255
         near, far = (a, b) if s.occupies(p, a) else (b, a)
-        known = self._near_known(g, p)
-        near_far, near_near = known.get(far), known.get(near)
-        if near_far is None:
-            near_far = self._near_of(known, g, far)
-        if near_near is None:
-            near_near = self._near_of(known, g, near)
-        gain = near_far - near_near
+        gain = self._near_objective(g, p, far) - self._near_objective(g, p, near)
         toward = 0.0 if s.occupies(p, far) else A.OBJECTIVE.get(s.tile[far], 0)
         return 1.0 + A.APPROACH_BRIDGE * gain + 0.4 * toward
 
