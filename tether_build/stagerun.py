@@ -101,9 +101,9 @@ def _prefetch(ctx, layout: bool = True) -> None:
 
 
 def _import_layout() -> None:
-    from .render import cache, pdf  # noqa: F401  (WeasyPrint: 0.2-0.3 s to import)
+    from .render.cache import load_layout
 
-    cache.versions(*cache.LAYOUT_PACKAGES)   # read once per process, inherited
+    load_layout()   # WeasyPrint and the versions the cache keys name: inherited by workers
 
 
 def preload(ctx) -> None:

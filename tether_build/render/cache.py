@@ -125,6 +125,15 @@ LAYOUT_PACKAGES = ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2",
                    "jinja2", "markupsafe")   # the HTML: a face's key names its template only
 
 
+def load_layout() -> None:
+    """Import the layout library (WeasyPrint: 0.2-0.4 s) and read the versions the render
+    cache's keys name, in this process: done before forking workers that lay out, they
+    inherit both, and this process has them for the keys it works out after."""
+    from . import pdf  # noqa: F401
+
+    versions(*LAYOUT_PACKAGES)
+
+
 def code_digest(*names: str) -> str:
     """SHA-256 of render/ modules by name (e.g. "pdf.py") or of every one ("*.py")."""
     h = hashlib.sha256()
