@@ -126,10 +126,12 @@ LAYOUT_PACKAGES = ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2",
 
 
 def load_layout() -> None:
-    """Import the layout library (WeasyPrint: 0.2-0.4 s) and read the versions the render
-    cache's keys name, in this process: done before forking workers that lay out, they
-    inherit both, and this process has them for the keys it works out after."""
-    from . import pdf  # noqa: F401
+    """Import the layout library (WeasyPrint: 0.2-0.4 s), the PDF assembler every layout
+    stage uses (pypdf: about 0.1 s) and the templates' engine (Jinja), and read the versions
+    the render cache's keys name, in this process: done before forking workers that lay
+    out, they inherit all of it (each imported them again, on its own critical path), and
+    this process has them for the keys it works out after."""
+    from . import html, pdf, pdfasm  # noqa: F401
 
     versions(*LAYOUT_PACKAGES)
 
