@@ -103,7 +103,7 @@ def _prefetch(ctx, layout: bool = True) -> None:
 def _import_layout() -> None:
     from .render.cache import load_layout
 
-    load_layout()   # WeasyPrint and the versions the cache keys name: inherited by workers
+    load_layout()   # the layout libraries and the versions the cache keys name: inherited
 
 
 def preload(ctx) -> None:

@@ -4,6 +4,7 @@ had Cohorts on its hex)."""
 
 from __future__ import annotations
 
+from tether_build.engine import appraise as A
 from tether_build.engine.agents import HeuristicAgent, RandomAgent
 from tether_build.engine.play import run
 from tether_build.engine.setup import new_game
@@ -57,7 +58,7 @@ class _FullScore(HeuristicAgent):
 
     def choose(self, g, p, kind, options, ctx=None):
         score = getattr(self, "_" + kind, None) or self._default
-        skip = 0.5 if kind in ("hex", "champion", "bridge", "may") else None
+        skip = A.SKIP if kind in ("hex", "champion", "bridge", "may") else None
         best, pick = None, 0
         for i, opt in enumerate(options):
             v = (skip if opt is None and skip is not None else score(g, p, opt, ctx)
@@ -83,7 +84,7 @@ def test_the_heuristic_skips_odds_only_where_they_cannot_change_its_pick(rules, 
     battle odds only where that case could win: every pick equals scoring every option in
     full, the random tie-breaks drawn alike, over whole games with many fights, and fewer
     odds are worked out."""
-    from tether_build.engine import appraise, odds
+    from tether_build.engine import odds
 
     runs = {"full": 0, "bounded": 0}
     real = odds.battle_odds
@@ -97,12 +98,12 @@ def test_the_heuristic_skips_odds_only_where_they_cannot_change_its_pick(rules, 
     factions = sorted(rules.factions)
     picks: dict = {"full": [], "bounded": []}
     for agent, name in ((_FullScore, "full"), (_Bounded, "bounded")):
-        appraise._odds.cache_clear()
+        A._odds.cache_clear()
         which[0] = name
         for seed in range(6):
             n = 3 + seed % 3
             facs = [factions[(seed + i) % len(factions)] for i in range(n)]
             run(new_game(rules, n, 700 + seed, [agent(picks[name]) for _ in range(n)], facs))
-    appraise._odds.cache_clear()
+    A._odds.cache_clear()
     assert picks["bounded"] == picks["full"] and len(picks["full"]) > 1000
     assert 0 < runs["bounded"] < runs["full"], runs
