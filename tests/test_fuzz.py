@@ -4,8 +4,11 @@ error or a valid result, never a traceback or a hang.
 Mutants are made from the fixture's YAML and Markdown files by small text edits of the kinds
 designers and hostile files produce (lines dropped, duplicated, re-indented or cut; scalars
 replaced by huge, negative, fractional, empty, tagged, aliased or templated values; files
-emptied or removed). Each mutant is validated in-process; every mutant that validates is
-also compiled for the engine, played for one game and given to the designer report.
+emptied or removed). Each mutant is validated in-process, in a project with a build folder
+as a designer's is once it has built (so validate's render cache holds what the batch's
+earlier mutants left: the mutated file is parsed afresh, the others mostly come from the
+cache); every mutant that validates is also compiled for the engine, played for one game and
+given to the designer report.
 """
 
 from __future__ import annotations
@@ -102,10 +105,15 @@ def test_every_mutant_is_a_located_error_or_valid(tmp_path, batch):
     rng = random.Random(f"{SEED}-{batch}")
     valid = 0
     old = signal.signal(signal.SIGALRM, _alarm)
+    work = tmp_path / "project"
+    content = work / "content"
+    # a build folder beside the content, as a designer's project has once it has built:
+    # validate keeps the files it parsed and found schema-valid in its render cache, so
+    # each mutant after the first is validated as an edit is, against what earlier mutants
+    # left there (the mutated file parsed afresh, the others found in the cache)
+    (work / "build").mkdir(parents=True)
     try:
         for n in range(MUTANTS // 4):
-            work = tmp_path / f"m{n}"
-            content = work / "content"
             shutil.copytree(CONTENT, content)
             what = _mutant(content, rng)
             signal.alarm(HANG_SECONDS)
@@ -129,7 +137,8 @@ def test_every_mutant_is_a_located_error_or_valid(tmp_path, batch):
                 pytest.fail(f"mutant {batch}/{n} ({what}) ran over {HANG_SECONDS} s")
             finally:
                 signal.alarm(0)
-            shutil.rmtree(work)
+            for made in (content, work / "engine", work / "notes"):
+                shutil.rmtree(made, ignore_errors=True)
     finally:
         signal.signal(signal.SIGALRM, old)
     assert valid < MUTANTS // 4  # the fuzzer really breaks content
