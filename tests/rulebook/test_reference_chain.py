@@ -166,7 +166,7 @@ def test_a_part_that_cannot_start_below_the_one_before_starts_a_fresh_page(tmp_p
 
     from tether_build.rulebook import runon
 
-    _, height = runon.box("a4")
+    _, height = runon.box()
     blocks = [height - 5.0, 20.0]   # the second part's block is taller than what is left
 
     def render(k: int, sizes: dict) -> str:
@@ -176,7 +176,7 @@ def test_a_part_that_cannot_start_below_the_one_before_starts_a_fresh_page(tmp_p
                 f"<div style='height: {blocks[k]}mm'></div></body></html>")
 
     base = (Path(__file__).resolve().parents[2] / "templates").as_uri() + "/"
-    links = runon.chain("a4", 2, render, "test", Cache(tmp_path), base, 0.0)
+    links = runon.chain(2, render, "test", Cache(tmp_path), base, 0.0)
     assert links[0].fresh
     assert links[1].fresh and links[1].meta["pages"] == 1
     assert abs(links[1].meta["used"] - blocks[1]) < 0.1
@@ -206,7 +206,7 @@ def test_runs_after_a_run_that_grew_are_drawn_lower_not_laid_out_again(content, 
     before = reference.pages(env, ctx, ("a4",), Cache(tmp_path))
     links, runs = chains[-1], reference.parts(ctx["decks"])
     # a run with the run after it drawn lower, with room for a few more lines below that one
-    _, height = runon.box("a4")
+    _, height = runon.box()
     k = next(k for k in range(len(runs) - 1) if links[k + 1].lower
              and links[k + 1].lower + links[k + 1].meta["used"] < height - 25)
     deck, row, _ = runs[k]

@@ -26,7 +26,7 @@ from .words import Words
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 PAPERS = {"a4": "A4", "letter": "letter"}
 BOOK_TEMPLATES = ("rulebook", "cards", "backs", "fonts", "icons")  # what the book may load
-MARGIN = (19.0, 17.0, 18.0, 17.0)  # the book's page margins in mm: top, right, bottom, left
+MARGIN = (17.0, 15.0, 16.0, 15.0)  # the book's page margins in mm: top, right, bottom, left
 AID_MARGIN = (11.0, 12.0, 12.0, 12.0)  # the player aid's (its sheet and the book's last pages)
 CARD_SCALE = {"faction": 1.0}
 BOARD = (4, 1)  # players and seed of the board map the build prints (tether build's default)
@@ -58,9 +58,21 @@ def _env(words: Words, cache=None) -> jinja2.Environment:
     env.globals["icon"] = lambda name: Markup(words.icon_html(name))
     env.globals["ruler"] = printguide.ruler_svg
     env.globals["columns"] = columns.runs     # a chapter's HTML -> two-column and wide runs
-    env.globals["margin"] = " ".join(f"{m:g}mm" for m in MARGIN)
-    env.globals["aid_margin"] = " ".join(f"{m:g}mm" for m in AID_MARGIN)
+    env.globals["margin"] = _css(MARGIN)     # a sheet of its own (print/README.pdf)
+    env.globals["page_margin"] = page_margin
     return env
+
+
+def _css(margin: tuple) -> str:
+    return " ".join(f"{round(m, 4):g}mm" for m in margin)
+
+
+def page_margin(paper: str, part: str = "book") -> str:
+    """The CSS margins of the book's pages (part "book") or of its player aid's ("aid") on
+    this paper: MARGIN or AID_MARGIN, widened so every paper has the same text area, centred
+    (runon.page_margin): the rules, the aid and the card reference are laid out once for
+    every paper, and each paper's book has the same pages."""
+    return _css(runon.page_margin(paper, AID_MARGIN if part == "aid" else MARGIN))
 
 
 def setting(content, words: Words) -> dict:

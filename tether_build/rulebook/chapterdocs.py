@@ -37,7 +37,7 @@ def _chain(paper: str, cached_only: bool = False):
         return template.render(**dict(book, paper=paper, page_size=PAPERS[paper],
                                       ch=chapters[k], **sizes))
 
-    return runon.chain(paper, len(chapters), render, "bookch", cache, book["base"], MIN_START,
+    return runon.chain(len(chapters), render, "bookch", cache, book["base"], MIN_START,
                        runon.headings, cached_only)
 
 
@@ -49,7 +49,7 @@ def _aid_chain(paper: str, cached_only: bool = False):
     def render(k: int, sizes: dict) -> str:
         return template.render(**dict(book, paper=paper, page_size=PAPERS[paper], **sizes))
 
-    return runon.chain(paper, 1, render, "bookaid", cache, book["base"], MIN_START,
+    return runon.chain(1, render, "bookaid", cache, book["base"], MIN_START,
                        runon.headings, cached_only, AID_MARGIN)
 
 
@@ -58,7 +58,7 @@ def layout(env, book: dict, papers: tuple[str, ...], cache, card_face
     """The chapters of each paper, from the cache or laid out (the papers side by side)."""
     found = runon.per_paper(papers, _chain, template=env.get_template("rulebook/chapterdoc.html"),
                             book=dict(book, card_face=card_face), cache=cache)
-    return {p: runon.slot_pages(p, found[p], SLOT, [ch.id for ch in book["chapters"]])
+    return {p: runon.slot_pages(found[p], SLOT, [ch.id for ch in book["chapters"]])
             for p in papers}
 
 
@@ -75,7 +75,7 @@ def layout_aid(env, book: dict, papers: tuple[str, ...], cache
 
     found = runon.per_paper(papers, _aid_chain, template=env.get_template("rulebook/aiddoc.html"),
                             book=book, cache=cache)
-    return {p: runon.slot_pages(p, found[p], AID_SLOT, [AID_ID], AID_MARGIN) for p in papers}
+    return {p: runon.slot_pages(found[p], AID_SLOT, [AID_ID], AID_MARGIN) for p in papers}
 
 
 GUIDE_SLOT = "rb-guide-{}"
@@ -92,7 +92,7 @@ def _guide_chain(paper: str, cached_only: bool = False):
         return template.render(**dict(book, paper=paper, page_size=PAPERS[paper], guide=guide,
                                       **sizes))
 
-    return runon.chain(paper, 1, render, "bookguide", cache, book["base"], MIN_START,
+    return runon.chain(1, render, "bookguide", cache, book["base"], MIN_START,
                        runon.headings, cached_only)
 
 
@@ -103,7 +103,7 @@ def layout_guide(env, book: dict, papers: tuple[str, ...], cache, pages: dict[st
     from .printguide import with_book_pages
 
     guides = {p: with_book_pages(book["guide"], {p: pages[p]}) for p in papers}
-    found = runon.per_paper(papers, _guide_chain,
+    found = runon.per_paper(papers, _guide_chain, False,
                             template=env.get_template("rulebook/guidedoc.html"), book=book,
                             cache=cache, guides=guides)
-    return {p: runon.slot_pages(p, found[p], GUIDE_SLOT, [GUIDE_ID]) for p in papers}
+    return {p: runon.slot_pages(found[p], GUIDE_SLOT, [GUIDE_ID]) for p in papers}

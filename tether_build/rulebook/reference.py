@@ -99,7 +99,7 @@ def pages(env, book: dict, papers: tuple[str, ...], cache) -> dict[str, RefPages
                              book=book, cache=cache)
     out = {}
     for paper in papers:
-        laid = runon.slot_pages(paper, chains[paper], SLOT)
+        laid = runon.slot_pages(chains[paper], SLOT)
         out[paper] = RefPages(laid.slots, laid.fragments(paper, {}, cache))
     return out
 
@@ -131,7 +131,7 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
 
     html = template.render(**dict(book, paper=paper, page_size=PAPERS[paper], ref_slots=None,
                                   ref_intro=False, ref_probe=True,
-                                  **runon.page_sizes(paper, True, None)))
+                                  **runon.page_sizes(True, None)))
     key = digest(layout_key(html, book["base"]), Path(__file__).read_bytes())  # measured here
     entry = unpack(cache.get("refprobe", key))
     if entry is not None:
@@ -193,7 +193,7 @@ def _chain(paper: str, cached_only: bool = False):
 
     # a deck's next rows go on below the rows before however little room is left, as one
     # table's would: a row that does not fit goes to the next page, with the header
-    return runon.chain(paper, len(runs), render, "bookref", cache, book["base"],
+    return runon.chain(len(runs), render, "bookref", cache, book["base"],
                        lambda k: 0.0 if runs[k][1] else MIN_START, cached_only=cached_only,
                        hidden=lambda k: probe["header"] if runs[k][1] else 0.0,
                        whole_first=may_fit)

@@ -55,24 +55,43 @@ class Link:
     lower: float = 0.0
 
 
-def box(paper: str, margin: tuple | None = None) -> tuple[float, float]:
-    """Width and height (mm) of a slot page: the text area of a book page with these margins
-    (top, right, bottom, left; default the book's), less SLACK."""
+def box(margin: tuple | None = None) -> tuple[float, float]:
+    """Width and height (mm) of a slot page: the text area a book page has on every paper
+    with these margins (top, right, bottom, left; default the book's), less SLACK. It is the
+    narrowest paper's width and the shortest paper's height less the margins, the same on
+    every paper (page_margin centres it on each), so a part is laid out once for all papers:
+    the first paper lays it out, the others find it in the cache, and every paper's book has
+    the same pages."""
+    from ..render.geometry import PAPERS
+    from .book import MARGIN
+
+    top, right, bottom, left = margin or MARGIN
+    width = min(w for w, _ in PAPERS.values())
+    height = min(h for _, h in PAPERS.values())
+    return width - right - left, height - top - bottom - SLACK
+
+
+def page_margin(paper: str, margin: tuple | None = None) -> tuple[float, ...]:
+    """The margins (mm: top, right, bottom, left) of a book page on this paper: `margin`
+    (default the book's) widened evenly on both sides so its text area is box(margin)'s,
+    centred on the sheet."""
     from ..render.geometry import PAPERS
     from .book import MARGIN
 
     top, right, bottom, left = margin or MARGIN
     width, height = PAPERS[paper]
-    return width - right - left, height - top - bottom - SLACK
+    wide = (width - min(w for w, _ in PAPERS.values())) / 2
+    tall = (height - min(h for _, h in PAPERS.values())) / 2
+    return top + tall, right + wide, bottom + tall, left + wide
 
 
-def page_sizes(paper: str, fresh: bool, used: float | None, margin: tuple | None = None
+def page_sizes(fresh: bool, used: float | None, margin: tuple | None = None
                ) -> dict[str, str | None]:
     """The @page sizes of a part's document: `size` for every page and `first_size` for a
     first page that goes on below the part before (None when it starts a fresh page)."""
     from ..render.geometry import ART_BLEED
 
-    width, height = box(paper, margin)
+    width, height = box(margin)
     wide = width + 2 * ART_BLEED
 
     def size(tall: float) -> str:
@@ -82,13 +101,13 @@ def page_sizes(paper: str, fresh: bool, used: float | None, margin: tuple | None
             "first_size": None if fresh else size(height - used)}
 
 
-def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str, cache,
+def chain(count: int, render: Callable[[int, dict], str], kind: str, cache,
           base: str, min_start: float | Callable[[int], float],
           measure: Callable | None = None, cached_only: bool = False,
           margin: tuple | None = None, hidden: Callable[[int], float] | None = None,
           whole_first: Callable[[int, float], bool] | None = None) -> list[Link] | None:
-    """The parts of one paper in order, from the cache (`kind` entries, keyed by their HTML)
-    or laid out. render(k, sizes) is part k's HTML (sizes: page_sizes); measure(document) adds
+    """The parts in order (on every paper the same: see box), from the cache (`kind` entries,
+    keyed by their HTML) or laid out. render(k, sizes) is part k's HTML (sizes: page_sizes); measure(document) adds
     to a part's meta. min_start: mm, or part k -> mm. cached_only: None as soon as a part is
     not in the cache. margin: the book page's margins around the slots (default the book's).
     hidden(k): mm at the top of part k's first page that are not drawn when it goes on below
@@ -104,7 +123,7 @@ def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str,
     by a line, the runs after it are not laid out again. A part that does not fit is laid
     out as before, with its first page as tall as the room left. Either way the part's bytes
     depend only on where it starts, never on what the cache held."""
-    _, height = box(paper, margin)
+    _, height = box(margin)
     layouts: dict = {}   # one font configuration and image cache for the parts laid out here
     links: list[Link] = []
     used = None   # mm used on the last printed page so far
@@ -116,7 +135,7 @@ def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str,
             clip = 0.0 if fresh or hidden is None else hidden(k)
             first = height if fresh else height - used + clip   # its first page's height
             if whole_first is not None and not fresh and whole_first(k, first):
-                entry = _entry(render(k, page_sizes(paper, True, None, margin)), kind, cache,
+                entry = _entry(render(k, page_sizes(True, None, margin)), kind, cache,
                                base, height, measure, cached_only, layouts)
                 if entry is None:
                     return None
@@ -124,7 +143,7 @@ def chain(paper: str, count: int, render: Callable[[int, dict], str], kind: str,
                 if meta["pages"] == 1 and meta["used"] <= first:
                     lower = used - clip
                     break
-            html = render(k, page_sizes(paper, fresh, None if fresh else used - clip, margin))
+            html = render(k, page_sizes(fresh, None if fresh else used - clip, margin))
             entry = _entry(html, kind, cache, base, first, measure, cached_only, layouts)
             if entry is None:
                 return None
@@ -185,19 +204,48 @@ def each_paper(papers: tuple[str, ...], work: Callable, **job) -> list:
         JOB.clear()
 
 
-def per_paper(papers: tuple[str, ...], chain: Callable, **job) -> dict[str, list[Link]]:
+def per_paper(papers: tuple[str, ...], chain: Callable, same: bool = True, **job
+              ) -> dict[str, list[Link]]:
     """paper -> chain(paper): every paper's parts found in the cache (chain(paper, True)), the
-    others laid out (each_paper: side by side when two or more need it and cores allow).
-    chain: a module-level function (paper, cached_only=False) -> list[Link] | None that reads
-    what it needs in JOB (job)."""
+    others laid out. chain: a module-level function (paper, cached_only=False) ->
+    list[Link] | None that reads what it needs in JOB (job).
+
+    same: the papers' parts have the same HTML (every paper's slot pages are box()'s): the
+    first paper not in the cache is laid out here, and the others then find its parts (kept
+    here too when `cache` stores nothing), so the parts are laid out once, not once a paper.
+    Otherwise (a part that prints its own paper, such as the guide) the papers not in the
+    cache are laid out side by side (each_paper)."""
+    job = dict(job, cache=_Kept(job["cache"]))
     JOB.update(job)
     try:
         found = {p: chain(p, True) for p in papers}
+        todo = tuple(p for p in papers if found[p] is None)
+        if same and todo:
+            found[todo[0]] = chain(todo[0])
+            found.update((p, chain(p, True)) for p in todo[1:])
+            todo = tuple(p for p in todo if found[p] is None)
     finally:
         JOB.clear()
-    todo = tuple(p for p in papers if found[p] is None)
     found.update(zip(todo, each_paper(todo, chain, **job)))
     return found
+
+
+class _Kept:
+    """A render cache that also keeps, in memory, the entries put through it: a part laid out
+    for one paper is found by the next even when the cache stores nothing (Cache(None))."""
+
+    def __init__(self, cache):
+        self.cache, self.kept = cache, {}
+
+    def get(self, kind: str, key: str) -> bytes | None:
+        """The entry's bytes, or None."""
+        data = self.kept.get((kind, key))
+        return data if data is not None else self.cache.get(kind, key)
+
+    def put(self, kind: str, key: str, data: bytes) -> None:
+        """Store an entry, and keep it here."""
+        self.kept[kind, key] = data
+        self.cache.put(kind, key, data)
 
 
 def _used(page) -> float:
@@ -304,12 +352,12 @@ class SlotPages:
                 enumerate(stacked(self.printed, fragments(paper, self.links, faces, cache)))}
 
 
-def slot_pages(paper: str, links: list[Link], slot: str, anchors: list[str] = (),
+def slot_pages(links: list[Link], slot: str, anchors: list[str] = (),
                margin: tuple | None = None) -> SlotPages:
-    """The book's empty slot pages for one paper's parts (slot: their names' format), each
+    """The book's empty slot pages for the parts (slot: their names' format), each
     carrying, with no height, the headings that start on it (parts measured with `headings`;
     anchors: the id of each part's title, which the contents link to)."""
-    width, height = box(paper, margin)
+    width, height = box(margin)
     pages = printed(links)
     slots = []
     for n, page in enumerate(pages):
