@@ -226,7 +226,7 @@ SETTLE_TRIES = 4   # layouts of the book, at most, until the page count its guid
 def _settle(env, book: dict, papers: tuple[str, ...], cache, render: Callable
             ) -> tuple[dict, dict]:
     """(guide slot pages, book layouts) per paper, with the guide printing the page count of
-    its own paper's book. The guide is laid out with a count (the last build's, kept in the
+    each paper's book. The guide is laid out with a count (the last build's, kept in the
     cache, or 0), then the book, then the guide again with the book's count if it differs,
     and so on until the count holds: the book's layout depends only on the guide's slot
     pages, which a count of other digits does not change, so the second round finds the

@@ -86,7 +86,7 @@ def _guide_chain(paper: str, cached_only: bool = False):
     from .book import PAPERS
 
     template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
-    guide = runon.JOB["guides"][paper]
+    guide = runon.JOB["guide"]
 
     def render(k: int, sizes: dict) -> str:
         return template.render(**dict(book, paper=paper, page_size=PAPERS[paper], guide=guide,
@@ -98,12 +98,13 @@ def _guide_chain(paper: str, cached_only: bool = False):
 
 def layout_guide(env, book: dict, papers: tuple[str, ...], cache, pages: dict[str, int]
                  ) -> dict[str, runon.SlotPages]:
-    """The print-and-assemble guide of each paper, laid out like a chapter, printing
-    `pages[paper]` as the page count of that paper's book (the other paper's: a dash)."""
+    """The print-and-assemble guide, laid out like a chapter, printing `pages` (paper ->
+    count) as the page count of each paper's book: every paper's book has the same guide,
+    laid out once."""
     from .printguide import with_book_pages
 
-    guides = {p: with_book_pages(book["guide"], {p: pages[p]}) for p in papers}
-    found = runon.per_paper(papers, _guide_chain, False,
+    guide = with_book_pages(book["guide"], pages)
+    found = runon.per_paper(papers, _guide_chain,
                             template=env.get_template("rulebook/guidedoc.html"), book=book,
-                            cache=cache, guides=guides)
+                            cache=cache, guide=guide)
     return {p: runon.slot_pages(found[p], GUIDE_SLOT, [GUIDE_ID]) for p in papers}

@@ -100,8 +100,9 @@ def _items(content, cards, papers, board: tuple[int, int], words) -> list[dict]:
 
 def with_book_pages(guide: dict, pages: dict[str, int]) -> dict:
     """The guide with the rulebook's own page counts (paper -> pages) in its list of files,
-    which only the book's layout knows: the print guide (both papers) and the guide in the
-    book (its own paper; the other prints a dash)."""
+    which only the book's layout knows: the print guide and the guide in every paper's book
+    (the book's pages are the same on every paper, so is its guide; a paper not built prints
+    a dash)."""
     return dict(guide, prints=[dict(it, pages=pages) if it["file"].startswith("rulebook")
                                else it for it in guide["prints"]])
 
