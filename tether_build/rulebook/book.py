@@ -44,8 +44,9 @@ class Rulebook:
 
 
 def _env(words: Words, cache=None) -> jinja2.Environment:
-    """The rulebook's templates, with the glossary filters and the book's and the aid's page
-    margins; cache: the render cache, where their compiled code is kept (templatecode.py)."""
+    """The rulebook's templates, with the glossary filters, the book's and the aid's page
+    margins and the sheet the book is laid out on for every paper (runon.sheet); cache:
+    the render cache, where their compiled code is kept (templatecode.py)."""
     from ..render.templatecode import bytecode_cache
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -58,21 +59,20 @@ def _env(words: Words, cache=None) -> jinja2.Environment:
     env.globals["icon"] = lambda name: Markup(words.icon_html(name))
     env.globals["ruler"] = printguide.ruler_svg
     env.globals["columns"] = columns.runs     # a chapter's HTML -> two-column and wide runs
-    env.globals["margin"] = _css(MARGIN)     # a sheet of its own (print/README.pdf)
-    env.globals["page_margin"] = page_margin
+    env.globals["margin"] = _css(MARGIN)
+    env.globals["aid_margin"] = _css(AID_MARGIN)
+    width, height = runon.sheet()
+    across, down = runon.sheet_bleed()
+    env.globals["sheet"] = {"size": f"{width:g}mm {height:g}mm",
+                            "bleed": f"{round(down, 4):g}mm {round(across, 4):g}mm",
+                            "cover": f"width: {round(width + 2 * across, 4):g}mm; "
+                                     f"height: {round(height + 2 * down, 4):g}mm; "
+                                     f"margin: -{round(down, 4):g}mm -{round(across, 4):g}mm;"}
     return env
 
 
 def _css(margin: tuple) -> str:
-    return " ".join(f"{round(m, 4):g}mm" for m in margin)
-
-
-def page_margin(paper: str, part: str = "book") -> str:
-    """The CSS margins of the book's pages (part "book") or of its player aid's ("aid") on
-    this paper: MARGIN or AID_MARGIN, widened so every paper has the same text area, centred
-    (runon.page_margin): the rules, the aid and the card reference are laid out once for
-    every paper, and each paper's book has the same pages."""
-    return _css(runon.page_margin(paper, AID_MARGIN if part == "aid" else MARGIN))
+    return " ".join(f"{m:g}mm" for m in margin)
 
 
 def setting(content, words: Words) -> dict:
@@ -170,15 +170,14 @@ def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
 
 
 def _layout(paper: str) -> tuple[str, bytes, list, int]:
-    """Lay out one paper: (paper, skeleton bytes, slots, page count), see stamp.Skeleton;
-    its HTML and base URL in runon.JOB (_layouts)."""
+    """Lay out one paper's HTML: (paper, PDF, slots, page count); its HTML and base URL in
+    runon.JOB (_layouts)."""
     from ..render.pdf import Layout
-    from .stamp import skeleton, slots
+    from .stamp import slots
 
     document = Layout(runon.JOB["base"]).render(runon.JOB["html"][paper])
     pdf = Layout.write(document.pages, document)
-    placed = slots(document)
-    return paper, skeleton(pdf, placed).to_bytes(), placed, len(document.pages)
+    return paper, pdf, slots(document), len(document.pages)
 
 
 def layout_key(html: str, base: str) -> str:
@@ -191,16 +190,20 @@ def layout_key(html: str, base: str) -> str:
     code = Path(__file__).resolve().parent
     return cache.digest("book/1", html, base, cache.files_digest(TEMPLATES, BOOK_TEMPLATES),
                         cache.code_digest("pdf.py", "pdfasm.py"),
-                        (code / "stamp.py").read_bytes(), cache.versions(*cache.LAYOUT_PACKAGES),
-                        cache.versions("pypdf"), os.environ.get("SOURCE_DATE_EPOCH", "0"))
+                        (code / "stamp.py").read_bytes(), (code / "runon.py").read_bytes(),
+                        cache.versions(*cache.LAYOUT_PACKAGES), cache.versions("pypdf"),
+                        os.environ.get("SOURCE_DATE_EPOCH", "0"))
 
 
 def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) -> dict:
-    """paper -> (skeleton, slots, page count): from the cache, or laid out (in parallel)."""
-    from ..render.cache import pack, unpack
-    from .stamp import Skeleton, Slot
+    """paper -> (skeleton, slots, page count): from the cache, or laid out. Papers whose HTML
+    is the same (the book and the aid sheet are laid out on runon.sheet() for every paper)
+    share one layout, each paper's skeleton showing its pages on its own sheet (paper_box);
+    different HTML is laid out side by side."""
+    from ..render.cache import digest, pack, unpack
+    from .stamp import Skeleton, Slot, skeleton
 
-    keys = {p: layout_key(html[p], base) for p in papers}
+    keys = {p: digest("book/paper", layout_key(html[p], base), p) for p in papers}
     found = {}
     for paper in papers:
         entry = unpack(cache.get("book", keys[paper]))
@@ -211,12 +214,21 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
                                 meta["pages"])
             except (ValueError, KeyError, TypeError):
                 pass  # a damaged entry: lay the paper out again
-    todo = tuple(p for p in papers if p not in found)
-    if todo:
-        for paper, skel, placed, pages in runon.each_paper(todo, _layout, html=html, base=base):
-            cache.put("book", keys[paper], pack(
-                {"slots": [astuple(s) for s in placed], "pages": pages}, skel))
-            found[paper] = (Skeleton.from_bytes(skel), placed, pages)
+    same: dict[str, list[str]] = {}
+    for paper in papers:
+        if paper not in found:
+            same.setdefault(html[paper], []).append(paper)
+    if same:
+        firsts = tuple(group[0] for group in same.values())
+        for first, pdf, placed, pages in runon.each_paper(firsts, _layout, html=html,
+                                                          base=base):
+            for paper in same[html[first]]:
+                skel = skeleton(pdf, placed,
+                                lambda trim, paper=paper: runon.paper_box(paper, trim)
+                                ).to_bytes()
+                cache.put("book", keys[paper], pack(
+                    {"slots": [astuple(s) for s in placed], "pages": pages}, skel))
+                found[paper] = (Skeleton.from_bytes(skel), placed, pages)
     return found
 
 

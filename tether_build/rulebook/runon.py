@@ -55,34 +55,47 @@ class Link:
     lower: float = 0.0
 
 
+def sheet() -> tuple[float, float]:
+    """Width and height (mm) of the page the book is laid out on, for every paper: the
+    narrowest paper's width and the shortest paper's height. Each paper's PDF shows it
+    centred on its own sheet (paper_box), the book's bleed (sheet_bleed) filling the rest."""
+    from ..render.geometry import PAPERS
+
+    return min(w for w, _ in PAPERS.values()), min(h for _, h in PAPERS.values())
+
+
+def sheet_bleed() -> tuple[float, float]:
+    """(across, down) mm the book's pages reach past sheet() on each side: half of the most
+    that any paper is wider or taller, so a cover printed to the page's edge fills them."""
+    from ..render.geometry import PAPERS
+
+    width, height = sheet()
+    return (max(w for w, _ in PAPERS.values()) - width) / 2, (
+        max(h for _, h in PAPERS.values()) - height) / 2
+
+
+def paper_box(paper: str, trim: tuple[float, ...]) -> list[float]:
+    """The PDF box (pt) of `paper` around a book page laid out on sheet() whose trim box is
+    `trim` (x0, y0, x1, y1 in pt): the paper's sheet with that page centred on it."""
+    from ..render.geometry import PAPERS, PT_PER_MM
+
+    width, height = sheet()
+    across = (PAPERS[paper][0] - width) / 2 * PT_PER_MM
+    down = (PAPERS[paper][1] - height) / 2 * PT_PER_MM
+    x0, y0, x1, y1 = trim
+    return [x0 - across, y0 - down, x1 + across, y1 + down]
+
+
 def box(margin: tuple | None = None) -> tuple[float, float]:
-    """Width and height (mm) of a slot page: the text area a book page has on every paper
-    with these margins (top, right, bottom, left; default the book's), less SLACK. It is the
-    narrowest paper's width and the shortest paper's height less the margins, the same on
-    every paper (page_margin centres it on each), so a part is laid out once for all papers:
-    the first paper lays it out, the others find it in the cache, and every paper's book has
-    the same pages."""
-    from ..render.geometry import PAPERS
+    """Width and height (mm) of a slot page: the text area of a book page (sheet()) with
+    these margins (top, right, bottom, left; default the book's), less SLACK. The same on
+    every paper, so a part is laid out once for all papers: the first paper lays it out, the
+    others find it in the cache, and every paper's book has the same pages."""
     from .book import MARGIN
 
     top, right, bottom, left = margin or MARGIN
-    width = min(w for w, _ in PAPERS.values())
-    height = min(h for _, h in PAPERS.values())
+    width, height = sheet()
     return width - right - left, height - top - bottom - SLACK
-
-
-def page_margin(paper: str, margin: tuple | None = None) -> tuple[float, ...]:
-    """The margins (mm: top, right, bottom, left) of a book page on this paper: `margin`
-    (default the book's) widened evenly on both sides so its text area is box(margin)'s,
-    centred on the sheet."""
-    from ..render.geometry import PAPERS
-    from .book import MARGIN
-
-    top, right, bottom, left = margin or MARGIN
-    width, height = PAPERS[paper]
-    wide = (width - min(w for w, _ in PAPERS.values())) / 2
-    tall = (height - min(h for _, h in PAPERS.values())) / 2
-    return top + tall, right + wide, bottom + tall, left + wide
 
 
 def page_sizes(fresh: bool, used: float | None, margin: tuple | None = None

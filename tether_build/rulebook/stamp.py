@@ -116,10 +116,13 @@ def _own(holder, key: str, overrides: dict):
     return value
 
 
-def skeleton(book_pdf: bytes, placed: list[Slot]) -> Skeleton:
-    """The book PDF with every page that holds faces wired to placeholders (see Skeleton)."""
+def skeleton(book_pdf: bytes, placed: list[Slot], paper=None) -> Skeleton:
+    """The book PDF with every page that holds faces wired to placeholders (see Skeleton).
+    paper: (trim box -> box), the box (pt) of the sheet each page is printed on, around the
+    page WeasyPrint laid out (its trim box) and within its bleed (runon.paper_box): set as
+    every page's media, crop, bleed and trim box. None: the pages as laid out."""
     from pypdf import PdfReader
-    from pypdf.generic import ArrayObject, IndirectObject, NameObject
+    from pypdf.generic import ArrayObject, FloatObject, IndirectObject, NameObject
 
     from ..render.pdfasm import Placeholder, Serializer
 
@@ -140,7 +143,15 @@ def skeleton(book_pdf: bytes, placed: list[Slot]) -> Skeleton:
         new[NameObject("/Contents")] = ArrayObject(
             [Placeholder("before"), *old, Placeholder(f"after:{index}")])
         overrides[page.indirect_reference.idnum] = new
-        heights[index] = float(page.mediabox.height)
+        heights[index] = float(page.trimbox.top)   # CSS px are drawn from the trim's top
+    if paper is not None:
+        for page in reader.pages:
+            num = page.indirect_reference.idnum
+            new = overrides.setdefault(num, _copy(page))
+            sheet = ArrayObject(FloatObject(round(v, 4)) for v in paper(
+                tuple(float(v) for v in page.trimbox)))
+            for key in ("/MediaBox", "/CropBox", "/BleedBox", "/TrimBox"):
+                new[NameObject(key)] = sheet
 
     def resolve(ref: IndirectObject):
         return overrides[ref.idnum] if ref.idnum in overrides else ref.get_object()
