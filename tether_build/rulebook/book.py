@@ -314,6 +314,9 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     guides, layouts = _settle(env, book, papers, cache, render)
     sheets = _layouts(papers, {p: _aid_sheet(env, book, p, aids[p].slots) for p in papers},
                       book["base"], cache)
+    first = papers[0]   # print/README.pdf is printed on the first paper
+    readme = _layouts((first,), {first: _readme(env, book, guides[first].slots)},
+                      book["base"], cache)[first]
     shown = {s.card for p in papers for s in layouts[p][1]} | {
         s[1] for p in papers for link in rules[p].links for s in link.meta["slots"]}
     faces_ready()  # the layouts hold empty face slots only: `tether build` runs its card
@@ -325,44 +328,25 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     for paper in papers:
         skel, placed, pages = layouts[paper]
         aid_pages = aids[paper].fragments(paper, {}, cache)
+        guide_pages = guides[paper].fragments(paper, {}, cache)
         out.files[f"rulebook-{paper}.pdf"] = stamp(
             skel, placed, dict(fragments, **refs[paper].fragments,
                                **rules[paper].fragments(paper, fragments, cache),
-                               **aid_pages, **guides[paper].fragments(paper, {}, cache)))
+                               **aid_pages, **guide_pages))
         out.pages[paper] = pages
         out.files[AID.format(paper=paper)] = stamp(*sheets[paper][:2], aid_pages)
-    out.files["rulebook.pdf"] = out.files[f"rulebook-{papers[0]}.pdf"]
-    out.files[README] = readme(env, book, papers[0], out.pages, cache)
+        if paper == first:
+            out.files[README] = stamp(*readme[:2], guide_pages)
+    out.files["rulebook.pdf"] = out.files[f"rulebook-{first}.pdf"]
     out.seconds = round(time.perf_counter() - start, 2)
     return out
 
 
-def _sheet(env: jinja2.Environment, template: str, book: dict, paper: str, cache=None,
-           **extra) -> bytes:
-    """A small PDF of its own from a rulebook template (README, player aid); kept in the
-    render cache (a Cache, or None) under its HTML and all that shapes its layout."""
-    from ..render.cache import Cache, digest, pack, unpack
-    from ..render.pdf import Layout
-
-    html = env.get_template(template).render(
-        paper=paper, page_size=PAPERS[paper], title=book["title"], version=book["version"],
-        **extra)
-    cache = cache if cache is not None else Cache(None)
-    key = digest("sheet/1", layout_key(html, book["base"]))
-    entry = unpack(cache.get("sheet", key))   # None when missing or damaged
-    if entry is not None:
-        return entry[1]
-    document = Layout(book["base"]).render(html)
-    pdf = Layout.write(document.pages, document)
-    cache.put("sheet", key, pack({"template": template}, pdf))
-    return pdf
-
-
-def readme(env: jinja2.Environment, book: dict, paper: str, pages: dict[str, int],
-           cache=None) -> bytes:
-    """print/README.pdf: the print-and-assemble page alone, with the rulebook's page counts."""
-    return _sheet(env, "rulebook/readme.html", book, paper, cache,
-                  guide=printguide.with_book_pages(book["guide"], pages))
+def _readme(env: jinja2.Environment, book: dict, slots: list) -> str:
+    """The HTML of print/README.pdf, the print-and-assemble guide alone: the book's guide
+    pages (slots) drawn on pages of its own, with its own header and folios."""
+    return env.get_template("rulebook/readme.html").render(
+        title=book["title"], version=book["version"], guide_slots=slots)
 
 
 def _aid_sheet(env: jinja2.Environment, book: dict, paper: str, slots: list) -> str:
