@@ -71,3 +71,30 @@ def test_the_papers_share_one_layout_then_the_cache(tmp_path, monkeypatch):
     mended = book._layouts(tuple(PAPERS), html, base, cache)
     assert len(laid) == 3   # laid out again, once
     assert stamp(*mended["letter"][:2], {}) == stamp(*found["letter"][:2], {})
+
+
+def _part(paper: str, cached_only: bool = False):
+    """A chain whose part has the same HTML on every paper unless JOB["own"] names the paper
+    in it (as the guide would if it printed its own paper); each layout is logged to a file,
+    so one in a forked worker counts too."""
+    cache = runon.JOB["cache"]
+    key = paper if runon.JOB["own"] else "same"
+    if cache.get("part", key) is None:
+        if cached_only:
+            return None
+        with open(runon.JOB["log"], "a") as log:
+            log.write(paper + "\n")
+        cache.put("part", key, b"laid out")
+    return [key]
+
+
+@pytest.mark.parametrize("own", [False, True])
+def test_a_part_is_laid_out_once_for_every_paper_even_with_no_cache(tmp_path, own):
+    log = tmp_path / "laid"
+    log.write_text("")
+    found = runon.per_paper(("a4", "letter"), _part, cache=Cache(None), own=own, log=log)
+    laid = log.read_text().split()
+    if own:
+        assert found == {"a4": ["a4"], "letter": ["letter"]} and laid == ["a4", "letter"]
+    else:
+        assert found == {"a4": ["same"], "letter": ["same"]} and laid == ["a4"]

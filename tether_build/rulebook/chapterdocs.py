@@ -55,7 +55,7 @@ def _aid_chain(paper: str, cached_only: bool = False):
 
 def layout(env, book: dict, papers: tuple[str, ...], cache, card_face
            ) -> dict[str, runon.SlotPages]:
-    """The chapters of each paper, from the cache or laid out (the papers side by side)."""
+    """The chapters of each paper, from the cache or laid out (once for every paper)."""
     found = runon.per_paper(papers, _chain, template=env.get_template("rulebook/chapterdoc.html"),
                             book=dict(book, card_face=card_face), cache=cache)
     return {p: runon.slot_pages(found[p], SLOT, [ch.id for ch in book["chapters"]])

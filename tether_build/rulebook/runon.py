@@ -217,23 +217,22 @@ def each_paper(papers: tuple[str, ...], work: Callable, **job) -> list:
         JOB.clear()
 
 
-def per_paper(papers: tuple[str, ...], chain: Callable, same: bool = True, **job
-              ) -> dict[str, list[Link]]:
+def per_paper(papers: tuple[str, ...], chain: Callable, **job) -> dict[str, list[Link]]:
     """paper -> chain(paper): every paper's parts found in the cache (chain(paper, True)), the
     others laid out. chain: a module-level function (paper, cached_only=False) ->
     list[Link] | None that reads what it needs in JOB (job).
 
-    same: the papers' parts have the same HTML (every paper's slot pages are box()'s): the
-    first paper not in the cache is laid out here, and the others then find its parts (kept
-    here too when `cache` stores nothing), so the parts are laid out once, not once a paper.
-    Otherwise (a part that prints its own paper, such as the guide) the papers not in the
-    cache are laid out side by side (each_paper)."""
+    Every paper's parts have the same HTML (every paper's slot pages are box()'s): the first
+    paper not in the cache is laid out here, and the others then find its parts (kept here
+    too when `cache` stores nothing), so the parts are laid out once, not once a paper. A
+    paper whose parts still differ (a part that prints its own paper) is laid out after
+    that, the papers side by side (each_paper)."""
     job = dict(job, cache=_Kept(job["cache"]))
     JOB.update(job)
     try:
         found = {p: chain(p, True) for p in papers}
         todo = tuple(p for p in papers if found[p] is None)
-        if same and todo:
+        if todo:
             found[todo[0]] = chain(todo[0])
             found.update((p, chain(p, True)) for p in todo[1:])
             todo = tuple(p for p in todo if found[p] is None)
