@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,9 @@ class Watcher:
         self.proc.send_signal(signal.SIGINT)
         try:
             return self.proc.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the watcher did not stop on SIGINT; its output:\n"
+                        + "\n".join(self.seen + list(self.lines.queue)))
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()
@@ -98,3 +102,53 @@ def test_the_warm_up_page_lays_out_with_the_bundled_fonts_and_icons():
     from tether_build.render.pdf import warm_up
 
     warm_up(TEMPLATES.as_uri() + "/")
+
+
+class _Stop(Exception):
+    """Raised in the watcher's place by a test signal (Ctrl-C stands for it)."""
+
+
+def _interrupt_after(seconds: float) -> None:
+    def raise_stop(signum, frame):
+        raise _Stop
+    signal.signal(signal.SIGUSR1, raise_stop)
+    threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGUSR1)).start()
+
+
+def _sleeping_build(ignore_sigint: bool):
+    def run():
+        if ignore_sigint:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        time.sleep(600)
+    return run
+
+
+@pytest.mark.parametrize("ignore_sigint", [False, True])
+def test_stopping_the_watcher_stops_the_build_it_runs(monkeypatch, ignore_sigint):
+    """A Ctrl-C that reaches the watcher alone (`kill -INT`) while a build runs stops that
+    build (SIGINT passed on; SIGKILL after STOP_WAIT when it does not stop) and reaps it,
+    instead of waiting for the build to end."""
+    from tether_build import watch
+
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def fork():
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+    monkeypatch.setattr(os, "fork", fork)
+    monkeypatch.setattr(watch, "STOP_WAIT", 0.5)
+    before = signal.getsignal(signal.SIGUSR1)
+    start = time.monotonic()
+    try:
+        _interrupt_after(0.5)
+        with pytest.raises(_Stop):
+            watch.build_once(_sleeping_build(ignore_sigint))
+    finally:
+        signal.signal(signal.SIGUSR1, before)
+    assert time.monotonic() - start < 60   # not the build's 600 s
+    (pid,) = forked
+    with pytest.raises(ChildProcessError):   # the build child has ended and been reaped
+        os.waitpid(pid, os.WNOHANG)

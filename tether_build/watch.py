@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 import time
 import traceback
@@ -32,6 +33,7 @@ from .fsutil import tree_version
 INTERVAL = 0.1   # seconds between two looks at the watched folders (a look costs ~2 ms)
 SETTLE = 0.05    # seconds to let an editor finish writing before the build reads the files
 CODE_EVERY = 20  # looks at the code once every this many looks at the content
+STOP_WAIT = 10.0  # seconds a build child has to stop after Ctrl-C before it is killed
 
 
 def _exit_code(run: Callable[[], None]) -> int:
@@ -80,9 +82,29 @@ def build_once(run: Callable[[], None]) -> tuple[int, list[str]]:
     try:
         with os.fdopen(read, "rb") as pipe:
             names = pipe.read().decode().split()
-    finally:   # Ctrl-C reaches the child too: it stops, and is waited for
-        _, status = os.waitpid(pid, 0)
+    except BaseException:   # Ctrl-C: the build stops too, then the watcher
+        _end(pid)
+        raise
+    _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status), names
+
+
+def _end(pid: int) -> None:
+    """Stop the build child `pid` and reap it: SIGINT, as Ctrl-C at a terminal (which may
+    have reached it already; a SIGINT sent to the watcher alone, `kill -INT`, has not), then
+    SIGKILL if it has not ended within STOP_WAIT seconds. A build stopped either way leaves
+    the previous outputs as they were (commit.py)."""
+    try:
+        os.kill(pid, signal.SIGINT)
+    except ProcessLookupError:
+        pass
+    deadline = time.monotonic() + STOP_WAIT
+    while time.monotonic() < deadline:
+        if os.waitpid(pid, os.WNOHANG)[0]:
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
 
 
 def warm(names: list[str]) -> int:
