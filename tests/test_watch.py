@@ -18,12 +18,20 @@ ROOT = Path(__file__).resolve().parent.parent
 WAIT = 120.0   # seconds a build may take on a loaded machine before the test gives up
 
 
+# Ctrl-C at a terminal: SIGINT raises KeyboardInterrupt in the watcher. A test run started
+# as a background job of a non-interactive shell (`(cmd &)`, `setsid`) ignores SIGINT, and
+# every process it starts inherits that: the watcher restores Python's handler first, as a
+# terminal's process has it (as tests/test_build_preload.py does for a build).
+START = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+         "from tether_build.cli import main; main()")
+
+
 class Watcher:
     """`tether build --watch` in a process of its own; its stderr read line by line."""
 
     def __init__(self, content: Path, out: Path):
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from tether_build.cli import main; main()", "build",
+            [sys.executable, "-c", START, "build",
              "--watch", "--content", str(content), "--out", str(out),
              "--only", "validate", "--only", "notes"],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
