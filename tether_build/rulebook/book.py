@@ -18,13 +18,13 @@ import jinja2
 from markupsafe import Markup
 
 from ..errors import ContentError, TetherError
+from ..render.geometry import PAPERS  # the papers a book is printed on, and their sizes
 from . import aid, anatomy, chapterdocs, columns, printguide, reference, runon
 from .chapters import render_chapters
 from .directives import ANATOMY, Ctx
 from .words import Words
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-PAPERS = {"a4": "A4", "letter": "letter"}
 BOOK_TEMPLATES = ("rulebook", "cards", "backs", "fonts", "icons")  # what the book may load
 MARGIN = (17.0, 15.0, 16.0, 15.0)  # the book's page margins in mm: top, right, bottom, left
 AID_MARGIN = (11.0, 12.0, 12.0, 12.0)  # the player aid's (its sheet and the book's last pages)
@@ -304,7 +304,7 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     refs = reference.pages(env, book, papers, cache)
 
     def render(paper: str, inline: bool, guides=None) -> str:
-        return template.render(paper=paper, page_size=PAPERS[paper], **book,
+        return template.render(paper=paper, **book,
                                ref_slots=None if inline else refs[paper].slots,
                                rules_slots=None if inline else rules[paper].slots,
                                aid_slots=None if inline else aids[paper].slots,
@@ -353,7 +353,7 @@ def _aid_sheet(env: jinja2.Environment, book: dict, paper: str, slots: list) -> 
     """The HTML of print/player-aid-<paper>.pdf, the aid on one sheet, front and back (one
     per player): the book's aid pages (slots) drawn on pages of its own, with its own folios."""
     return env.get_template("rulebook/aidsheet.html").render(
-        paper=paper, page_size=PAPERS[paper], title=book["title"], version=book["version"],
+        paper=paper, title=book["title"], version=book["version"],
         aid=book["aid"], aid_slots=slots)
 
 
@@ -362,7 +362,7 @@ def preview_html(content, content_dir: Path, base: str = "/templates/") -> str:
     book, words, faces = _context(content, content_dir)
     faces.fit()
     template = _env(words).get_template("rulebook/book.html")
-    html = template.render(paper="a4", page_size=PAPERS["a4"], **book, ref_slots=None,
+    html = template.render(paper="a4", **book, ref_slots=None,
                            rules_slots=None, aid_slots=None, guide_slots=None,
                            card_face=lambda c: faces.face(c["id"], c["scale"], True))
     return _absolute(html, base)

@@ -28,26 +28,23 @@ MIN_START = 30.0      # mm: a chapter starts on a fresh page when less is left b
 
 
 def _chain(paper: str, cached_only: bool = False):
-    from .book import PAPERS
-
     template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
     chapters = book["chapters"]
 
     def render(k: int, sizes: dict) -> str:
-        return template.render(**dict(book, paper=paper, page_size=PAPERS[paper],
-                                      ch=chapters[k], **sizes))
+        return template.render(**dict(book, paper=paper, ch=chapters[k], **sizes))
 
     return runon.chain(len(chapters), render, "bookch", cache, book["base"], MIN_START,
                        runon.headings, cached_only)
 
 
 def _aid_chain(paper: str, cached_only: bool = False):
-    from .book import AID_MARGIN, PAPERS
+    from .book import AID_MARGIN
 
     template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
 
     def render(k: int, sizes: dict) -> str:
-        return template.render(**dict(book, paper=paper, page_size=PAPERS[paper], **sizes))
+        return template.render(**dict(book, paper=paper, **sizes))
 
     return runon.chain(1, render, "bookaid", cache, book["base"], MIN_START,
                        runon.headings, cached_only, AID_MARGIN)
@@ -83,14 +80,11 @@ GUIDE_ID = "print-and-assemble"   # the anchor the contents link to (templates/r
 
 
 def _guide_chain(paper: str, cached_only: bool = False):
-    from .book import PAPERS
-
     template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
     guide = runon.JOB["guide"]
 
     def render(k: int, sizes: dict) -> str:
-        return template.render(**dict(book, paper=paper, page_size=PAPERS[paper], guide=guide,
-                                      **sizes))
+        return template.render(**dict(book, paper=paper, guide=guide, **sizes))
 
     return runon.chain(1, render, "bookguide", cache, book["base"], MIN_START,
                        runon.headings, cached_only)

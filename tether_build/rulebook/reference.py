@@ -127,9 +127,9 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
     cached."""
     from ..render.cache import digest, pack, unpack
     from ..render.pdf import PX_PER_MM, Layout, _first, _walk
-    from .book import PAPERS, layout_key
+    from .book import layout_key
 
-    html = template.render(**dict(book, paper=paper, page_size=PAPERS[paper], ref_slots=None,
+    html = template.render(**dict(book, paper=paper, ref_slots=None,
                                   ref_intro=False, ref_probe=True,
                                   **runon.page_sizes(True, None)))
     key = digest(layout_key(html, book["base"]), Path(__file__).read_bytes())  # measured here
@@ -162,7 +162,6 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
 def _chain(paper: str, cached_only: bool = False):
     """The documents of one paper, run after run of rows (runon.chain); cached_only: None as
     soon as a document is not in the cache (nothing is laid out)."""
-    from .book import PAPERS
 
     template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
     decks = book["decks"]
@@ -186,7 +185,7 @@ def _chain(paper: str, cached_only: bool = False):
     def render(k: int, sizes: dict) -> str:
         d, start, end = runs[k]
         deck = dict(decks[d], rows=decks[d]["rows"][start:end])
-        return template.render(**dict(book, paper=paper, page_size=PAPERS[paper],
+        return template.render(**dict(book, paper=paper,
                                       ref_slots=None, decks=[deck], ref_intro=k == 0,
                                       ref_cont=start > 0, ref_more=end < len(decks[d]["rows"]),
                                       ref_cols=probe["cols"], **sizes))
