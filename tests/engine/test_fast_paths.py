@@ -107,3 +107,35 @@ def test_the_heuristic_skips_odds_only_where_they_cannot_change_its_pick(rules, 
     A._odds.cache_clear()
     assert picks["bounded"] == picks["full"] and len(picks["full"]) > 1000
     assert 0 < runs["bounded"] < runs["full"], runs
+
+
+class _NearChecked(HeuristicAgent):
+    """The heuristic, checking each hex potential it reads against the formula worked out
+    afresh from the state of that moment."""
+
+    def __init__(self, seen: list):
+        self.seen = seen
+
+    def _near_objective(self, g, p, h):
+        got = super()._near_objective(g, p, h)
+        s = g.s
+        row = s.topo.dist[h]
+        fresh = max([-9.0] + [worth - 1.2 * row[t] for t, worth in self._objectives(g, p)
+                              if not s.occupies(p, t)])
+        assert got == fresh, (s.round, p, h)
+        self.seen.append(len(self._near_tables[1]))
+        return got
+
+
+def test_hex_potentials_kept_across_decisions_are_those_of_the_moment(rules):
+    """The heuristic keeps a hex's potential for as long as the objectives its seat does
+    not hold stay the same, over many decisions: every potential it reads over whole games
+    equals the one worked out from the state of the moment, and the kept tables are far
+    fewer than the reads."""
+    seen: list = []
+    factions = sorted(rules.factions)
+    for seed in range(4):
+        n = 2 + seed
+        facs = [factions[(seed + i) % len(factions)] for i in range(n)]
+        run(new_game(rules, n, 900 + seed, [_NearChecked(seen) for _ in range(n)], facs))
+    assert len(seen) > 2000 and max(seen) < len(seen) / 20

@@ -45,6 +45,7 @@ class HeuristicAgent(Agent):
     _obj_memo: tuple | None = None    # (state, objectives) (no __init__: subclasses
     _close_memo: tuple | None = None  # (state, decisions, seat, end-game?) need none)
     _near_memo: tuple | None = None   # (state, decisions, seat, unheld objectives, by hex)
+    _near_tables: tuple | None = None  # (board tiles, {unheld objectives: by hex})
     _bid_memo: tuple | None = None    # (state, decisions, seat, the Gold to bid)
 
     _bounding = False  # set while choose scores a fight by its best case (see choose)
@@ -135,17 +136,27 @@ class HeuristicAgent(Agent):
 
     def _near_objective(self, g, p: int, h: int) -> float:
         """Potential of a hex: the best (objective value - distance) not yet held by p.
-        Kept for the decision: each option of a move or Bridge asks it of two hexes."""
+        Each option of a move or Bridge asks it of two hexes. It depends on the board and
+        the objectives p does not hold: kept per set of those, which changes seldom."""
         s = g.s
         got = self._near_memo
         if got is None or got[0] is not s or got[2] != p or got[1] != g.decisions:
-            unheld = [(t, worth) for t, worth in self._objectives(g, p) if not s.occupies(p, t)]
-            got = self._near_memo = (s, g.decisions, p, unheld, {})
+            occupies = s.occupies
+            unheld = tuple([(t, worth) for t, worth in self._objectives(g, p)
+                            if not occupies(p, t)])
+            tables = self._near_tables  # a hex's potential depends on the unheld set only:
+            if tables is None or tables[0] is not s.tile:  # kept while that set recurs
+                tables = self._near_tables = (s.tile, {})
+            known = tables[1].get(unheld)
+            if known is None:
+                known = tables[1][unheld] = {}
+            got = self._near_memo = (s, g.decisions, p, unheld, known)
         known = got[4]
-        if h not in known:
+        v = known.get(h)
+        if v is None:
             row = s.topo.dist[h]
-            known[h] = max([-9.0] + [worth - 1.2 * row[t] for t, worth in got[3]])
-        return known[h]
+            v = known[h] = max([-9.0] + [worth - 1.2 * row[t] for t, worth in got[3]])
+        return v
 
     def _objectives(self, g, p: int) -> list[tuple]:
         """(hex, worth) of the tiles worth heading for: Mines, Forges, the Center."""
