@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..engine.scenario import give, new_card, put_champion, scenario
 
@@ -129,7 +130,7 @@ class World:
     agent: ScriptAgent
     spec: Spec
     filler: str
-    plain_cards: list[str]
+    plain_cards: tuple[str, ...]
     hexes: dict[str, int] = field(default_factory=dict)
     p: int = ACTOR
 
@@ -164,6 +165,7 @@ class World:
         return max(free, key=lambda n: (len(s.topo.nbrs[n]), -n)) if free else None
 
 
+@lru_cache(maxsize=8)  # per ruleset: every scenario's world asks it
 def filler_champion(rules) -> str:
     """The toughest Champion card without abilities (so it changes no rule it stands in)."""
     plain = [c for c in rules.cards if c.type == "champion" and not c.abilities
@@ -172,11 +174,12 @@ def filler_champion(rules) -> str:
     return max(pool, key=lambda c: (c.champion["hp"], c.id)).id
 
 
-def plain_cards(rules) -> list[str]:
+@lru_cache(maxsize=8)  # per ruleset: every scenario's world asks it
+def plain_cards(rules) -> tuple[str, ...]:
     """Cards without triggers, orders first, then spells, for hands and draw piles."""
     cards = sorted((c for c in rules.cards if not c.triggers and c.type in ("order", "spell")
                     and c.vp == 0), key=lambda c: (c.type != "order", c.id))
-    return [c.id for c in cards]
+    return tuple(c.id for c in cards)
 
 
 def nearest(g, kind: str, frm: int, avoid=()) -> int:
