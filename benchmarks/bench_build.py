@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import signal
 import statistics
@@ -55,21 +56,30 @@ TARGETS = {"clean": 60.0, "nothing": 1.0, "one_card": 5.0, "one_effect": None,
            "one_card_watched": None}
 
 
+def cpu_of_children() -> float:
+    """CPU seconds (user + system) of this process's ended children, and of theirs that
+    they waited for (a build's stage and layout workers)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def _build(content: Path, out: Path, only: list[str]) -> tuple[float, dict]:
-    """One `tether build --json` in a new process: (wall seconds, its JSON summary)."""
+    """One `tether build --json` in a new process: (wall seconds, its JSON summary, with
+    the CPU seconds it and its workers used as "cpu_s")."""
     repo = content.parent
     cmd = [sys.executable, "-c", "from tether_build.cli import main; main()", "build",
            "--content", str(content), "--out", str(out), "--json"]
     for stage in only:
         cmd += ["--only", stage]
     env = dict(os.environ, PYTHONPATH=str(repo))
+    cpu = cpu_of_children()
     start = time.perf_counter()
     proc = subprocess.run(cmd, check=False, capture_output=True, text=True, cwd=repo,
                           env=env)
     wall = time.perf_counter() - start
     if proc.returncode:
         sys.exit(f"build failed:\n{proc.stdout}\n{proc.stderr}")
-    return wall, json.loads(proc.stdout)
+    return wall, dict(json.loads(proc.stdout), cpu_s=cpu_of_children() - cpu)
 
 
 def _watched(content: Path, out: Path, only: list[str], edit: tuple[str, str, str]
@@ -159,7 +169,7 @@ def run_round(only: list[str], root: Path = ROOT) -> dict:
         if runs["nothing"][1]["written"]:   # e.g. code edited while the benchmark ran
             print(f"warning: no-change rebuild wrote {runs['nothing'][1]['written']}",
                   file=sys.stderr)
-        return {name: {"wall": wall, "stages": _stages(summary),
+        return {name: {"wall": wall, "cpu": summary.get("cpu_s"), "stages": _stages(summary),
                        "written": len(summary["written"])}
                 for name, (wall, summary) in runs.items()}
 
@@ -185,10 +195,12 @@ def main() -> None:
                         ("one_card_watched", "same, --watch running")):
         walls = [r[name]["wall"] for r in rounds]
         med = statistics.median(walls)
+        cpus = [r[name]["cpu"] for r in rounds if r[name]["cpu"] is not None]
+        cpu = f", CPU {statistics.median(cpus):.2f} s" if cpus else ""
         target = TARGETS[name]
         verdict = ("no target" if target is None else
                    f"target < {target:g} s: {'met' if med < target else 'MISSED'}")
-        print(f"{label:<26} median {med:6.2f} s  (runs: "
+        print(f"{label:<26} median {med:6.2f} s{cpu}  (runs: "
               f"{', '.join(f'{w:.2f}' for w in walls)})  {verdict}; "
               f"{rounds[0][name]['written']} file(s) written")
         stages = rounds[0][name]["stages"]

@@ -31,7 +31,9 @@ def run_once(content: Path, everything: bool) -> dict:
         result = build_print(content, Path(tmp), opts)
         wall = time.perf_counter() - start
         after = os.times()
-        cpu_s = (after.user - cpu.user) + (after.children_user - cpu.children_user)
+        cpu_s = (after.user - cpu.user) + (after.system - cpu.system) + (
+            after.children_user - cpu.children_user) + (
+            after.children_system - cpu.children_system)
         sizes = {Path(p).name: n for p, n in result.sizes.items() if p.endswith(".pdf")}
         files = len(result.sizes)
         total = sum(result.sizes.values())

@@ -5,8 +5,11 @@
     python3 benchmarks/run_all.py --tests    # also time the whole test suite
 
 Each figure is the median of its rounds, run as whole processes on a copy of this checkout
-(builds) or on it (commands), with the machine's load average printed before and after. The
-bars are the project's targets (issue 19); a figure that misses its bar says MISSED.
+(builds) or on it (commands), with the machine's load average printed before and after. Beside
+a wall-clock figure, the median CPU seconds of the process and its workers: on a shared
+machine the wall clock also measures the neighbours, the CPU much less, so it tells a slower
+machine from slower code. The bars are the project's targets (issue 19); a figure that misses
+its bar says MISSED.
 """
 
 from __future__ import annotations
@@ -49,13 +52,21 @@ BARS = {  # figure -> (bar, "<" for upper bounds or ">" for lower bounds, unit)
 }
 
 
-def _seconds(cmd: list[str], cwd: Path = ROOT) -> float:
+CPU: dict[str, list[float]] = {}  # figure -> CPU seconds of each round (whole processes)
+
+
+def _seconds(cmd: list[str], cwd: Path = ROOT, figure: str | None = None) -> float:
+    """Wall-clock seconds of one command in a new process; its CPU seconds (with those of
+    the workers it waited for) go to CPU[figure]."""
+    cpu = bench_build.cpu_of_children()
     t0 = time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False,
                           env=dict(os.environ, PYTHONPATH=str(cwd)))
     wall = time.perf_counter() - t0
     if done.returncode not in (0, 1):
         sys.exit(f"failed: {' '.join(cmd[2:])}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    if figure is not None:
+        CPU.setdefault(figure, []).append(bench_build.cpu_of_children() - cpu)
     return wall
 
 
@@ -74,6 +85,8 @@ def builds(rounds: int) -> dict[str, list[float]]:
     for _ in range(rounds):
         for key, run in bench_build.run_round([]).items():
             out[names[key]].append(run["wall"])
+            if run["cpu"] is not None:
+                CPU.setdefault(names[key], []).append(run["cpu"])
     return out
 
 
@@ -84,15 +97,15 @@ def commands(rounds: int) -> dict[str, list[float]]:
     with tempfile.TemporaryDirectory(prefix="tether-bench-") as tmp:
         tmp = Path(tmp)
         bench_build.copy_project(ROOT, tmp)
-        out = {"tether check": [_seconds(TETHER + ["check"], tmp) for _ in range(rounds)],
-               "tether validate": [_seconds(TETHER + ["validate", "--quiet"], tmp)
-                                   for _ in range(rounds)]}
+        out = {}
+        for name, cmd in (("tether check", ["check"]),
+                          ("tether validate", ["validate", "--quiet"])):
+            out[name] = [_seconds(TETHER + cmd, tmp, name) for _ in range(rounds)]
         _seconds(TETHER + ["build", "--quiet"], tmp)
         _seconds(TETHER + ["validate", "--quiet"], tmp)  # keeps the rules check's verdict
-        out["tether check, after a build"] = [_seconds(TETHER + ["check"], tmp)
-                                              for _ in range(rounds)]
-        out["tether validate, after a build"] = [_seconds(TETHER + ["validate", "--quiet"], tmp)
-                                                 for _ in range(rounds)]
+        for name, cmd in (("tether check, after a build", ["check"]),
+                          ("tether validate, after a build", ["validate", "--quiet"])):
+            out[name] = [_seconds(TETHER + cmd, tmp, name) for _ in range(rounds)]
     return out
 
 
@@ -101,6 +114,7 @@ def faces(rounds: int) -> dict[str, list[float]]:
     import bench_cards
 
     runs = [bench_cards.run_once(ROOT / "content", everything=False) for _ in range(rounds)]
+    CPU["card faces, both papers"] = [r["cpu"] for r in runs]
     return {"card faces, both papers": [r["wall"] for r in runs]}
 
 
@@ -114,18 +128,22 @@ def engine(games: int) -> dict[str, list[float]]:
 
 
 def simulate(games: int) -> dict[str, list[float]]:
+    name = f"simulate {games} 4p games (whole process)"
     wall = _seconds(TETHER + ["simulate", "--games", str(games), "--players", "4",
-                              "--seed", "1", "--quiet"])
-    return {f"simulate {games} 4p games (whole process)": [games / wall]}
+                              "--seed", "1", "--quiet"], figure=name)
+    return {name: [games / wall]}
 
 
 def tests() -> dict[str, list[float]]:
-    return {"test suite": [_seconds([sys.executable, "-m", "pytest", "-q", "-x"])]}
+    return {"test suite": [_seconds([sys.executable, "-m", "pytest", "-q", "-x"],
+                                    figure="test suite")]}
 
 
 def report(figures: dict[str, list[float]], loads: list[float]) -> None:
     print(f"{os.cpu_count()} cores; 1-minute load average before and after: "
-          f"{loads[0]:.2f} / {loads[1]:.2f}")
+          f"{loads[0]:.2f} / {loads[1]:.2f}. CPU: the median CPU seconds (user + system) of "
+          "the whole process and the workers it started, which other load on the machine "
+          "changes less than the wall clock")
     for name, values in figures.items():
         med = statistics.median(values)
         bar, way, unit = BARS.get(name.replace("simulate 400", "simulate 2000"),
@@ -137,7 +155,9 @@ def report(figures: dict[str, list[float]], loads: list[float]) -> None:
             met = med < bar if way == "<" else med >= bar
             verdict = f"bar {way} {bar:g}: {'met' if met else 'MISSED'}"
         runs = ", ".join(f"{v:.2f}" for v in values) if len(values) > 1 else ""
-        print(f"  {name:<42} {shown:>16}  {verdict}" + (f"  (runs: {runs})" if runs else ""))
+        cpu = f"CPU {statistics.median(CPU[name]):.2f} s" if name in CPU else ""
+        print(f"  {name:<42} {shown:>16}  {cpu:>12}  {verdict}"
+              + (f"  (runs: {runs})" if runs else ""))
 
 
 def main() -> None:
