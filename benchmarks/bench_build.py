@@ -67,7 +67,7 @@ def _build(content: Path, out: Path, only: list[str]) -> tuple[float, dict]:
     """One `tether build --json` in a new process: (wall seconds, its JSON summary, with
     the CPU seconds it and its workers used as "cpu_s")."""
     repo = content.parent
-    cmd = [sys.executable, "-c", "from tether_build.cli import main; main()", "build",
+    cmd = [sys.executable, "-c", "from tether_build.cli import run; run()", "build",
            "--content", str(content), "--out", str(out), "--json"]
     for stage in only:
         cmd += ["--only", stage]
@@ -87,7 +87,7 @@ def _watched(content: Path, out: Path, only: list[str], edit: tuple[str, str, st
     """One edit saved while `tether build --watch` runs (started after the watcher's first
     build): (seconds from the save to the end of its build, an empty summary)."""
     repo = content.parent
-    cmd = [sys.executable, "-c", "from tether_build.cli import main; main()", "build",
+    cmd = [sys.executable, "-c", "from tether_build.cli import run; run()", "build",
            "--watch", "--quiet", "--content", str(content), "--out", str(out)]
     for stage in only:
         cmd += ["--only", stage]

@@ -26,7 +26,7 @@ BUDGET_S = 2.0
 def command_seconds(games: int | None) -> tuple[float, float]:
     """(wall-clock seconds, CPU seconds of it and its workers) of one `tether check` in a
     fresh process."""
-    args = [sys.executable, "-c", "from tether_build.cli import main; main()", "check",
+    args = [sys.executable, "-c", "from tether_build.cli import run; run()", "check",
             "--content", str(ROOT / "content")]
     if games is not None:
         args += ["--games", str(games)]

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_build  # a sibling module of this folder
 
 ROOT = Path(__file__).resolve().parents[1]
-TETHER = [sys.executable, "-c", "from tether_build.cli import main; main()"]
+TETHER = [sys.executable, "-c", "from tether_build.cli import run; run()"]
 # a constant that no card prints: the round cap. Three rules chapters, the player aid and
 # the print guide print it, the round track has a token per round, and the check plays
 # its games again (the rule changes them)

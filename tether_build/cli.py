@@ -316,3 +316,39 @@ def _register_optional() -> None:
 
 
 _register_optional()
+
+
+def run() -> None:
+    """The `tether` command (the console script): `main`, then the process ends at once.
+
+    A Python process that ends normally frees its objects one by one and tears its modules
+    down: 30 to 90 ms for a command that has loaded the content (measured: `check` 80 ms,
+    `validate` 30-60 ms), spent after the work is done and the output printed. Here the
+    output is flushed, the exit handlers run (multiprocessing's, logging's, finalizers),
+    and the process ends with the command's exit status; the system takes back the memory
+    in one go. Every file the commands write is closed (and fsynced) before they return.
+    Where anything is unusual (a thread still running, output that cannot be flushed, an
+    exit status that is text), the process ends the ordinary way instead."""
+    try:
+        main()   # standalone: click ends every command with SystemExit
+    except SystemExit as exc:
+        code = exc.code
+    else:
+        code = 0
+    _end_now(0 if code is None else code)
+
+
+def _end_now(code) -> None:
+    import atexit
+    import os
+    import threading
+
+    if not isinstance(code, int) or threading.active_count() > 1:
+        raise SystemExit(code)
+    atexit._run_exitfuncs()   # what the interpreter runs at exit before tearing down
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):   # e.g. a closed pipe: as Python reports it at exit
+        raise SystemExit(code) from None
+    os._exit(code)
