@@ -68,3 +68,14 @@ def test_a_long_output_through_a_pipe_arrives_whole(contents):
 def test_the_console_script_is_the_quick_ending():
     text = (ROOT / "pyproject.toml").read_text()
     assert 'tether = "tether_build.cli:run"' in text
+
+
+def test_version_names_the_installed_package(contents):
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        expected = version("tether_build")
+    except PackageNotFoundError:
+        expected = "0.0.0"
+    shown = _tether(RUN, "--version", cwd=contents["good"].parent)
+    assert shown.returncode == 0 and shown.stdout == f"tether, version {expected}\n"

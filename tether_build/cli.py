@@ -8,8 +8,6 @@ from pathlib import Path
 
 import click
 
-from . import __version__
-
 CONTENT = click.option("--content", "content_dir", type=click.Path(path_type=Path),
                        default=Path("content"), show_default=True,
                        help="Folder of the game's content files.")
@@ -27,8 +25,19 @@ class _Main(click.Group):
             raise os_error(exc) from None
 
 
+def _print_version(ctx, _param, value) -> None:
+    """--version: the installed package's version (looked up only when asked)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from . import __version__
+
+    click.echo(f"tether, version {__version__}")
+    ctx.exit()
+
+
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="tether")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the version and exit.")
 def main() -> None:
     """The Last Tether content pipeline: validate, compile, simulate and print the game."""
 

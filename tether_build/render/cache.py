@@ -18,7 +18,6 @@ import os
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from importlib import metadata
 from pathlib import Path
 
 from ..fsutil import write_atomic
@@ -88,6 +87,8 @@ def files_digest(base: Path, folders: tuple[str, ...]) -> str:
 def versions(*packages: str) -> str:
     """Installed versions of the packages that lay out, draw or encode the bytes (and of
     zlib, which compresses every PDF stream and PNG); read once per process."""
+    from importlib import metadata  # here: most commands never ask, and it takes 20 ms
+
     out = [f"zlib={zlib.ZLIB_RUNTIME_VERSION}", f"subsetter={font_subsetter()}"]
     for name in packages:
         try:
