@@ -168,6 +168,8 @@ class Hooks:
         """Remove every active modifier/trigger for which pred(active) holds."""
         for table in (self.mods, self.trigs):
             for key, lst in table.items():
+                if not lst:  # (a kind whose last active effect has gone)
+                    continue
                 keep = [a for a in lst if not pred(a)]
                 if len(keep) != len(lst):
                     table[key] = keep
