@@ -335,7 +335,8 @@ def run() -> None:
     `validate` 30-60 ms), spent after the work is done and the output printed. Here the
     output is flushed, the exit handlers run (multiprocessing's, logging's, finalizers),
     and the process ends with the command's exit status; the system takes back the memory
-    in one go. Every file the commands write is closed (and fsynced) before they return.
+    in one go. Every file the commands write is closed before they return, and what a
+    process has handed to the system outlives it.
     Where anything is unusual (a thread still running, output that cannot be flushed, an
     exit status that is text), the process ends the ordinary way instead."""
     try:
