@@ -203,7 +203,8 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
     from ..render.cache import digest, pack, unpack
     from .stamp import Skeleton, Slot, skeleton
 
-    keys = {p: digest("book/paper", layout_key(html[p], base), p) for p in papers}
+    laid = {h: layout_key(h, base) for h in set(html.values())}  # once for each HTML
+    keys = {p: digest("book/paper", laid[html[p]], p) for p in papers}
     found = {}
     for paper in papers:
         entry = unpack(cache.get("book", keys[paper]))
