@@ -21,8 +21,7 @@ MAIN = "from tether_build.cli import main; main()"  # click's own ending
 
 def _tether(entry: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", entry, *args], check=False,
-                          capture_output=True,
-                          text=True, cwd=cwd, timeout=300,
+                          capture_output=True, text=True, cwd=cwd, timeout=300,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
 
 
