@@ -12,6 +12,8 @@ ldconfig -p 2>/dev/null | grep -q libpango-1.0 || need+=(libpango-1.0-0 libpango
 # faces than its fontTools fallback, and the bytes the README's figures were measured with.
 ldconfig -p 2>/dev/null | grep -q libharfbuzz-subset || need+=(libharfbuzz-subset0)
 command -v pdftoppm >/dev/null || need+=(poppler-utils)
+# The native engine (tether_build/engine/native, C++) is compiled here: ~10x faster random games.
+command -v g++ >/dev/null || need+=(g++)
 fc-list 2>/dev/null | grep -q . || need+=(fontconfig)
 # The preview's browser test drives Debian's Chromium through its chromedriver.
 if [ "${1:-}" = "--test" ]; then
@@ -38,4 +40,7 @@ PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-chec
 # and CI images) Python would otherwise compile about 80 of the tool's modules again in
 # every command: about 0.3 s of each `tether build`.
 python3 -m compileall -q tether_build
+# The native engine: built from its C++ sources (about 20 s); without a compiler the Python
+# engine plays every game (the same games, slower), so a failed build is a warning only.
+python3 -m tether_build.engine.native --optional
 python3 -c "import tether_build"

@@ -29,6 +29,22 @@ def rules(compiled):
 
 
 @pytest.fixture(scope="session")
+def native_built():
+    """The native engine's library, built from its sources if missing or stale (setup.sh
+    builds it; here only where it was not run). Skips where no C++ compiler exists."""
+    from tether_build.engine import native
+
+    if not native.available():
+        if native.compiler() is None:
+            pytest.skip("no C++ compiler: the native engine cannot be built here")
+        why = native.build()
+        assert why is None, why
+        native._LIB.clear()
+    assert native.available()
+    return native.library()
+
+
+@pytest.fixture(scope="session")
 def game_cfg():
     """content/game.yaml as a dict (the board generator's input)."""
     return yaml.safe_load((ROOT / "tests" / "fixtures" / "content" / "game.yaml").read_text())

@@ -46,6 +46,24 @@ def test_golden_digests(rules):
     assert len(pinned) == 80
 
 
+def test_golden_digests_native(rules, native_built):
+    """The native engine ends the pinned random-agent games in the same states."""
+    from tether_build.engine import native
+    from tether_build.engine.options import Options
+
+    pinned = json.loads(DATA.read_text())
+    mine = [(p, s) for p, s, agent in games() if agent == "random"]
+    got = {}
+    for players, seed in mine:
+        # play_game with factions=None seats the default faction (setup.new_game)
+        (res,) = native.play_random(rules, players, [(seed, [rules.default_faction] * players)],
+                                    Options(), log=True)
+        got[f"{players}/{seed}/random"] = native.end_event(res)["digest"]
+    changed = sorted(k for k in got if got[k] != pinned[k])
+    assert not changed, f"the native engine ends {len(changed)} pinned games differently"
+    assert len(got) == 40
+
+
 if __name__ == "__main__" and "--regen" in sys.argv:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from tests.engine.conftest import ROOT

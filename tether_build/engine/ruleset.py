@@ -113,6 +113,8 @@ class Ruleset:
     """Constants, cards, factions and ages of one compiled content build."""
 
     def __init__(self, cards: dict, game: dict, factions: dict, tiles: dict | None = None):
+        # the compiled data itself, for the native engine (engine/native) to load
+        self.compiled = {"cards": cards, "game": game, "factions": factions}
         comp = Compiler()
         self.cards = [CardDef(i, c, comp) for i, c in enumerate(cards["cards"])]
         self.by_id = {c.id: c for c in self.cards}

@@ -10,7 +10,10 @@ from collections import Counter
 from concurrent.futures import as_completed
 
 from ..forking import fork_pool
+from . import native
 from .agents import HeuristicAgent, RandomAgent
+from .native import end_event
+from .options import Options
 from .play import play_game, write_log
 from .search import SearchAgent
 
@@ -62,6 +65,8 @@ def simulate(rules, games: int, players: int, seed: int, factions=None, agents=N
     ends: Counter = Counter()
     played: Counter = Counter({c.id: 0 for c in rules.cards})
     rounds = 0
+    if all(a == "random" for a in names):
+        native.for_rules(rules)  # loaded once here: forked workers inherit it
     for facs, ag, winners, end, rnd, stats in _results(job, games, workers, progress):
         rounds += rnd
         ends[end] += 1
@@ -78,12 +83,22 @@ def simulate(rules, games: int, players: int, seed: int, factions=None, agents=N
 
 def _play_range(job: dict, ks) -> list[tuple]:
     """Play games numbered ks: per game (factions, agent names, winners, ending, rounds,
-    cards played)."""
+    cards played). Random agents' games are played by the native engine when it is built
+    (the same games, decisions and logs: engine/native); any game it declines, and every
+    game of other agents, by the Python engine."""
     rules, players, names = job["rules"], job["players"], job["names"]
     log_dir = job["log_dir"]
+    ks = list(ks)
     out = []
-    for k in ks:
+    for k, res in zip(ks, _native(job, ks)):
         facs = seat_factions(rules, players, k, job["factions"])
+        if res is not None:
+            if log_dir is not None:
+                write_log(res["events"] + [end_event(res)],
+                          log_dir / f"game-{job['seed'] + k}.jsonl")
+            out.append((facs, ["random"] * players, res["winner"], res["end"], res["round"],
+                        res["played"]))
+            continue
         ag = [AGENTS[names[i % len(names)]]() for i in range(players)]
         g = play_game(rules, players, job["seed"] + k, ag, facs, job["options"],
                       log=log_dir is not None)
@@ -92,6 +107,16 @@ def _play_range(job: dict, ks) -> list[tuple]:
         out.append((facs, [a.name for a in ag], g.s.winner, g.s.end_reason, g.s.round,
                     g.stats["played"]))
     return out
+
+
+def _native(job: dict, ks: list[int]) -> list[dict | None]:
+    """The native engine's result of each game numbered ks (None: the Python engine plays it)."""
+    if any(a != "random" for a in job["names"]):
+        return [None] * len(ks)
+    rules, players = job["rules"], job["players"]
+    games = [(job["seed"] + k, seat_factions(rules, players, k, job["factions"])) for k in ks]
+    return native.play_random(rules, players, games, job["options"] or Options(),
+                              log=job["log_dir"] is not None)
 
 
 def _results(job: dict, games: int, workers: int | None, progress):

@@ -1,0 +1,153 @@
+"""The native engine (engine/native) plays exactly the Python engine's games: the same
+decisions, draws and event log, line for line, and the same final state, on the fixture
+content, on a kitchen-sink ruleset that plays every rule of the effect language often
+(native_cases.py), and under every rules option. Where it cannot play, the Python engine does."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tether_build.engine import native
+from tether_build.engine.agents import RandomAgent
+from tether_build.engine.options import Options
+from tether_build.engine.play import play_game
+
+from .native_cases import kitchen_sink
+
+OPTION_SETS = [
+    {},
+    {"initiative": "second", "initiative_ties": "die", "hit_assignment": "surviving"},
+    {"lead": "fixed", "target_lock": "resolve", "activation_mana": 0},
+    {"stack_split": True, "capital_stops_move": False, "blocked_move": "cancel"},
+    {"final_tie": "die", "simultaneous_win": "shared", "next_battle_expires": False,
+     "hand_limit_draw": "stop", "initiative": "lower"},
+]
+
+
+@pytest.fixture
+def built(native_built):
+    return native_built
+
+
+@pytest.fixture(scope="session")
+def sink(compiled):
+    from tether_build.engine.ruleset import Ruleset
+    return Ruleset.from_compiled(kitchen_sink(compiled))
+
+
+def _python_log(rules, players, seed, factions, opts) -> list[dict]:
+    g = play_game(rules, players, seed, [RandomAgent() for _ in range(players)], factions,
+                  opts, log=True)
+    return [json.loads(json.dumps(e, sort_keys=True, default=str)) for e in g.events]
+
+
+def _compare(rules, games, opts=None) -> int:
+    """Play each (players, seed) in both engines; fail at the first line that differs."""
+    opts = Options.from_dict(opts or {})
+    facs = sorted(rules.factions)
+    events = 0
+    for players, seed in games:
+        seats = [facs[(seed + i) % len(facs)] for i in range(players)]
+        py = _python_log(rules, players, seed, seats, opts)
+        (got,) = native.play_random(rules, players, [(seed, seats)], opts, log=True)
+        assert got is not None, f"the native engine declined game {players}/{seed}"
+        nat = got["events"] + [native.end_event(got)]
+        for i, (a, b) in enumerate(zip(py, nat)):
+            assert a == b, f"game {players}p seed {seed}, event {i}: Python {a} native {b}"
+        assert len(py) == len(nat), f"game {players}p seed {seed}: {len(py)} vs {len(nat)} lines"
+        events += len(py)
+    return events
+
+
+def test_eighty_seeded_games_have_identical_logs(built, rules):
+    events = _compare(rules, [(2 + i % 5, 1000 + i) for i in range(80)])
+    assert events > 80 * 500  # whole games, not setup alone
+
+
+def test_kitchen_sink_games_have_identical_logs(built, sink):
+    _compare(sink, [(2 + i % 5, 5000 + i) for i in range(40)])
+
+
+@pytest.mark.parametrize("opts", OPTION_SETS[1:], ids=lambda o: ",".join(o))
+def test_every_rules_option_plays_the_same(built, sink, opts):
+    _compare(sink, [(2 + i % 5, 7000 + i) for i in range(12)], opts)
+
+
+def test_kitchen_sink_reaches_the_rare_rules(built, sink):
+    """The sink's games reach what it is there for (else the comparisons prove little)."""
+    facs = sorted(sink.factions)
+    seen: set[str] = set()
+    for i in range(40):
+        players = 2 + i % 5
+        seats = [facs[(i + k) % len(facs)] for k in range(players)]
+        (got,) = native.play_random(sink, players, [(5000 + i, seats)], Options(), log=True)
+        seen.update(e["e"] for e in got["events"])
+    assert {"summon", "steal", "scatter", "relocate", "activate", "prevent", "counter",
+            "roll", "mana", "to_top", "look", "battle", "bounty"} <= seen
+
+
+def test_results_match_the_python_engine(built, rules):
+    """What `simulate` reads of a game: winners, ending, rounds, decisions, cards played."""
+    facs = sorted(rules.factions)
+    games = [(300 + k, [facs[(k + i) % len(facs)] for i in range(4)]) for k in range(20)]
+    got = native.play_random(rules, 4, games, Options())
+    for (seed, seats), res in zip(games, got):
+        g = play_game(rules, 4, seed, [RandomAgent() for _ in range(4)], seats)
+        assert (res["winner"], res["end"], res["round"], res["decisions"]) == (
+            g.s.winner, g.s.end_reason, g.s.round, g.decisions)
+        for field in ("played", "fizzled", "resolved"):
+            assert res[field] == g.stats[field]
+
+
+def test_simulate_is_the_same_with_either_engine(built, rules, tmp_path, monkeypatch):
+    from tether_build.engine.simulate import simulate
+
+    (tmp_path / "native").mkdir()
+    (tmp_path / "python").mkdir()
+    fast = simulate(rules, 60, 3, seed=11, log_dir=tmp_path / "native", workers=2)
+    monkeypatch.setenv(native.ENV, "python")
+    monkeypatch.setattr(native, "_LIB", [])
+    assert native.library() is None
+    slow = simulate(rules, 60, 3, seed=11, log_dir=tmp_path / "python", workers=2)
+    assert fast == slow
+    for path in sorted((tmp_path / "python").iterdir()):
+        assert (tmp_path / "native" / path.name).read_bytes() == path.read_bytes()
+
+
+def test_a_game_it_declines_is_played_in_python(built, rules):
+    """Seeds beyond 64 bits are the Python engine's (the library takes 64-bit seeds)."""
+    from tether_build.engine.simulate import simulate
+
+    seed = 2**70
+    assert native.play_random(rules, 2, [(seed, ["leadbound"] * 2)], Options()) == [None]
+    got = simulate(rules, 2, 2, seed=seed, workers=1)
+    g = play_game(rules, 2, seed, [RandomAgent(), RandomAgent()],
+                  [sorted(rules.factions)[i % len(rules.factions)] for i in range(2)])
+    assert got["average_rounds"] == g.s.round
+
+
+def test_a_stale_library_is_not_used(built, monkeypatch):
+    monkeypatch.setattr(native, "source_digest", lambda: "0" * 16)
+    monkeypatch.setattr(native, "_LIB", [])
+    assert native.library() is None  # built from other sources: the Python engine plays
+
+
+def test_no_compiler_leaves_the_library_alone(built, monkeypatch, tmp_path):
+    out = tmp_path / "lib.so"
+    out.write_bytes(b"old")
+    monkeypatch.setattr(native, "compiler", lambda: None)
+    why = native.build(out)
+    assert "no C++ compiler" in why
+    assert out.read_bytes() == b"old"
+
+
+def test_a_failed_compile_leaves_the_library_alone(built, monkeypatch, tmp_path):
+    out = tmp_path / "lib.so"
+    out.write_bytes(b"old")
+    monkeypatch.setenv("CXX", "false")  # a compiler that always fails
+    why = native.build(out)
+    assert "failed" in why
+    assert out.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["lib.so"]  # no half-written file

@@ -1,0 +1,194 @@
+"""The native engine: the rules in C++ (these folder's sources), for random-agent games.
+
+It plays whole games of random agents (`tether simulate`, the engine benchmark) about 20 times
+faster than the Python engine, and the Python engine stays the reference: every game it plays
+makes the same decisions, draws the same numbers and writes the same event log, which
+tests/engine/test_native.py checks game by game. `scripts/setup.sh` builds it with the C++
+compiler (`python3 -m tether_build.engine.native`); without a compiler, or when the library is
+older than its sources, nothing uses it and the Python engine plays every game.
+
+The C++ declines a game it cannot play (a path longer than its limit, an unknown option, an
+engine error): `play` returns None for that game and the caller plays it in Python, where the
+same error, if any, is raised with its usual message.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import weakref
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SOURCES = ("json.h", "mt.h", "defs.h", "load.h", "state.h", "game.h", "rules.cpp", "play.cpp",
+           "capi.cpp")
+LIBRARY = HERE / "_tether_engine.so"
+FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-fno-plt")
+ENV = "TETHER_ENGINE"  # "python": never the native engine (e.g. to compare the two)
+
+
+def source_digest() -> str:
+    """Digest of the sources and flags the library must be built from."""
+    h = hashlib.sha256(" ".join(FLAGS).encode())
+    for name in SOURCES:
+        h.update(name.encode() + b"\0" + (HERE / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def compiler() -> str | None:
+    """The C++ compiler: $CXX, else g++ or c++ on the PATH."""
+    return os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
+
+
+def build(out: Path = LIBRARY) -> str | None:
+    """Compile the library (atomically: a failed build leaves the old one); returns None on
+    success, else why it could not be built."""
+    cxx = compiler()
+    if cxx is None:
+        return "no C++ compiler (install g++): the Python engine plays every game"
+    fd, tmp = tempfile.mkstemp(suffix=".so", dir=out.parent)
+    os.close(fd)
+    cmd = [cxx, *FLAGS, f'-DTN_DIGEST="{source_digest()}"', "-o", tmp,
+           *(str(HERE / s) for s in SOURCES if s.endswith(".cpp"))]
+    try:
+        run = subprocess.run(cmd, check=False, capture_output=True, text=True)
+        if run.returncode != 0:
+            return f"the C++ compiler failed:\n{run.stderr[-2000:]}"
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return None
+
+
+_LIB: list = []  # [the loaded library or None], once per process
+
+
+def library():
+    """The loaded library, or None (not built, built from other sources, or disabled)."""
+    if os.environ.get(ENV, "").lower() == "python":
+        return None
+    if not _LIB:
+        _LIB.append(_load())
+    return _LIB[0]
+
+
+def _load():
+    if not LIBRARY.exists():
+        return None
+    try:
+        lib = ctypes.CDLL(str(LIBRARY))
+    except OSError:
+        return None
+    lib.tn_digest.restype = ctypes.c_char_p
+    if lib.tn_digest().decode() != source_digest():
+        return None  # built from older sources: scripts/setup.sh builds it again
+    lib.tn_load.restype = ctypes.c_void_p
+    lib.tn_load.argtypes = [ctypes.c_char_p] * 3 + [ctypes.POINTER(ctypes.c_void_p)]
+    lib.tn_play.restype = ctypes.c_void_p
+    lib.tn_play.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    lib.tn_free.argtypes = [ctypes.c_void_p]
+    lib.tn_unload.argtypes = [ctypes.c_void_p]
+    return lib
+
+
+def available() -> bool:
+    """Is the native engine built and current."""
+    return library() is not None
+
+
+class NativeRules:
+    """One ruleset loaded into the native engine."""
+
+    def __init__(self, lib, compiled: dict):
+        self.lib = lib
+        err = ctypes.c_void_p()
+        texts = [json.dumps(compiled[k]).encode() for k in ("cards", "game", "factions")]
+        self.handle = lib.tn_load(*texts, ctypes.byref(err))
+        if not self.handle:
+            why = ctypes.string_at(err.value).decode() if err.value else "unknown"
+            if err.value:
+                lib.tn_free(err.value)
+            raise ValueError(f"the native engine cannot load these rules: {why}")
+
+    def __del__(self):
+        handle, self.handle = getattr(self, "handle", None), None
+        if handle:
+            self.lib.tn_unload(handle)
+
+    def play(self, players: int, games: list[tuple[int, list[str]]], options: dict,
+             log: bool = False) -> list[dict | None]:
+        """Play games (seed, factions) of random agents; each result a dict (winner, end,
+        round, decisions, played, fizzled, resolved, and with `log` events + snapshot), or
+        None where the native engine declined the game."""
+        request = json.dumps({"players": players, "log": log, "options": options,
+                              "games": [{"seed": s, "factions": f} for s, f in games]})
+        ptr = self.lib.tn_play(self.handle, request.encode())
+        try:
+            got = json.loads(ctypes.string_at(ptr).decode())
+        finally:
+            self.lib.tn_free(ptr)
+        if isinstance(got, dict):  # the whole request was refused
+            return [None] * len(games)
+        return [r if r.get("ok") else None for r in got]
+
+
+INT64 = 2**63
+_TWINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Ruleset -> NativeRules | None
+
+
+def for_rules(rules) -> NativeRules | None:
+    """The native twin of a Ruleset (made once per ruleset), or None if there is none."""
+    lib = library()
+    if lib is None:
+        return None
+    if rules not in _TWINS:
+        try:
+            _TWINS[rules] = NativeRules(lib, rules.compiled)
+        except (ValueError, AttributeError):
+            _TWINS[rules] = None
+    return _TWINS[rules]
+
+
+def play_random(rules, players: int, games: list[tuple[int, list[str]]], options,
+                log: bool = False) -> list[dict | None]:
+    """Results of random-agent games from the native engine (None: play it in Python)."""
+    native = for_rules(rules)
+    if native is None:
+        return [None] * len(games)
+    ok = [(s, f) for s, f in games if -INT64 < s < INT64]
+    if len(ok) != len(games):
+        return [None] * len(games)
+    return native.play(players, games, options.to_dict(), log)
+
+
+def end_event(result: dict) -> dict:
+    """The log's last line, as play._finish writes it: its digest is the state's."""
+    blob = json.dumps(result["snapshot"], sort_keys=True, separators=(",", ":"))
+    return {"e": "end", "winners": result["winner"], "reason": result["end"],
+            "round": result["round"], "digest": hashlib.sha256(blob.encode()).hexdigest()}
+
+
+def main(argv: list[str]) -> int:
+    """`python3 -m tether_build.engine.native`: build the library (scripts/setup.sh) unless
+    it is current (`--force`: build anyway)."""
+    if "--force" not in argv and _load() is not None:
+        print(f"native engine up to date: {LIBRARY.name} ({source_digest()})")
+        return 0
+    why = build()
+    if why is not None:
+        print(f"native engine not built: {why}", file=sys.stderr)
+        return 0 if "--optional" in argv else 1
+    print(f"native engine built: {LIBRARY.name} ({source_digest()})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,557 @@
+// The Game: state, rules, options, the seeded generators of the game and of its random
+// agents, and the event log. Methods carry the names of their Python twins (game.py and the
+// mixins: cards, units, movement, paths, combat, phases, market, actions, declare).
+#pragma once
+#include <set>
+
+#include "state.h"
+
+namespace tn {
+
+struct Options {
+  std::string initiative = "first", initiative_ties = "seat", lead = "rotate",
+              target_lock = "declare", blocked_move = "stop_before", final_tie = "shared",
+              simultaneous_win = "tie_breakers", hand_limit_draw = "discard",
+              hit_assignment = "at_roll";
+  bool stack_split = false, capital_stops_move = true, next_battle_expires = true;
+  int64_t activation_mana = 1;
+};
+
+enum ActKind { A_DONE, A_CARD, A_BRIDGE, A_MARCH, A_REINFORCE, A_ABILITY };
+struct Action {
+  int8_t kind = A_DONE;
+  int a = 0;  // card iid, edge, hex, or the ability's Champion cid
+  MoveOpt m;
+  const std::string* ability = nullptr;
+};
+
+struct Plan {
+  int p = 0;
+  Action choice;
+  bool declared = false;
+  Locks locks;
+  Refs refs;
+  CardInst* inst = nullptr;
+  int64_t init = 0;
+};
+
+// a line of the event log, as JSON: {"e": ..., key: value, ...}
+struct Log {
+  std::string& o;
+  Log(std::string& out, const char* e) : o(out) {
+    if (!o.empty()) o += ',';
+    o += "{\"e\":";
+    put_str(o, e);
+  }
+  ~Log() { o += '}'; }
+  void key(const char* k) {
+    o += ',';
+    put_str(o, k);
+    o += ':';
+  }
+  Log& i(const char* k, int64_t v) { key(k); put_int(o, v); return *this; }
+  Log& opt_i(const char* k, int64_t v) {  // -1: None
+    key(k);
+    if (v < 0) o += "null"; else put_int(o, v);
+    return *this;
+  }
+  Log& s(const char* k, const std::string& v) { key(k); put_str(o, v); return *this; }
+  Log& b(const char* k, bool v) { key(k); o += v ? "true" : "false"; return *this; }
+  Log& null(const char* k) { key(k); o += "null"; return *this; }
+  Log& raw(const char* k, const std::string& v) { key(k); o += v; return *this; }
+};
+
+struct Game {
+  Rules& R;
+  const Topo& topo;
+  Options opt;
+  MT rng;
+  std::vector<MT> agents;
+  bool logging = false;
+  std::string ev;
+  int64_t decisions = 0;
+  int battle_seq = 0, last_battle_rounds = 0;
+  std::map<int, int> dirty;
+  std::vector<int64_t> st_played, st_fizzled, st_resolved;
+  std::vector<int> pending;
+  // state
+  int P = 0, N = 0;
+  std::vector<int> tile;
+  std::vector<int64_t> mine_value;
+  std::vector<int> cap_owner;     // hex -> owning seat, -1
+  std::vector<int> forces;        // hex * P + seat
+  std::vector<std::vector<Champion*>> champs_at;
+  std::deque<Champion> champ_store;
+  std::vector<Champion*> by_cid;  // cid -> the Champion on the board, or null
+  int next_cid = 1;
+  std::vector<char> bridge_on;    // per edge index
+  int n_bridges = 0;
+  int64_t removals = 0;
+  std::vector<std::vector<std::pair<int, int>>> at;  // Bridges.at
+  std::vector<char> temp_on;
+  std::vector<int> temp_list;
+  std::vector<Player> players;
+  std::deque<CardInst> cards;
+  std::map<std::string, std::vector<int>> decks;
+  std::vector<int> revealed;
+  int64_t round = 0;
+  std::string age = "I";
+  int lead = 0;
+  std::vector<int> winner;
+  std::string end_reason;
+  std::vector<std::vector<int>> occ;
+  std::vector<int> ucount;  // seat * N + hex
+  std::vector<int> nocc;
+  // hooks
+  std::deque<Active> act_store;
+  std::vector<Active*> mods[M_COUNT];
+  std::vector<Active*> trigs[E_COUNT];
+  // the reusable look-ahead context (index.probe)
+  bool has_probe = false;
+  Ctx probe_ctx;
+  Locks probe_locks;
+  std::vector<Battle*> battles_alive;
+  std::deque<Battle> battle_store;
+
+  Game(Rules& r, const Topo& t) : R(r), topo(t) {}
+
+  // ---- small state queries (state.py) ----------------------------------------------------
+  int f(int h, int p) const { return forces[h * P + p]; }
+  bool has_forces(int h) const {
+    for (int q = 0; q < P; ++q)
+      if (forces[h * P + q]) return true;
+    return false;
+  }
+  bool occupies(int p, int h) const { return ucount[p * N + h] != 0; }
+  unsigned occupants(int h) const {  // seats with a unit in h, as bits
+    unsigned bits = 0;
+    for (int q = 0; q < P; ++q)
+      if (ucount[q * N + h]) bits |= 1u << q;
+    return bits;
+  }
+  static int popcount(unsigned b) { return __builtin_popcount(b); }
+  bool on_board(const Champion* c) const {
+    return c->cid < (int)by_cid.size() && by_cid[c->cid] == c;
+  }
+  Champion* champion(int cid) const {
+    return cid > 0 && cid < (int)by_cid.size() ? by_cid[cid] : nullptr;
+  }
+  bool bridged(int e) const {
+    if (e < 0 || e >= 65536) return false;
+    int k = topo.edge_idx[e];
+    return k >= 0 && bridge_on[k];
+  }
+  void count_units(int p, int h, int n) {  // State._count
+    int& c = ucount[p * N + h];
+    int old = c;
+    c += n;
+    if (c) {
+      if (!old) {
+        nocc[h] += 1;
+        auto& o = occ[p];
+        o.insert(std::lower_bound(o.begin(), o.end(), h), h);
+      }
+    } else {
+      nocc[h] -= 1;
+      auto& o = occ[p];
+      o.erase(std::lower_bound(o.begin(), o.end(), h));
+    }
+  }
+  void add_forces(int p, int h, int64_t n) {
+    if (n > 0) {
+      forces[h * P + p] += (int)n;
+      count_units(p, h, (int)n);
+    }
+  }
+  int64_t remove_forces(int p, int h, int64_t n) {
+    int64_t have = forces[h * P + p];
+    n = std::min(n, have);
+    forces[h * P + p] = (int)(have - n);
+    if (n) count_units(p, h, (int)-n);
+    return n;
+  }
+  void put_champ(Champion* ch, int h) {
+    ch->hex = h;
+    champs_at[h].push_back(ch);
+    count_units(ch->owner, h, 1);
+  }
+  void take_champ(Champion* ch) {
+    auto& v = champs_at[ch->hex];
+    v.erase(std::find(v.begin(), v.end(), ch));
+    count_units(ch->owner, ch->hex, -1);
+  }
+  std::vector<Champion*> champions_by_cid() const {
+    std::vector<Champion*> out;
+    for (auto* c : by_cid)
+      if (c) out.push_back(c);
+    return out;
+  }
+  bool any_champion() const {
+    for (auto* c : by_cid)
+      if (c) return true;
+    return false;
+  }
+  // Bridges.add / discard
+  void bridge_add(int e) {
+    int k = topo.edge_idx[e];
+    if (bridge_on[k]) return;
+    bridge_on[k] = 1;
+    n_bridges++;
+    int a = e >> 8, b = e & 255;
+    auto ins = [&](int h, int nb) {
+      auto& row = at[h];
+      auto it = row.begin();
+      while (it != row.end() && it->first < nb) ++it;
+      row.insert(it, {nb, e});
+    };
+    ins(a, b);
+    ins(b, a);
+  }
+  void bridge_discard(int e) {
+    if (!bridged(e)) return;
+    bridge_on[topo.edge_idx[e]] = 0;
+    n_bridges--;
+    removals++;
+    int a = e >> 8, b = e & 255;
+    for (int h : {a, b}) {
+      auto& row = at[h];
+      row.erase(std::remove_if(row.begin(), row.end(),
+                               [&](const std::pair<int, int>& x) { return x.second == e; }),
+                row.end());
+    }
+  }
+  void temp_discard(int e) {
+    int k = topo.edge_idx[e];
+    if (k >= 0 && temp_on[k]) {
+      temp_on[k] = 0;
+      temp_list.erase(std::find(temp_list.begin(), temp_list.end(), e));
+    }
+  }
+  const std::string& name(int h) const { return topo.names[h]; }
+  const CardDef& defn(int iid) const { return *cards[iid].defn; }
+
+  // ---- decisions and the log (game.py) ----------------------------------------------------
+  int decide(int p, const char* kind, size_t n) {
+    if (n == 0)
+      throw std::runtime_error(std::string("no options for decision ") + kind);
+    decisions++;
+    int i = (int)(agents[p].random() * (double)n);
+    if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
+    return i;
+  }
+  void checkpoint(const char*) {}
+
+  // ---- amounts, players, selectors, conditions (select.py, conds.py) ----------------------
+  int64_t amount(const Amount& a, const Ctx& ctx) const;
+  std::vector<int> players_of(int ref, Ctx& ctx, const Step* key);
+  int ref_hex(const Ctx& ctx, int name) const;
+  void within_sources(const Ctx& ctx, const Within& w, std::vector<int>& out) const;
+  std::vector<char> within_area(const Ctx& ctx, const Within& w) const;
+  std::vector<int> hex_candidates(const HexSel& sel, const Ctx& ctx);
+  bool hex_exists(const HexSel& sel, const Ctx& ctx);
+  std::vector<Champion*> champ_candidates(const ChampSel& sel, const Ctx& ctx);
+  bool champ_exists(const ChampSel& sel, const Ctx& ctx);
+  std::vector<int> bridge_candidates(const BridgeSel& sel, const Ctx& ctx);
+  bool bridge_exists(const BridgeSel& sel, const Ctx& ctx);
+  bool cond(const Cond* c, const Ctx& ctx);
+  bool cond_item(const CondItem& it, const Ctx& ctx);
+
+  // ---- hooks (mods.py) -------------------------------------------------------------------
+  Active* new_active(int owner, int duration, int limit, Champion* champ, CardInst* inst,
+                     const Refs* refs, int target) {
+    act_store.emplace_back();
+    Active* a = &act_store.back();
+    a->owner = owner;
+    a->duration = duration;
+    a->limit = limit;
+    a->champ = champ;
+    a->inst = inst;
+    if (refs) a->refs = *refs;
+    a->target = target;
+    return a;
+  }
+  void add_mod(Active* a, const ModDef* m) {
+    a->mod = m;
+    mods[m->kind].push_back(a);
+  }
+  void add_trig(Active* a, int event, const Cond* c, const std::vector<Step*>* steps) {
+    a->event = event;
+    a->cond = c;
+    a->steps = steps;
+    trigs[event].push_back(a);
+  }
+  void install_ability(const Ability* ab, int owner, Champion* champ = nullptr) {
+    Active* a = new_active(owner, D_PERMANENT, ab->limit, champ, nullptr, nullptr, -1);
+    a->ability = ab;
+    if (ab->mod) add_mod(a, ab->mod.get());
+    else add_trig(a, ab->event, ab->cond.get(), &ab->steps);
+  }
+  template <class F>
+  void remove_where(F pred) {
+    for (auto& lst : mods) lst.erase(std::remove_if(lst.begin(), lst.end(), pred), lst.end());
+    for (auto& lst : trigs) lst.erase(std::remove_if(lst.begin(), lst.end(), pred), lst.end());
+  }
+  static bool owned(const std::vector<Active*>& acts, int p) {
+    for (auto* a : acts)
+      if (a->owner == p) return true;
+    return false;
+  }
+  Ctx act_ctx(const Active* a, Battle* battle = nullptr, const Event* event = nullptr) {
+    Ctx c(this, a->owner, a->inst, a->champ, battle, event);
+    c.refs = a->refs;
+    return c;
+  }
+  bool limit_ok(const Active* a, Battle* battle = nullptr, bool reuse = true) const {
+    int lim = a->limit;
+    if (lim == L_UNLIMITED) return true;
+    int bid = battle ? battle->bid : -2;
+    if (reuse && a->used_battle == bid && bid >= 0) return true;
+    if (lim == L_ONCE_PER_ROUND) return a->used_round != round;
+    if (lim == L_ONCE_PER_BATTLE) return a->used_battle != bid;
+    return !a->used;
+  }
+  void mark_used(Active* a, Battle* battle = nullptr) {
+    a->used_round = (int)round;
+    a->used_battle = battle ? battle->bid : -1;
+    a->used = true;
+  }
+  static bool battle_applies(const Active* a, const Battle* b) {
+    if (a->duration == D_THIS_BATTLE || a->duration == D_NEXT_BATTLE ||
+        a->duration == D_FIRST_BATTLE)
+      return b && a->battle == b->bid;
+    return true;
+  }
+  bool bool_when(const Active* a, Ctx& ctx) { return cond(a->mod->when.get(), ctx); }
+
+  // ---- game.py queries ----------------------------------------------------------------------
+  bool capital_has_enemy(int p) const {
+    unsigned o = occupants(players[p].capital);
+    return (o & ~(1u << p)) != 0;
+  }
+  std::vector<int> deploy_anchors(int p);
+  unsigned mod_owners(std::initializer_list<int> kinds) const {
+    unsigned bits = 0;
+    for (int k : kinds)
+      for (auto* a : mods[k]) bits |= 1u << a->owner;
+    return bits;
+  }
+  bool untargetable(const Champion* ch, const Ctx& ctx);
+  bool unit_matches(const Active* a, const Champion* ch, bool is_force, int side_owner = -1) const;
+  void fire(int event, const Event& info, int only = -1);
+  bool would_act(const Active* a, Ctx& ctx);
+  bool trigger_scope(const Active* a, int event, const Event& info) const;
+  bool run_steps(const std::vector<Step*>& steps, Ctx& ctx);
+  void run_step(const Step* st, Ctx& ctx);
+
+  // ---- choosing (core.Ctx.choose) -------------------------------------------------------------
+  template <class F>
+  Val choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool always_valid = false,
+             bool optional = false, bool required = true);
+  void log_aim(const Ctx& ctx, int64_t key, const char* kind, const Val& value);
+
+  // ---- cards.py ---------------------------------------------------------------------------
+  void reshuffle(int p);
+  int64_t draw(int p, int64_t n);
+  void card_event(int p, CardInst* inst, int event);
+  void discard_card(int p, int iid);
+  void scrap_card(int p, int iid);
+  void sort_cards(std::vector<int>& v) const {
+    std::stable_sort(v.begin(), v.end(), [&](int a, int b) {
+      const std::string& x = cards[a].defn->id;
+      const std::string& y = cards[b].defn->id;
+      return x != y ? x < y : a < b;
+    });
+  }
+  std::vector<int> choose_cards(int p, const char* kind, const std::vector<int>& pool,
+                                int64_t count, bool up_to);
+  void gain_card(int p, int iid, bool to_hand);
+  const std::string& deck_for(bool market, const std::string& age_numeral) const {
+    const Age& a = R.age_info(age_numeral);
+    return market ? a.market_deck : a.power_deck;
+  }
+  std::vector<int> reveal(const std::string& deck, int64_t n);
+  void to_bottom(const std::string& deck, std::vector<int> iids);
+  void take_revealed(int iid) { revealed.erase(std::find(revealed.begin(), revealed.end(), iid)); }
+  int64_t pick_extra(int p);
+  int draft(int p, const std::string& deck, int64_t reveal_n, const char* kind,
+            bool optional = false, bool to_hand = false);
+
+  // ---- units.py -----------------------------------------------------------------------------
+  bool blocked(int p, int h) const {
+    int n = nocc[h];
+    return n >= 3 || (n == 2 && !ucount[p * N + h]);
+  }
+  int64_t deploy(int p, int h, int64_t n);
+  int64_t champion_gold(int p, const CardDef& d) const {
+    size_t n = players[p].champions.size();
+    const auto& costs = d.champ_gold;
+    return costs[std::min(n, costs.size() - 1)];
+  }
+  bool can_field_champion(int p) const {
+    return (int64_t)players[p].champions.size() < R.champion_limit;
+  }
+  Champion* place_champion(int p, int iid, int h);
+  void unplace_champion(Champion* ch, bool to_hand = false);
+  int64_t heal(Champion* ch, int64_t n);
+  int64_t damage(Champion* ch, int64_t n, int by, Champion* by_champ, Battle* battle);
+  int64_t prevent_for_gold(Champion* ch, int64_t n);
+  void kill(Champion* ch, int by, Champion* by_champ = nullptr, Battle* battle = nullptr);
+  int64_t destroy_forces(int p, int h, int64_t n) {
+    int64_t k = remove_forces(p, h, n);
+    if (k && logging) Log(ev, "destroy").i("p", p).s("hex", name(h)).i("n", k);
+    return k;
+  }
+  void resolve_contacts(int actor);
+
+  // ---- paths.py / movement.py -----------------------------------------------------------------
+  typedef std::map<int, std::vector<int>> Links;
+  Links links(int p);
+  std::vector<int> blocked_edges();
+  bool flies(int p, const std::vector<Champion*>& champs, int64_t n_forces);
+  bool step_ok(int a, int b, bool ignore, const Links& lk, const std::vector<int>& blk) const;
+  int64_t extra_move(int p, const std::vector<Champion*>& champs, int64_t n_forces,
+                     bool commit = false);
+  bool stops_at(int p, int h, bool stop_occ) const;
+  void paths(int p, int src, int64_t dist, bool ignore, bool stop_occ, const Links& lk,
+             const std::vector<int>& blk, std::vector<std::vector<int>>& out);
+  void steps_from(int p, int at_hex, bool ignore, const Links& lk, const std::vector<int>& blk,
+                  std::vector<int>& out) const;
+  void move_options(int p, int unit, int64_t dist, bool ignore, bool stop_occ,
+                    const std::vector<int>& exclude, std::vector<MoveOpt>& out);
+  void move_options_long(int p, int unit, int64_t dist, bool ignore, bool stop_occ,
+                         const std::vector<int>& exclude, std::vector<MoveOpt>& out);
+  std::vector<int> bridge_options(int p) const;
+  bool can_move(int p, int unit, bool ignore);
+  bool plain_steps(int p, int unit);
+  bool movement_mods(int p);
+  struct Group {
+    int h, cid;
+    int64_t n_forces;  // -1 None
+    std::vector<Champion*> champs;
+    int64_t nf;
+  };
+  void move_groups(int p, int unit, const std::vector<int>& exclude, std::vector<Group>& out);
+  void fast_steps(int p, const std::vector<int>& exclude, int unit, std::vector<MoveOpt>& out);
+  int do_move(int p, const MoveOpt& opt, int64_t dist, bool ignore, bool stop_occ);
+  bool hops_ok(int p, const std::vector<std::pair<int, int>>& hops, bool fly);
+  bool hops_bridged(const std::vector<std::pair<int, int>>& hops) const;
+  std::vector<Champion*> moving_champs(int p, int unit, int src, int cid);
+  int relocate_group(int p, int a, int b, const std::vector<Champion*>& champs, int64_t nf);
+  void crossed(int p, int a, int b, int64_t nf);
+  bool relocate_champion(Champion* ch, int h);
+
+  // ---- combat.py ------------------------------------------------------------------------------
+  int battle(int h, int attacker, int defender, bool siege);
+  void end_battle(Battle* b, int winner, Event& info);
+  bool retreats(Battle* b);
+  void retreat(int p, int h);
+  std::pair<int64_t, int64_t> unit_stats(Battle* b, int p, Champion* ch);
+  void roll_side(Battle* b, int p, int64_t& force_hits, std::vector<Champion*>& champ_hits);
+  struct Hits {
+    int64_t forces_hit = 0;
+    std::vector<std::pair<Champion*, std::pair<int64_t, Champion*>>> on;  // champ -> (n, src)
+  };
+  void combat_round(Battle* b);
+  Hits assign(Battle* b, int p, int enemy, int64_t force_hits,
+              const std::vector<Champion*>& champ_hits);
+  int64_t chosen_hits(Battle* b, int p, int64_t n);
+  bool redirect(Battle* b, int enemy, Champion* ch, int64_t nf, std::vector<char>& forces_hit);
+  void sieges();
+
+  // ---- phases.py / market.py ------------------------------------------------------------------
+  void reset_phase();
+  int64_t mine_bonus(int p, int h);
+  void collection_phase();
+  int64_t control_vp(int p);
+  std::vector<int> scoring_phase();
+  std::vector<int> rank(std::vector<int> seats);
+  void cleanup_phase();
+  void advance_round();
+  int roll_off(std::vector<int> seats, const char* why);
+  std::vector<int> market_row();
+  int resolve_bids(int iid, const std::vector<int>& eligible);
+  void market_phase();
+
+  // ---- actions.py / declare.py ----------------------------------------------------------------
+  std::vector<int> seat_order() const {
+    std::vector<int> o;
+    for (int i = 0; i < P; ++i) o.push_back((lead + i) % P);
+    return o;
+  }
+  void legal_actions(int p, bool exact, std::vector<Action>& out);
+  void ability_options(int p, std::vector<Action>& out);
+  Plan choose_action(int p);
+  void reveal_action(Plan& plan);
+  void pay_card(Plan& plan);
+  int64_t initiative(const CardInst& inst) const;
+  void resolve_step(std::vector<Plan>& plans);
+  void resolve_card(Plan& plan);
+  void resolve_basic(Plan& plan);
+  void activate(int p, const Action& choice);
+  void action_phase();
+  struct Cost {
+    int64_t mana, gold;
+    Active* over;
+  };
+  Cost card_cost(int p, const CardInst& inst);
+  bool affordable(int p, int iid);
+  void card_options(int p, bool exact, std::vector<Action>& out);
+  bool declare_card(int p, CardInst* inst, Locks& locks, Refs& refs);
+  void lock_prefix(Ctx& ctx, const std::vector<Step*>& steps, size_t from = 0);
+  void lock_target(Ctx& ctx, const Step* st, const std::vector<Step*>& steps, size_t rest);
+  bool viable(Ctx& ctx, const std::vector<Step*>& steps);
+  bool look_ahead(Ctx& ctx, const CardDef& d);
+  Ctx& probe(int p, CardInst* inst);
+
+  // ---- steps (steps_*.py) ----------------------------------------------------------------------
+  struct Target;  // a step's selected targets
+  void step_select_apply(const Step* st, Ctx& ctx);
+  bool step_exists(const Step* st, Ctx& ctx);
+  void step_select_only(const Step* st, Ctx& ctx);  // declaration: select, result dropped
+  std::vector<Val> pick(Ctx& ctx, int64_t key, int kind, const Step* st, bool optional);
+  std::vector<Val> choose_target_select(const Step* st, Ctx& ctx, bool& none);
+
+  // ---- setup and the round ---------------------------------------------------------------------
+  void setup(int players_n, int64_t seed, const std::vector<std::string>& factions,
+             const std::string& options_json);
+  std::vector<int> play_round();
+  void run();
+  std::string snapshot() const;
+};
+
+// ================================ core.Ctx.choose ============================================
+template <class F>
+Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool always_valid,
+                 bool optional, bool required) {
+  auto fn = [&]() {
+    std::vector<Val> o = options_fn();
+    if (optional) o.insert(o.begin(), Val::null());
+    return o;
+  };
+  if (ctx.locks && !ctx.declaring) {
+    if (const Val* lv = ctx.locks->find(key)) {
+      Val value = *lv;
+      bool ok = always_valid;
+      if (!ok)
+        for (auto& o : fn()) ok = ok || o == value;
+      if (!ok) throw Fizzle{std::string(kind) + " target no longer legal"};
+      return value;
+    }
+  }
+  std::vector<Val> options = fn();
+  if (options.empty()) {
+    if (ctx.declaring && required) throw NoTarget{};
+    return Val::none();
+  }
+  Val value;
+  if (ctx.dry || options.size() == 1) {
+    value = options[0];
+  } else {
+    value = options[decide(ctx.p, kind, options.size())];
+    if (logging) log_aim(ctx, key, kind, value);
+  }
+  if (ctx.declaring) ctx.locks->set(key, value);
+  return value;
+}
+
+}  // namespace tn
