@@ -1,11 +1,16 @@
 """Engine speed: full games per second on one core, random agents, 2 / 4 / 6 players.
 
 Usage: python benchmarks/bench_engine.py [--games N] [--players 2,4,6] [--repeat R] [--json]
+                                         [--engine native|python|both]
        python benchmarks/bench_engine.py --bytecodes N [--players 4] [--within]
 Reports games/s, rounds/s and decisions/s (CPU time of this process, so other load on
 the machine disturbs the figures less; wall-clock figures are printed too). Each player
 count is measured R times (the same seeds) and the fastest run is kept: on a shared
 machine the slower runs measure the neighbours.
+
+Both engines are measured by default: the native engine (engine/native, what `tether
+simulate` plays random agents' games with; N x NATIVE_GAMES games, in batches as simulate
+asks for them) and the Python engine, the reference (N games).
 
 `--bytecodes N` counts instead the Python bytecodes the engine executes per game over N
 games (sys.settrace opcode events, about 100x slower): a measure of the engine's work that
@@ -36,8 +41,48 @@ def load_rules():
     return Ruleset.from_compiled(compile_engine(normalized_cards(content), content))
 
 
+NATIVE_GAMES = 10  # the native engine plays this many times the games (a steadier clock)
+BATCH = 25          # games per call into the native engine (simulate's chunk)
+
+
+def bench_native(rules, players: int, games: int, seed: int = 0) -> dict | None:
+    """Play `games` random-agent games in the native engine; the rates, or None if it is
+    not built."""
+    from tether_build.engine import native
+    from tether_build.engine.options import Options
+
+    twin = native.for_rules(rules)
+    if twin is None:
+        return None
+    facs = sorted(rules.factions)
+    opts = Options().to_dict()
+    rounds = decisions = 0
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    for start in range(0, games, BATCH):
+        ks = range(start, min(start + BATCH, games))
+        for r in twin.play(players, [(seed + k, [facs[(k + i) % len(facs)]
+                                                 for i in range(players)]) for k in ks], opts):
+            if r is None:
+                raise RuntimeError("the native engine declined a benchmark game")
+            rounds += r["round"]
+            decisions += r["decisions"]
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    return _rates("native", players, games, rounds, decisions, cpu, wall)
+
+
+def _rates(engine: str, players: int, games: int, rounds: int, decisions: int, cpu: float,
+           wall: float) -> dict:
+    return {"engine": engine, "players": players, "games": games, "cpu_s": round(cpu, 3),
+            "wall_s": round(wall, 3), "games_per_s": round(games / cpu, 1),
+            "rounds_per_s": round(rounds / cpu, 1),
+            "decisions_per_s": round(decisions / cpu, 1),
+            "wall_games_per_s": round(games / wall, 1),
+            "avg_rounds": round(rounds / games, 2),
+            "avg_decisions": round(decisions / games, 1)}
+
+
 def bench(rules, players: int, games: int, seed: int = 0) -> dict:
-    """Play `games` random-agent games; return the rates."""
+    """Play `games` random-agent games in the Python engine; return the rates."""
     from tether_build.engine.agents import RandomAgent
     from tether_build.engine.play import play_game
 
@@ -50,13 +95,7 @@ def bench(rules, players: int, games: int, seed: int = 0) -> dict:
         rounds += g.s.round
         decisions += g.decisions
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    return {"players": players, "games": games, "cpu_s": round(cpu, 3),
-            "wall_s": round(wall, 3), "games_per_s": round(games / cpu, 1),
-            "rounds_per_s": round(rounds / cpu, 1),
-            "decisions_per_s": round(decisions / cpu, 1),
-            "wall_games_per_s": round(games / wall, 1),
-            "avg_rounds": round(rounds / games, 2),
-            "avg_decisions": round(decisions / games, 1)}
+    return _rates("python", players, games, rounds, decisions, cpu, wall)
 
 
 def bytecodes(rules, players: int, games: int, top: int = 15, within: bool = False) -> dict:
@@ -114,6 +153,7 @@ def main() -> None:
                     help="count the bytecodes executed per game over N games instead")
     ap.add_argument("--within", action="store_true",
                     help="with --bytecodes: also list each function with its callees")
+    ap.add_argument("--engine", choices=("native", "python", "both"), default="both")
     args = ap.parse_args()
     rules = load_rules()
     if args.bytecodes:
@@ -132,17 +172,27 @@ def main() -> None:
                 for name, pct in r["within"]:
                     print(f"  {pct:5.1f} %  {name}")
         return
-    bench(rules, 4, 5)  # warm-up (caches, imports)
-    rows = [min((bench(rules, int(p), args.games) for _ in range(max(1, args.repeat))),
-                key=lambda r: r["cpu_s"]) for p in args.players.split(",")]
+    runs = []
+    if args.engine in ("native", "both"):
+        if bench_native(rules, 4, 5) is None:  # warm-up (loads the rules), or not built
+            print("the native engine is not built (scripts/setup.sh builds it)",
+                  file=sys.stderr)
+        else:
+            runs.append(lambda p: bench_native(rules, p, args.games * NATIVE_GAMES))
+    if args.engine in ("python", "both"):
+        bench(rules, 4, 5)  # warm-up (caches, imports)
+        runs.append(lambda p: bench(rules, p, args.games))
+    rows = [min((run(int(p)) for _ in range(max(1, args.repeat))), key=lambda r: r["cpu_s"])
+            for run in runs for p in args.players.split(",")]
     if args.json:
         print(json.dumps(rows, indent=2))
         return
-    print(f"{'players':>7} {'games/s':>8} {'rounds/s':>9} {'decisions/s':>11} "
+    print(f"{'engine':>7} {'players':>7} {'games/s':>8} {'rounds/s':>9} {'decisions/s':>11} "
           f"{'wall games/s':>12} {'avg rounds':>10}")
     for r in rows:
-        print(f"{r['players']:>7} {r['games_per_s']:>8} {r['rounds_per_s']:>9} "
-              f"{r['decisions_per_s']:>11} {r['wall_games_per_s']:>12} {r['avg_rounds']:>10}")
+        print(f"{r['engine']:>7} {r['players']:>7} {r['games_per_s']:>8} "
+              f"{r['rounds_per_s']:>9} {r['decisions_per_s']:>11} {r['wall_games_per_s']:>12} "
+              f"{r['avg_rounds']:>10}")
 
 
 if __name__ == "__main__":
