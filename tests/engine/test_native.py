@@ -151,3 +151,51 @@ def test_a_failed_compile_leaves_the_library_alone(built, monkeypatch, tmp_path)
     assert "failed" in why
     assert out.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["lib.so"]  # no half-written file
+
+
+def _odds_cases(rules) -> list:
+    champs = sorted(c.id for c in rules.cards if c.type == "champion")
+    facs = sorted(rules.factions)
+    out = []
+    for i in range(60):
+        a, d = champs[i % len(champs)], champs[(i * 7 + 3) % len(champs)]
+        att = {"forces": i % 9, "champions": [a] if i % 4 else []}
+        dfn = {"forces": (i * 5) % 9, "champions": [d, champs[i % 3]] if i % 5 == 0 else [d]}
+        where = ("plain", "capital", "mine", "forge")[i % 4]
+        seats = [facs[i % len(facs)], facs[(i + 1) % len(facs)]] if i % 3 == 0 else ["_none"] * 2
+        out.append((att, dfn, where, seats, i))
+    return out
+
+
+@pytest.mark.parametrize("which", ["fixture", "sink"])
+def test_battle_odds_are_the_same_battles(built, rules, sink, which):
+    """The heuristic agent's odds (and `tether odds`): the same tallies from both engines."""
+    from tether_build.engine import odds
+
+    r = rules if which == "fixture" else sink
+    for att, dfn, where, seats, seed in _odds_cases(r):
+        py = odds._battles(r, att, dfn, where, 40, seed, seats)
+        got = native.battle_odds(r, att, dfn, where, 40, seed, seats)
+        assert got is not None
+        assert py == ({k: got[k] for k in ("attacker", "defender", "none")}, got["surv"],
+                      got["rounds"]), (att, dfn, where, seats, seed)
+
+
+def test_the_check_sweep_finds_the_same(built, compiled, monkeypatch):
+    """The check's sweep (heuristic agents judging attacks by the native odds) counts the
+    same plays, failures and dead cards as with the Python engine alone."""
+    from tether_build.cards import normalized_cards
+    from tether_build.check.sweep import sweep
+    from tether_build.content import load_content
+    from tether_build.engine import appraise
+
+    from .conftest import ROOT
+
+    cards = normalized_cards(load_content(ROOT / "tests" / "fixtures" / "content"))
+    appraise._odds.cache_clear()
+    fast = sweep(compiled, 16, 21, cards)
+    monkeypatch.setattr(native, "_LIB", [None])
+    appraise._odds.cache_clear()
+    slow = sweep(compiled, 16, 21, cards)
+    appraise._odds.cache_clear()
+    assert fast == slow

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from . import native
 from .scenario import hex_of_kind, new_card, scenario
 
 MAX_FORCES = 200  # per side: a battle the board can hold, and one the calculator ends fast
@@ -30,6 +31,26 @@ def parse_side(text: str) -> dict:
         else:
             raise ValueError(f"unknown unit kind {key!r} (use forces= or champion=)")
     return out
+
+
+def _battles(rules, attacker: dict, defender: dict, where: str, trials: int, seed: int,
+             facs: list[str]) -> tuple[dict, list, int]:
+    """(wins per outcome, survivors per side [Forces, Champion HP], combat rounds) of
+    `trials` battles from the same units."""
+    g, h, iids = _setup(rules, attacker, defender, where, facs, seed)
+    sides = {0: attacker, 1: defender}
+    tally = {"attacker": 0, "defender": 0, "none": 0}
+    surv = [[0, 0], [0, 0]]  # per side: forces, champion HP
+    rounds = 0
+    for _ in range(trials):
+        _reset(g, h, sides, iids)
+        winner = g.battle(h, 0, 1, siege=(where == "capital"))
+        tally["none" if winner is None else ("attacker" if winner == 0 else "defender")] += 1
+        for p in (0, 1):
+            surv[p][0] += g.s.forces[h].get(p, 0)
+            surv[p][1] += sum(c.hp for c in g.s.champs_at[h] if c.owner == p)
+        rounds += g.last_battle_rounds
+    return tally, surv, rounds
 
 
 def _setup(rules, att: dict, dfn: dict, where: str, factions, seed: int):
@@ -80,19 +101,12 @@ def battle_odds(rules, attacker: dict, defender: dict, where: str = "plain",
     for f in factions:
         if f is not None and f not in rules.factions:
             raise ValueError(f"unknown faction {f!r} (known: {', '.join(sorted(rules.factions))})")
-    g, h, iids = _setup(rules, attacker, defender, where, facs, seed)
-    sides = {0: attacker, 1: defender}
-    tally = {"attacker": 0, "defender": 0, "none": 0}
-    surv = [[0, 0], [0, 0]]  # per side: forces, champion HP
-    rounds = 0
-    for _ in range(trials):
-        _reset(g, h, sides, iids)
-        winner = g.battle(h, 0, 1, siege=(where == "capital"))
-        tally["none" if winner is None else ("attacker" if winner == 0 else "defender")] += 1
-        for p in (0, 1):
-            surv[p][0] += g.s.forces[h].get(p, 0)
-            surv[p][1] += sum(c.hp for c in g.s.champs_at[h] if c.owner == p)
-        rounds += g.last_battle_rounds
+    got = native.battle_odds(rules, attacker, defender, where, trials, seed, facs)
+    if got is not None:  # the same battles, played by the native engine (engine/native)
+        tally = {k: got[k] for k in ("attacker", "defender", "none")}
+        surv, rounds = got["surv"], got["rounds"]
+    else:
+        tally, surv, rounds = _battles(rules, attacker, defender, where, trials, seed, facs)
     n = max(trials, 1)
     return {"attacker_wins": tally["attacker"] / n, "defender_wins": tally["defender"] / n,
             "both_destroyed": tally["none"] / n,

@@ -92,8 +92,9 @@ def _load():
         return None  # built from older sources: scripts/setup.sh builds it again
     lib.tn_load.restype = ctypes.c_void_p
     lib.tn_load.argtypes = [ctypes.c_char_p] * 3 + [ctypes.POINTER(ctypes.c_void_p)]
-    lib.tn_play.restype = ctypes.c_void_p
-    lib.tn_play.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    for fn in (lib.tn_play, lib.tn_odds):
+        fn.restype = ctypes.c_void_p
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
     lib.tn_free.argtypes = [ctypes.c_void_p]
     lib.tn_unload.argtypes = [ctypes.c_void_p]
     return lib
@@ -123,18 +124,30 @@ class NativeRules:
         if handle:
             self.lib.tn_unload(handle)
 
+    def _call(self, fn, request: dict):
+        ptr = fn(self.handle, json.dumps(request).encode())
+        try:
+            return json.loads(ctypes.string_at(ptr).decode())
+        finally:
+            self.lib.tn_free(ptr)
+
+    def odds(self, attacker: dict, defender: dict, where: str, trials: int, seed: int,
+             factions: list[str]) -> dict | None:
+        """odds.battle_odds's tallies (attacker / defender / none wins, survivors per side,
+        combat rounds) from the same battles, or None if the native engine declined."""
+        got = self._call(self.lib.tn_odds, {"att": attacker, "dfn": defender, "where": where,
+                                            "trials": trials, "seed": seed,
+                                            "factions": factions})
+        return got if got.get("ok") else None
+
     def play(self, players: int, games: list[tuple[int, list[str]]], options: dict,
              log: bool = False) -> list[dict | None]:
         """Play games (seed, factions) of random agents; each result a dict (winner, end,
         round, decisions, played, fizzled, resolved, and with `log` events + snapshot), or
         None where the native engine declined the game."""
-        request = json.dumps({"players": players, "log": log, "options": options,
-                              "games": [{"seed": s, "factions": f} for s, f in games]})
-        ptr = self.lib.tn_play(self.handle, request.encode())
-        try:
-            got = json.loads(ctypes.string_at(ptr).decode())
-        finally:
-            self.lib.tn_free(ptr)
+        got = self._call(self.lib.tn_play, {
+            "players": players, "log": log, "options": options,
+            "games": [{"seed": s, "factions": f} for s, f in games]})
         if isinstance(got, dict):  # the whole request was refused
             return [None] * len(games)
         return [r if r.get("ok") else None for r in got]
@@ -167,6 +180,15 @@ def play_random(rules, players: int, games: list[tuple[int, list[str]]], options
     if len(ok) != len(games):
         return [None] * len(games)
     return native.play(players, games, options.to_dict(), log)
+
+
+def battle_odds(rules, attacker: dict, defender: dict, where: str, trials: int, seed: int,
+                factions: list[str]) -> dict | None:
+    """The native engine's tallies for odds.battle_odds (None: the Python engine's turn)."""
+    native = for_rules(rules)
+    if native is None or not -INT64 < seed < INT64:
+        return None
+    return native.odds(attacker, defender, where, trials, seed, factions)
 
 
 def end_event(result: dict) -> dict:

@@ -17,6 +17,7 @@ namespace tn {
 struct Engine {
   Rules R;
   std::map<int, std::unique_ptr<Topo>> topos;
+  std::map<std::pair<int, int64_t>, Game::BoardOut> boards;
   const Topo& topo(int radius) {
     auto& t = topos[radius];
     if (!t) t = std::make_unique<Topo>(radius);
@@ -161,6 +162,36 @@ char* tn_play(void* eng, const char* request) {
     return tn::dup(m + "}");
   }
   return tn::dup(out + "]");
+}
+
+// request: {"att": {"forces": n, "champions": [...]}, "dfn": {...}, "where": "plain",
+//           "trials": n, "seed": s, "factions": [f0, f1]}; returns the tallies (Game::odds)
+char* tn_odds(void* eng, const char* request) {
+  tn::Engine& E = *(tn::Engine*)eng;
+  try {
+    tn::J req = tn::parse(request);
+    tn::Game::OddsSide sides[2];
+    const char* keys[2] = {"att", "dfn"};
+    for (int p = 0; p < 2; ++p) {
+      const tn::J& s = req.at(keys[p]);
+      sides[p].forces = s.at("forces").num();
+      for (auto& c : s.at("champions").a) sides[p].champions.push_back(c.s);
+    }
+    std::vector<std::string> facs;
+    for (auto& f : req.at("factions").a) facs.push_back(f.s);
+    const tn::J* r = E.R.game.at("board").at("radius_by_players").get("2");
+    if (!r) throw std::runtime_error("no board radius");
+    tn::Game g(E.R, E.topo((int)r->num()));
+    g.boards = &E.boards;
+    return tn::dup(g.odds(sides[0], sides[1], req.at("where").s, req.at("trials").num(),
+                          req.at("seed").num(), facs));
+  } catch (std::exception& e) {
+    std::string m = "{\"ok\":false,\"error\":";
+    tn::put_str(m, e.what());
+    return tn::dup(m + "}");
+  } catch (...) {
+    return tn::dup("{\"ok\":false,\"error\":\"uncaught\"}");
+  }
 }
 
 void tn_free(char* s) { std::free(s); }

@@ -512,6 +512,21 @@ struct Game {
   std::vector<Val> choose_target_select(const Step* st, Ctx& ctx, bool& none);
 
   // ---- setup and the round ---------------------------------------------------------------------
+  struct BoardOut {
+    std::vector<std::pair<std::string, std::pair<int, int>>> caps;  // slot -> (q, r), in order
+    std::vector<int> capitals, forges, mines;
+    std::vector<int64_t> values;
+    int rerolls = 0;
+  };
+  BoardOut generate_board(int players_n, int64_t seed);
+  std::map<std::pair<int, int64_t>, BoardOut>* boards = nullptr;  // odds: one board per content
+  void init_state(const std::vector<std::string>& factions);
+  struct OddsSide {
+    int64_t forces = 0;
+    std::vector<std::string> champions;
+  };
+  std::string odds(const OddsSide& att, const OddsSide& dfn, const std::string& where,
+                   int64_t trials, int64_t seed, const std::vector<std::string>& factions);
   void setup(int players_n, int64_t seed, const std::vector<std::string>& factions,
              const std::string& options_json);
   std::vector<int> play_round();

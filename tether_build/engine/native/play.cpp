@@ -1055,11 +1055,6 @@ Slots capital_slots(int players, const J& game, int radius) {
   return out;
 }
 
-int radius_of(int players, const J& game) {
-  const J* r = by_players(game.at("board").at("radius_by_players"), players);
-  if (!r) throw std::runtime_error("no board radius");
-  return (int)r->num();
-}
 
 struct BoardGen {
   const Topo& T;
@@ -1114,22 +1109,18 @@ struct BoardGen {
 };
 }  // namespace
 
-void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& factions,
-                 const std::string& options_json) {
+// board.generate_board(players, seed, game): Capitals, Forges, Mines and their values
+Game::BoardOut Game::generate_board(int players_n, int64_t seed) {
   const J& game = R.game;
-  P = players_n;
-  N = topo.n;
-  rng.seed(seed);
-  // ---- generate_board(players, seed, game)
   int radius = topo.radius;
-  Slots caps = capital_slots(P, game, radius);
+  Slots caps = capital_slots(players_n, game, radius);
   for (auto& c : caps.v)
     if (hex_distance(c.second.first, c.second.second, 0, 0) > radius)
       throw std::runtime_error("capital slot off the board");
   MT brng;
   brng.seed(seed);
   const J& board_cfg = game.at("board");
-  const J* counts = by_players(board_cfg.at("tile_counts"), P);
+  const J* counts = by_players(board_cfg.at("tile_counts"), players_n);
   if (!counts) throw std::runtime_error("no tile counts");
   const J& place = board_cfg.at("placement");
   int64_t spread_max = place.at("fairness_max_spread").num();
@@ -1271,7 +1262,19 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
     }
   }
   if (rerolls < 0) throw std::runtime_error("no fair board after 1000 rerolls");
-  // ---- the state
+  BoardOut out;
+  out.caps = caps.v;
+  out.capitals = capitals;
+  out.forges = forges;
+  out.mines = mines;
+  out.values = values;
+  out.rerolls = rerolls;
+  return out;
+}
+
+// an empty state for P players (State.__init__)
+void Game::init_state(const std::vector<std::string>& factions) {
+  N = topo.n;
   tile.assign(N, T_PLAIN);
   mine_value.assign(N, 0);
   cap_owner.assign(N, -1);
@@ -1291,6 +1294,21 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
   st_played.assign(R.cards.size(), 0);
   st_fizzled.assign(R.cards.size(), 0);
   st_resolved.assign(R.cards.size(), 0);
+}
+
+void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& factions,
+                 const std::string& options_json) {
+  P = players_n;
+  rng.seed(seed);
+  BoardOut board = generate_board(P, seed);
+  int rerolls = board.rerolls;
+  const auto& capitals = board.capitals;
+  const auto& forges = board.forges;
+  const auto& mines = board.mines;
+  const auto& values = board.values;
+  Slots caps;
+  caps.v = board.caps;
+  init_state(factions);
   agents.assign(P, MT());
   for (int p = 0; p < P; ++p) agents[p].seed_mag(rng.bits64());
   if (logging) {
@@ -1431,6 +1449,114 @@ void Game::run() {
     }
     advance_round();
   }
+}
+
+// odds.battle_odds: a bare 2-player game (scenario.scenario(rules, 2, 0, factions)), the
+// battle hex, then `trials` battles each from the same units (odds._reset), drawing from a
+// Random(seed) that replaced the scenario's generator. Returns the tallies as JSON.
+std::string Game::odds(const OddsSide& att, const OddsSide& dfn, const std::string& where,
+                       int64_t trials, int64_t seed, const std::vector<std::string>& facs) {
+  P = 2;
+  BoardOut board;
+  if (boards && boards->count({2, 0})) {
+    board = boards->at({2, 0});
+  } else {
+    board = generate_board(2, 0);
+    if (boards) (*boards)[{2, 0}] = board;
+  }
+  init_state(facs);
+  MT srng;
+  srng.seed(0);
+  agents.assign(2, MT());
+  for (int p = 0; p < 2; ++p) agents[p].seed_mag(srng.bits64());
+  tile[topo.center] = T_CENTER;
+  for (int c : board.capitals) tile[c] = T_CAPITAL;
+  for (int x : board.forges) tile[x] = T_FORGE;
+  for (size_t k = 0; k < board.mines.size(); ++k) {
+    tile[board.mines[k]] = T_MINE;
+    mine_value[board.mines[k]] = board.values[k];
+  }
+  std::vector<std::pair<std::string, std::pair<int, int>>> slots = board.caps;
+  std::sort(slots.begin(), slots.end());
+  for (int p = 0; p < 2; ++p) {
+    int h = topo.index_of(slots[p].second.first, slots[p].second.second);
+    players[p].capital = h;
+    players[p].slot = slots[p].first;
+    cap_owner[h] = p;
+  }
+  for (auto& kv : R.deck_kind) {
+    if (kv.second != "market" && kv.second != "power") continue;
+    auto it = R.deck_copies.find(kv.first);
+    std::vector<int> pile;
+    if (it != R.deck_copies.end())
+      for (CardDef* d : it->second) {
+        int iid = (int)cards.size();
+        cards.emplace_back();
+        cards.back().iid = iid;
+        cards.back().defn = d;
+        pile.push_back(iid);
+      }
+    decks[kv.first] = pile;
+  }
+  for (int p = 0; p < 2; ++p) {
+    auto f_ = R.factions.find(players[p].faction);
+    if (f_ != R.factions.end())
+      for (const Ability* ab : f_->second->passives) install_ability(ab, p);
+  }
+  round = 1;
+  const Age* a1 = R.age_of_round(1);
+  age = a1 ? a1->numeral : "I";
+  rng.seed(seed);
+  // odds._setup: the battle hex and one card per Champion
+  int h = -1;
+  if (where == "capital") {
+    h = players[1].capital;
+  } else {
+    static const char* const KINDS[] = {"capital", "center", "forge", "mine", "plain"};
+    int kind = find_name(KINDS, 5, where);
+    for (int x = 0; x < N && h < 0; ++x)
+      if (kind >= 0 && tile[x] == kind && cap_owner[x] < 0) h = x;
+    if (h < 0) throw std::runtime_error("no " + where + " hex");
+  }
+  std::vector<int> iids[2];
+  const OddsSide* sides[2] = {&att, &dfn};
+  for (int p = 0; p < 2; ++p)
+    for (auto& cid : sides[p]->champions) {
+      int iid = (int)cards.size();
+      cards.emplace_back();
+      cards.back().iid = iid;
+      cards.back().defn = R.by_id.at(cid);
+      iids[p].push_back(iid);
+    }
+  int64_t tally[3] = {0, 0, 0}, surv[2][2] = {{0, 0}, {0, 0}}, rounds = 0;
+  for (int64_t t = 0; t < trials; ++t) {
+    std::vector<Champion*> here = champs_at[h];
+    for (Champion* ch : here) unplace_champion(ch, false);
+    for (auto& pl : players) {
+      pl.burn.clear();
+      pl.gold = 0;
+    }
+    for (int p = 0; p < 2; ++p) remove_forces(p, h, f(h, p));
+    for (int p : {1, 0}) {
+      add_forces(p, h, sides[p]->forces);
+      for (int iid : iids[p]) place_champion(p, iid, h);
+    }
+    dirty.clear();
+    int winner = battle(h, 0, 1, where == "capital");
+    tally[winner < 0 ? 2 : winner]++;
+    for (int p = 0; p < 2; ++p) {
+      surv[p][0] += f(h, p);
+      for (auto* c : champs_at[h])
+        if (c->owner == p) surv[p][1] += c->hp;
+    }
+    rounds += last_battle_rounds;
+  }
+  std::string o = "{\"ok\":true,\"attacker\":" + std::to_string(tally[0]) +
+                  ",\"defender\":" + std::to_string(tally[1]) + ",\"none\":" +
+                  std::to_string(tally[2]) + ",\"surv\":[[" + std::to_string(surv[0][0]) + "," +
+                  std::to_string(surv[0][1]) + "],[" + std::to_string(surv[1][0]) + "," +
+                  std::to_string(surv[1][1]) + "]],\"rounds\":" + std::to_string(rounds) + "}";
+  return o;
 }
 
 // state.State.snapshot, as JSON (Python digests it)
