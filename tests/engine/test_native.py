@@ -199,3 +199,31 @@ def test_the_check_sweep_finds_the_same(built, compiled, monkeypatch):
     slow = sweep(compiled, 16, 21, cards)
     appraise._odds.cache_clear()
     assert fast == slow
+
+
+def test_fuzzed_content_plays_the_same(built, tmp_path):
+    """Odd but valid content (the content fuzzer's mutants that still validate): the same
+    games in both engines, and nothing the native engine cannot survive."""
+    import random
+    import shutil
+
+    from tests.test_fuzz import CONTENT, _mutant
+    from tether_build.cards import normalized_cards
+    from tether_build.compile import compile_engine
+    from tether_build.content import load_content
+    from tether_build.engine.ruleset import Ruleset
+    from tether_build.errors import TetherError
+
+    rng = random.Random(1)
+    played = 0
+    for n in range(40):
+        work = tmp_path / f"m{n}"
+        shutil.copytree(CONTENT, work)
+        _mutant(work, rng)
+        try:
+            content = load_content(work)
+            rules = Ruleset.from_compiled(compile_engine(normalized_cards(content), content))
+        except (TetherError, ValueError):
+            continue  # an invalid mutant: the fuzzer's own test covers its error
+        played += _compare(rules, [(2 + n % 3, n)])
+    assert played > 20 * 500  # most mutants validate and play whole games

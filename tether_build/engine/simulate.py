@@ -65,8 +65,9 @@ def simulate(rules, games: int, players: int, seed: int, factions=None, agents=N
     ends: Counter = Counter()
     played: Counter = Counter({c.id: 0 for c in rules.cards})
     rounds = 0
-    if all(a == "random" for a in names):
-        native.for_rules(rules)  # loaded once here: forked workers inherit it
+    # the native engine plays random agents' games and every agent's battle odds: loaded
+    # once here, the forked workers inherit it
+    native.for_rules(rules)
     for facs, ag, winners, end, rnd, stats in _results(job, games, workers, progress):
         rounds += rnd
         ends[end] += 1
