@@ -47,6 +47,7 @@ BARS = {  # figure -> (bar, "<" for upper bounds or ">" for lower bounds, unit)
     "engine 2 players": (None, ">", "games/s/core"),
     "engine 4 players": (1000.0, ">", "games/s/core"),
     "engine 6 players": (None, ">", "games/s/core"),
+    **{f"engine {n} players, Python reference": (None, ">", "games/s/core") for n in (2, 4, 6)},
     "simulate 2000 4p games (whole process)": (1500.0, ">", "games/s"),
     "test suite": (300.0, "<", "s"),
 }
