@@ -53,7 +53,7 @@ std::vector<int> Game::players_of(int ref, Ctx& ctx, const Step* key) {
 }
 
 int Game::ref_hex(const Ctx& ctx, int name) const {
-  const Val* v = ctx.refs.get(name);
+  const Val* v = ctx.refs.find(name);
   if (!v || v->t == V_NULL) return -1;
   if (v->is_int()) return (int)v->i;
   if (v->t == V_CHAMP) return on_board(v->c) ? v->c->hex : -1;
@@ -250,7 +250,7 @@ std::vector<Champion*> Game::champ_candidates(const ChampSel& sel, const Ctx& ct
   if (!any_champion()) return pool;
   int p = ctx.p;
   if (sel.pool == 1) {
-    const Val* v = ctx.refs.get(sel.ref);
+    const Val* v = ctx.refs.find(sel.ref);
     if (v && v->t == V_CHAMP && on_board(v->c)) pool.push_back(v->c);
   } else if (sel.pool == 2) {
     if (ctx.champ && on_board(ctx.champ)) pool.push_back(ctx.champ);
@@ -311,7 +311,7 @@ std::vector<int> Game::bridge_candidates(const BridgeSel& sel, const Ctx& ctx) {
   if (sel.basic) return bridge_options(ctx.p);
   std::vector<int> pool;
   if (sel.has_ref) {
-    const Val* v = ctx.refs.get(sel.ref);
+    const Val* v = ctx.refs.find(sel.ref);
     if (v && v->is_int()) pool.push_back((int)v->i);
   } else if (sel.touching) {
     for (int h : hex_candidates(*sel.touching, ctx))
@@ -462,7 +462,7 @@ bool Game::unit_matches(const Active* a, const Champion* ch, bool is_force, int 
   int owner = ch ? ch->owner : side_owner;
   if (units == U_TARGET) {
     if (is_force) return false;
-    const Val* v = a->target >= 0 ? a->refs.get(a->target) : nullptr;
+    const Val* v = a->target >= 0 ? a->refs.find(a->target) : nullptr;
     return v && v->t == V_CHAMP && v->c == ch && ch;
   }
   if (units == U_ENEMY_FORCES || units == U_ENEMY_CHAMPIONS) {
@@ -483,7 +483,7 @@ bool Game::trigger_scope(const Active* a, int event, const Event& info) const {
   int p = a->owner;
   Champion* champ = a->champ;
   if (event == E_ON_DEPLOY || event == E_ON_DEATH) return champ && info.champ == champ;
-  const Val* tgt = a->target >= 0 ? a->refs.get(a->target) : nullptr;
+  const Val* tgt = a->target >= 0 ? a->refs.find(a->target) : nullptr;
   if (tgt && tgt->t != V_NULL) {
     bool match;
     if (tgt->t == V_CHAMP) {
@@ -1408,7 +1408,7 @@ int Game::battle(int h, int attacker, int defender, bool siege) {
   // mods.bind_battle: unbound next/first-battle effects of the two sides
   auto bind = [&](Active* a) {
     if ((a->duration == D_NEXT_BATTLE || a->duration == D_FIRST_BATTLE) && a->battle < 0) {
-      const Val* tgt = a->target >= 0 ? a->refs.get(a->target) : nullptr;
+      const Val* tgt = a->target >= 0 ? a->refs.find(a->target) : nullptr;
       if (tgt && tgt->t == V_CHAMP) {
         if (std::find(champs.begin(), champs.end(), tgt->c) != champs.end()) a->battle = b->bid;
       } else if (a->owner == attacker || a->owner == defender) {

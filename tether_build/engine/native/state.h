@@ -135,36 +135,25 @@ struct Val {  // a choice or a ref: NONE (no choice), None, an int, a Champion, 
   }
 };
 
-struct Refs {  // name -> value (a dict)
-  std::vector<std::pair<int, Val>> v;
-  const Val* get(int name) const {
-    for (auto& kv : v)
-      if (kv.first == name) return &kv.second;
-    return nullptr;
-  }
-  void set(int name, const Val& x) {
-    for (auto& kv : v)
-      if (kv.first == name) { kv.second = x; return; }
-    v.emplace_back(name, x);
-  }
-  void update(const Refs& o) {
-    for (auto& kv : o.v) set(kv.first, kv.second);
-  }
-};
-
-struct Locks {  // step key -> locked value
-  std::vector<std::pair<int64_t, Val>> v;
-  const Val* find(int64_t k) const {
+template <class K>
+struct SmallMap {  // a dict of a few entries: refs (name -> value), locks (step key -> value)
+  std::vector<std::pair<K, Val>> v;
+  const Val* find(K k) const {
     for (auto& kv : v)
       if (kv.first == k) return &kv.second;
     return nullptr;
   }
-  void set(int64_t k, const Val& x) {
+  void set(K k, const Val& x) {
     for (auto& kv : v)
       if (kv.first == k) { kv.second = x; return; }
     v.emplace_back(k, x);
   }
+  void update(const SmallMap& o) {
+    for (auto& kv : o.v) set(kv.first, kv.second);
+  }
 };
+using Refs = SmallMap<int>;       // ref name -> value
+using Locks = SmallMap<int64_t>;  // a step's key -> its locked value
 // a step's key in the locks: the step, or (step, i) / (step, "c") / (step, "h")
 inline int64_t key_of(const Step* st, int sub = 0) { return (int64_t)st->uid * 1024 + sub; }
 static const int SUB_C = 1000, SUB_H = 1001;
