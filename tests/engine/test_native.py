@@ -227,3 +227,23 @@ def test_fuzzed_content_plays_the_same(built, tmp_path):
             continue  # an invalid mutant: the fuzzer's own test covers its error
         played += _compare(rules, [(2 + n % 3, n)])
     assert played > 20 * 500  # most mutants validate and play whole games
+
+
+def test_effects_that_never_end_are_declined_not_crashed(built, compiled):
+    """A deck of cards that draw two more when drawn: Python stops the chain with a
+    RecursionError; the native engine declines the game (no overflow of its stack) and the
+    Python engine, playing it instead, raises the same error as before."""
+    from tether_build.compile import compile_card
+    from tether_build.engine.ruleset import Ruleset
+
+    from .native_cases import _card
+
+    loop = _card("ks_loop", [{"step": "noop"}], copies=40, triggers=[
+        {"trigger": "card_drawn", "steps": [{"step": "draw", "count": 2}]}])
+    cards = json.loads(compiled["cards.json"])
+    cards["cards"].append(compile_card(loop))
+    rules = Ruleset.from_compiled({**compiled, "cards.json": json.dumps(cards)})
+    seats = [rules.default_faction] * 2
+    assert native.play_random(rules, 2, [(3, seats)], Options()) == [None]
+    with pytest.raises(RecursionError):
+        play_game(rules, 2, 3, [RandomAgent(), RandomAgent()], seats)

@@ -154,6 +154,8 @@ char* tn_play(void* eng, const char* request) {
         out += m + "}";
       } catch (tn::NoTarget&) {
         out += "{\"ok\":false,\"error\":\"uncaught NoTarget\"}";
+      } catch (...) {
+        out += "{\"ok\":false,\"error\":\"uncaught\"}";
       }
     }
   } catch (std::exception& e) {

@@ -71,6 +71,7 @@ struct Game {
   std::string ev;
   int64_t decisions = 0;
   int battle_seq = 0, last_battle_rounds = 0;
+  int nested_runs = 0;  // run_steps calls in progress, one inside another
   std::map<int, int> dirty;
   std::vector<int64_t> st_played, st_fizzled, st_resolved;
   std::vector<int> pending;

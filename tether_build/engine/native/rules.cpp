@@ -549,7 +549,23 @@ void Game::fire(int event, const Event& info, int only) {
   }
 }
 
+// Effects run inside effects (a trigger's steps fire another trigger...). Python stops a
+// chain that never ends with a RecursionError at about 1,000 frames, some 120 nested runs;
+// here the game is declined well before that (the Python engine then plays it, and raises
+// its error), never at a depth Python could not reach, and the C++ stack cannot overflow.
+static const int MAX_NESTED_RUNS = 64;
+
 bool Game::run_steps(const std::vector<Step*>& steps, Ctx& ctx) {
+  struct Depth {
+    int& d;
+    explicit Depth(int& x) : d(x) {
+      if (++d > MAX_NESTED_RUNS) {
+        --d;
+        throw Unsupported("effects nested more than 64 deep");
+      }
+    }
+    ~Depth() { --d; }
+  } depth(nested_runs);
   try {
     for (const Step* st : steps) run_step(st, ctx);
   } catch (Fizzle& f) {
