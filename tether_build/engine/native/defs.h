@@ -262,7 +262,6 @@ struct Step {  // core.Step and the handler's compiled parameters
   bool killed_champion = false;
   int from_key = 0;  // take_card: which event key names the player (0 victim 1 killer 2 enemy)
   CardFilter filter;
-  std::vector<Step*> all_substeps() const;
 };
 
 // declare.target_check: 0 None (no look-ahead), 1 CHEAP, 2 PROBE

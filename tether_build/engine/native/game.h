@@ -28,7 +28,6 @@ struct Action {
 struct Plan {
   int p = 0;
   Action choice;
-  bool declared = false;
   Locks locks;
   Refs refs;
   CardInst* inst = nullptr;
@@ -111,7 +110,6 @@ struct Game {
   bool has_probe = false;
   Ctx probe_ctx;
   Locks probe_locks;
-  std::vector<Battle*> battles_alive;
   std::deque<Battle> battle_store;
 
   Game(Rules& r, const Topo& t) : R(r), topo(t) {}
@@ -229,7 +227,6 @@ struct Game {
     }
   }
   const std::string& name(int h) const { return topo.names[h]; }
-  const CardDef& defn(int iid) const { return *cards[iid].defn; }
 
   // ---- decisions and the log (game.py) ----------------------------------------------------
   int decide(int p, const char* kind, size_t n) {
@@ -240,7 +237,6 @@ struct Game {
     if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
     return i;
   }
-  void checkpoint(const char*) {}
 
   // ---- amounts, players, selectors, conditions (select.py, conds.py) ----------------------
   int64_t amount(const Amount& a, const Ctx& ctx) const;
@@ -322,7 +318,6 @@ struct Game {
       return b && a->battle == b->bid;
     return true;
   }
-  bool bool_when(const Active* a, Ctx& ctx) { return cond(a->mod->when.get(), ctx); }
 
   // ---- game.py queries ----------------------------------------------------------------------
   bool capital_has_enemy(int p) const {
@@ -456,7 +451,8 @@ struct Game {
   Hits assign(Battle* b, int p, int enemy, int64_t force_hits,
               const std::vector<Champion*>& champ_hits);
   int64_t chosen_hits(Battle* b, int p, int64_t n);
-  bool redirect(Battle* b, int enemy, Champion* ch, int64_t nf, std::vector<char>& forces_hit);
+  int64_t redirect(Battle* b, int enemy, Champion* ch, int64_t nf,
+                   const std::vector<char>& forces_hit);
   void sieges();
 
   // ---- phases.py / market.py ------------------------------------------------------------------
@@ -506,11 +502,9 @@ struct Game {
 
   // ---- steps (steps_*.py) ----------------------------------------------------------------------
   struct Target;  // a step's selected targets
-  void step_select_apply(const Step* st, Ctx& ctx);
   bool step_exists(const Step* st, Ctx& ctx);
   void step_select_only(const Step* st, Ctx& ctx);  // declaration: select, result dropped
   std::vector<Val> pick(Ctx& ctx, int64_t key, int kind, const Step* st, bool optional);
-  std::vector<Val> choose_target_select(const Step* st, Ctx& ctx, bool& none);
 
   // ---- setup and the round ---------------------------------------------------------------------
   struct BoardOut {

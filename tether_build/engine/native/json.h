@@ -24,7 +24,6 @@ struct J {
   bool is_int() const { return t == INT; }
   bool is_str() const { return t == STR; }
   bool is_obj() const { return t == OBJ; }
-  bool is_arr() const { return t == ARR; }
   const J* get(const std::string& k) const {
     if (t != OBJ) return nullptr;
     for (auto& kv : o)
@@ -62,26 +61,6 @@ struct J {
     if (t == INT) return (double)i;
     if (t == BOOL) return b ? 1.0 : 0.0;
     throw std::runtime_error("not a number");
-  }
-  // dict equality as Python compares two parsed JSON values
-  bool operator==(const J& x) const {
-    if ((t == INT || t == BOOL || t == DBL) && (x.t == INT || x.t == BOOL || x.t == DBL))
-      return dbl() == x.dbl();
-    if (t != x.t) return false;
-    switch (t) {
-      case NUL: return true;
-      case STR: return s == x.s;
-      case ARR: return a == x.a;
-      case OBJ: {
-        if (o.size() != x.o.size()) return false;
-        for (auto& kv : o) {
-          const J* v = x.get(kv.first);
-          if (!v || !(*v == kv.second)) return false;
-        }
-        return true;
-      }
-      default: return false;
-    }
   }
 };
 

@@ -853,7 +853,6 @@ Plan Game::choose_action(int p) {
         continue;
       }
       plan.choice = choice;
-      plan.declared = true;
       plan.locks = locks;
       plan.refs = refs;
       break;
@@ -898,11 +897,7 @@ void Game::reveal_action(Plan& plan) {
     case A_DONE: pl.done = true; break;
     case A_CARD:
       pending.erase(std::find(pending.begin(), pending.end(), plan.choice.a));
-      if (!plan.declared) {
-        plan.locks = Locks();
-        plan.refs = Refs();
-      }
-      pay_card(plan);
+      pay_card(plan);  // (a card declared at resolution has no locks: they stay empty)
       break;
     case A_ABILITY: pl.mana -= opt.activation_mana; break;
     case A_BRIDGE: pl.mana -= R.bridge_mana; pl.gold -= R.bridge_gold; break;

@@ -1642,11 +1642,9 @@ Game::Hits Game::assign(Battle* b, int p, int enemy, int64_t force_hits,
       if ((int64_t)r < nf) { hit_force(r); continue; }
       Champion* ch = champs[r - nf];
       if (redir) {
-        std::vector<char> fh = forces_hit;
-        bool done = redirect(b, enemy, ch, nf, fh);
-        if (done) {
-          for (int64_t x = 0; x < nf; ++x)
-            if (fh[x] && !forces_hit[x]) hit_force(x);
+        int64_t to = redirect(b, enemy, ch, nf, forces_hit);
+        if (to >= 0) {
+          hit_force(to);
           continue;
         }
       }
@@ -1686,10 +1684,9 @@ Game::Hits Game::assign(Battle* b, int p, int enemy, int64_t force_hits,
     }
     if (tgt >= nf) {
       Champion* ch = champs[tgt - nf];
-      std::vector<char> fh = forces_hit;
-      if (redirect(b, enemy, ch, nf, fh)) {
-        for (int64_t x = 0; x < nf; ++x)
-          if (fh[x] && !forces_hit[x]) hit_force(x);
+      int64_t to = redirect(b, enemy, ch, nf, forces_hit);
+      if (to >= 0) {
+        hit_force(to);
         continue;
       }
       on_champ(ch, src);
@@ -1715,11 +1712,13 @@ int64_t Game::chosen_hits(Battle* b, int p, int64_t n) {
   return std::min(best, n);
 }
 
-bool Game::redirect(Battle* b, int enemy, Champion* ch, int64_t nf, std::vector<char>& forces_hit) {
+// combat._redirect: the Force a hit on `ch` goes to instead (the caller marks it hit), or -1
+int64_t Game::redirect(Battle* b, int enemy, Champion* ch, int64_t nf,
+                       const std::vector<char>& forces_hit) {
   int64_t first_free = -1;
   for (int64_t i = 0; i < nf; ++i)
     if (!forces_hit[i]) { first_free = i; break; }
-  if (first_free < 0) return false;
+  if (first_free < 0) return -1;
   std::vector<Active*> list = mods[M_REDIRECT_HIT];
   for (auto* a : list) {
     if (a->owner != enemy || !battle_applies(a, b)) continue;
@@ -1735,11 +1734,10 @@ bool Game::redirect(Battle* b, int enemy, Champion* ch, int64_t nf, std::vector<
     for (auto& kv : b->redirected)
       if (kv.first == a) { kv.second += 1; found = true; }
     if (!found) b->redirected.push_back({a, 1});
-    forces_hit[first_free] = 1;
     if (logging) Log(ev, "redirect").i("p", enemy).s("card", ch->defn->id);
-    return true;
+    return first_free;
   }
-  return false;
+  return -1;
 }
 
 void Game::sieges() {
