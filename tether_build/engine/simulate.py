@@ -90,9 +90,9 @@ def _play_range(job: dict, ks) -> list[tuple]:
     rules, players, names = job["rules"], job["players"], job["names"]
     log_dir = job["log_dir"]
     ks = list(ks)
+    seats = [seat_factions(rules, players, k, job["factions"]) for k in ks]
     out = []
-    for k, res in zip(ks, _native(job, ks)):
-        facs = seat_factions(rules, players, k, job["factions"])
+    for k, facs, res in zip(ks, seats, _native(job, ks, seats)):
         if res is not None:
             if log_dir is not None:
                 write_log(res["events"] + [end_event(res)],
@@ -110,14 +110,14 @@ def _play_range(job: dict, ks) -> list[tuple]:
     return out
 
 
-def _native(job: dict, ks: list[int]) -> list[dict | None]:
-    """The native engine's result of each game numbered ks (None: the Python engine plays it)."""
+def _native(job: dict, ks: list[int], seats: list[list[str]]) -> list[dict | None]:
+    """The native engine's result of each game numbered ks, seated `seats` (None: the Python
+    engine plays it)."""
     if any(a != "random" for a in job["names"]):
         return [None] * len(ks)
-    rules, players = job["rules"], job["players"]
-    games = [(job["seed"] + k, seat_factions(rules, players, k, job["factions"])) for k in ks]
-    return native.play_random(rules, players, games, job["options"] or Options(),
-                              log=job["log_dir"] is not None)
+    games = [(job["seed"] + k, facs) for k, facs in zip(ks, seats)]
+    return native.play_random(job["rules"], job["players"], games,
+                              job["options"] or Options(), log=job["log_dir"] is not None)
 
 
 def _results(job: dict, games: int, workers: int | None, progress):
