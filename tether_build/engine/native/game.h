@@ -497,6 +497,7 @@ struct Game {
   void lock_prefix(Ctx& ctx, const std::vector<Step*>& steps, size_t from = 0);
   void lock_target(Ctx& ctx, const Step* st, const std::vector<Step*>& steps, size_t rest);
   bool viable(Ctx& ctx, const std::vector<Step*>& steps);
+  bool dry_walk(const Ctx& ctx, const Refs& refs, const std::vector<Step*>& steps, size_t from);
   bool look_ahead(Ctx& ctx, const CardDef& d);
   Ctx& probe(int p, CardInst* inst);
 

@@ -635,19 +635,9 @@ void Game::lock_prefix(Ctx& ctx, const std::vector<Step*>& steps, size_t from) {
 void Game::lock_target(Ctx& ctx, const Step* st, const std::vector<Step*>& steps, size_t rest) {
   int name_id = st->as_name;
   auto works = [&](const Val& v) {
-    Ctx probe_(this, ctx.p, ctx.inst);
-    Locks pl;
-    probe_.locks = &pl;
-    probe_.declaring = probe_.dry = true;
-    probe_.refs = ctx.refs;
-    probe_.refs.set(name_id, v);
-    probe_.quick = ctx.quick;
-    try {
-      lock_prefix(probe_, steps, rest);
-    } catch (NoTarget&) {
-      return false;
-    }
-    return true;
+    Refs refs = ctx.refs;
+    refs.set(name_id, v);
+    return dry_walk(ctx, refs, steps, rest);
   };
   auto options = [&]() {
     std::vector<Val> cands;
@@ -670,20 +660,26 @@ void Game::lock_target(Ctx& ctx, const Step* st, const std::vector<Step*>& steps
   ctx.refs.set(name_id, v);
 }
 
-bool Game::viable(Ctx& ctx, const std::vector<Step*>& steps) {
-  if (target_check(steps) == 0) return true;
+// a fresh dry, declaring context with these refs walks steps[from:] (declare._lock_target's
+// works and declare._viable): does every leading target still have a legal choice
+bool Game::dry_walk(const Ctx& ctx, const Refs& refs, const std::vector<Step*>& steps,
+                    size_t from) {
   Ctx probe_(this, ctx.p, ctx.inst);
   Locks pl;
   probe_.locks = &pl;
   probe_.declaring = probe_.dry = true;
-  probe_.refs = ctx.refs;
+  probe_.refs = refs;
   probe_.quick = ctx.quick;
   try {
-    lock_prefix(probe_, steps);
+    lock_prefix(probe_, steps, from);
   } catch (NoTarget&) {
     return false;
   }
   return true;
+}
+
+bool Game::viable(Ctx& ctx, const std::vector<Step*>& steps) {
+  return target_check(steps) == 0 || dry_walk(ctx, ctx.refs, steps, 0);
 }
 
 bool Game::look_ahead(Ctx& ctx, const CardDef& d) {
