@@ -76,6 +76,41 @@ def test_a_linked_stylesheet_is_parsed_once_per_layout(tmp_path, monkeypatch):
     assert before != after and before == once
 
 
+SIZED = """<!DOCTYPE html><html><head>{link}<style>@page {{ size: {size}; margin: 0; }}
+{first}</style></head><body><p>one</p><p style="break-before: page">two</p></body></html>"""
+
+
+def test_a_kept_stylesheet_carries_no_page_size_of_the_document_it_was_parsed_for(tmp_path):
+    """The rulebook lays out parts of different page sizes with one Layout (a part that runs
+    on below another has a shorter first page, `@page :first`), and so do the token
+    sheets' pieces: the linked sheet kept from the first document must not bring that
+    document's own @page rules into the next. Each document's pages have the size it asks
+    for, and the bytes of laying it out alone, before or after the link."""
+    from tether_build.render import pdf
+
+    sheet = tmp_path / "a.css"
+    sheet.write_text("p { font-size: 9pt; }")
+    link = f'<link rel="stylesheet" href="{sheet.as_uri()}">'
+    run_on = {"size": "80mm 30mm", "first": "@page :first { size: 80mm 12mm; }"}
+    fresh = {"size": "50mm 20mm", "first": ""}
+
+    def sizes(document) -> list[tuple[int, int]]:
+        return [(round(p.width * 25.4 / 96), round(p.height * 25.4 / 96))
+                for p in document.pages]
+
+    for before in (True, False):
+        layout = pdf.Layout(tmp_path.as_uri() + "/")
+        docs = [layout.render(SIZED.format(link=link if before else "", **kw).replace(
+            "</style>", "</style>" + ("" if before else link))) for kw in (run_on, fresh)]
+        assert sizes(docs[0]) == [(80, 12), (80, 30)]
+        assert sizes(docs[1]) == [(50, 20), (50, 20)]
+        alone = pdf.Layout(tmp_path.as_uri() + "/").render(
+            SIZED.format(link=link if before else "", **fresh).replace(
+                "</style>", "</style>" + ("" if before else link)))
+        assert pdf.Layout.write(docs[1].pages, docs[1]) == pdf.Layout.write(alone.pages,
+                                                                            alone)
+
+
 def test_a_stylesheet_that_is_no_regular_file_is_never_read(tmp_path):
     """A link to a FIFO: the stylesheet cache does not open it (it would wait for a writer
     forever); the layout goes on as WeasyPrint's own fetcher decides."""

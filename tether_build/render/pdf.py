@@ -113,10 +113,15 @@ class _LinkedSheets:
         parsed = self._parsed.setdefault(kwargs["font_config"], {})
         found = parsed.get(key)
         if found is None:
-            known, before = len(rules), dict(styles)
-            sheet = self._make(*args, **kwargs)
+            # the sheet gets a list of its own @page rules: WeasyPrint keeps the list it is
+            # given as the sheet's page_rules, and the cascade reads each sheet's. Given the
+            # document's list, a sheet kept for later documents carried the first document's
+            # own @page rules (its <style> size, its :first size) into every later one.
+            own, before = [], dict(styles)
+            sheet = self._make(*args, **dict(kwargs, page_rules=own))
+            rules.extend(own)
             added = {k: v for k, v in styles.items() if before.get(k) is not v}
-            found = parsed[key] = (sheet, rules[known:], added)
+            found = parsed[key] = (sheet, list(own), added)
         else:
             rules.extend(found[1])
             styles.update(found[2])
