@@ -151,6 +151,44 @@ def test_a_sheet_laid_out_page_by_page_draws_what_one_document_draws(content, tm
     assert drawn(tmp_path / "joined.pdf") == drawn(tmp_path / "whole.pdf")
 
 
+def test_token_sheets_drawn_from_pieces_draw_what_one_document_draws(content, tmp_path):
+    """The token sheets draw each distinct token once, as a piece laid out alone, and place
+    it wherever a token of its kind stands (common.to_pdf_pieces): every page paints the same
+    paths as the whole sheet laid out as one document, at the same places (within 0.001 mm),
+    on pages of the same size; the file holds each piece once."""
+    from pypdf import PdfReader
+
+    width, height = common.paper_size("letter")
+    pages = tokens.pack(tokens.token_set(content), tokens.sheet_area("letter"), content)
+    context = {"cut": common.CUT_DARK, "bleed": tokens.BLEED_MM,
+               "age_word": common.term(content, "age")}
+    whole = common.to_pdf(common.render_html("tokens.html.j2", pages=pages,
+                                             paper=(width, height), **context))
+    pieces = common.to_pdf_pieces("tokens.html.j2", pages, (width, height), tokens.BLEED_MM,
+                                  **context)
+    assert pieces.pages == whole.pages == len(pages) and pieces.overflows == whole.overflows
+    (tmp_path / "whole.pdf").write_bytes(whole)
+    (tmp_path / "pieces.pdf").write_bytes(pieces)
+
+    def drawn(path):
+        paths, sizes = read_paths(path)
+        return sizes, sorted(((p.page, p.paint, p.points) for p in paths),
+                             key=lambda d: (d[0], d[1], [(round(x, 1), round(y, 1))
+                                                         for x, y in d[2]]))
+    (sizes, found), (want_sizes, wanted) = drawn(tmp_path / "pieces.pdf"), drawn(
+        tmp_path / "whole.pdf")
+    assert sizes == want_sizes and len(found) == len(wanted)
+    for (page, paint, points), (want_page, want_paint, want_points) in zip(found, wanted):
+        assert (page, paint, len(points)) == (want_page, want_paint, len(want_points))
+        assert max(max(abs(x - u), abs(y - v)) for (x, y), (u, v) in zip(points, want_points)
+                   ) < 0.001, (page, points[:2], want_points[:2])
+    forms = {id(xo.get_object()) for page in PdfReader(tmp_path / "pieces.pdf").pages
+             for xo in page["/Resources"]["/XObject"].values()}
+    kinds = {repr(sorted((k, v) for k, v in t.items() if k not in ("x", "y")))
+             for page in pages for t in page}
+    assert len(forms) == len(kinds) < sum(len(page) for page in pages) / 3
+
+
 def test_a_map_page_draws_only_the_hexes_its_window_shows_and_looks_the_same(content,
                                                                               monkeypatch):
     """Each page of the real-size map draws the hexes that reach into its window, not every

@@ -8,7 +8,6 @@ from collections import Counter
 from itertools import pairwise
 
 import pytest
-from pypdf import PdfReader
 from tether_pdf_geometry import read_paths
 from tether_print_helpers import print_build as _print_build
 
@@ -68,16 +67,35 @@ def test_every_token_stands_apart_in_trimmer_strips(print_build, content, paper)
 
 
 def _numerals(pdf, page_no):
-    """(text, x of the anchor, baseline y, font size) in mm of the digit strings of a page;
-    the sheets' SVG user unit is the millimetre."""
-    out = []
+    """(text, left and right edge of its glyphs, baseline) in mm from the page's top left
+    of the digit strings of a page, as PDFium places them (through the Form XObjects the
+    sheets draw their tokens with)."""
+    import ctypes
 
-    def visit(text, cm, tm, font, size):
-        if text.strip().isdigit():
-            out.append((text.strip(), tm[4], tm[5], size))
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
 
-    PdfReader(str(pdf)).pages[page_no].extract_text(visitor_text=visit)
-    return out
+    from tether_build.render.geometry import PT_PER_MM
+
+    page = pdfium.PdfDocument(str(pdf))[page_no]
+    height, chars = page.get_height(), page.get_textpage()
+    out, run = [], None
+    for i in range(chars.count_chars()):
+        char = chars.get_text_range(i, 1)
+        if not char.isdigit():
+            run = None
+            continue
+        left, _, right, _ = chars.get_charbox(i)
+        x, y = ctypes.c_double(), ctypes.c_double()
+        pdfium_c.FPDFText_GetCharOrigin(chars.raw, i, x, y)
+        baseline = (height - y.value) / PT_PER_MM
+        if run is not None and abs(run[3] - baseline) < 0.05 and left / PT_PER_MM - run[2] < 0.5:
+            run[0] += char
+            run[2] = right / PT_PER_MM
+        else:
+            run = [char, left / PT_PER_MM, right / PT_PER_MM, baseline]
+            out.append(run)
+    return [tuple(r) for r in out]
 
 
 def test_numbers_sit_beside_their_icons(print_build, content):
@@ -92,14 +110,13 @@ def test_numbers_sit_beside_their_icons(print_build, content):
             d = box[2] - box[0] - 2 * tokens.BLEED_MM
             if round(d, 1) not in valued or abs((box[3] - box[1]) - (box[2] - box[0])) > 0.1:
                 continue
-            mine = [n for n in numerals if box[0] < n[1] < box[2] and box[1] < n[2] < box[3]]
+            mine = [n for n in numerals if box[0] < n[1] < box[2] and box[1] < n[3] < box[3]]
             if not mine:
                 continue
-            text, x, baseline, size = mine[0]
+            text, glyph_left, _, baseline = mine[0]
             icon = [p for p in parts if p[2] - p[0] < 0.6 * d]  # not the cut line
             left, top = min(p[0] for p in icon), min(p[1] for p in icon)
             right, bottom = max(p[2] for p in icon), max(p[3] for p in icon)
-            glyph_left = x - 0.35 * size * len(text)
             assert left < (box[0] + box[2]) / 2 < glyph_left, (page, text, box)
             assert glyph_left >= right - 0.1, (page, text, box)  # beside: right of the icon
             assert top <= baseline <= bottom + 0.15 * d, (page, text, box)  # not under it

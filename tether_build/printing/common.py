@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import zlib
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
@@ -259,6 +260,73 @@ def to_pdf_pages(template: str, pages: list, **context) -> Pdf:
     out = Pdf(join(parts))
     out.pages = sum(part.pages for part in parts)
     out.overflows = tuple(sorted({o for part in parts for o in part.overflows}))
+    return out
+
+
+def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, float],
+                  margin: float, **context) -> Pdf:
+    """One PDF of `pages` (each a list of items {x, y, w, h, ...} in mm from the page's top
+    left, which `template` draws as one <section> a page) drawn from pieces: each distinct
+    item (all it holds but its place) is laid out once, alone, as a page of its own of its
+    size plus `margin` on every side (its bleed and cut line), kept in the render cache under
+    its own HTML (to_pdf); every page then draws the piece of each of its items where the
+    item stands, as a Form XObject the file holds once. Items must stand `margin` clear of
+    the page edge and of each other (the token sheets' gutters), so a piece draws nothing
+    another would.
+
+    Why: a constant that adds a token (the round cap: a cell of the Round tracker, more
+    Bridges) moves every token after it, so page by page (to_pdf_pages) it laid out most
+    pages again; piece by piece it lays out the new Round tracker alone. A sheet of 554
+    tokens is 96 pieces, laid out once for every paper. The file is the same whatever the
+    cache held."""
+    import json
+
+    from ..render.geometry import PT_PER_MM
+    from ..render.pdfasm import Writer, _num, fragments, stream
+
+    pieces: dict[str, dict] = {}   # what an item draws (its place aside) -> the item
+    keyed = []
+    for page in pages:
+        keyed.append([])
+        for item in page:
+            key = json.dumps({k: v for k, v in item.items() if k not in ("x", "y")},
+                             sort_keys=True, default=str)
+            pieces.setdefault(key, item)
+            keyed[-1].append((key, item))
+    layouts: dict = {}
+    laid = {key: to_pdf(render_html(template, pages=[[dict(item, x=margin, y=margin)]],
+                                    paper=(item["w"] + 2 * margin, item["h"] + 2 * margin),
+                                    **context), layouts)
+            for key, item in pieces.items()}
+    frags = fragments([(laid[key], [key]) for key in pieces], _CACHE[-1] if _CACHE else None)
+    writer = Writer()
+    catalog, tree = writer.reserve(), writer.reserve()
+    forms = {key: writer.add_form(frags[key], frags[key].mediabox) for key in pieces}
+    width, height = paper[0] * PT_PER_MM, paper[1] * PT_PER_MM
+    box = b"[0 0 " + _num(width) + b" " + _num(height) + b"]"
+    kids = []
+    for page in keyed:
+        names = {key: n for n, key in enumerate(dict.fromkeys(key for key, _ in page))}
+        ops = []
+        for key, item in page:
+            top = frags[key].mediabox[3]
+            ops.append(b"q 1 0 0 1 %s %s cm /T%d Do Q" % (
+                _num((item["x"] - margin) * PT_PER_MM),
+                _num(height - (item["y"] - margin) * PT_PER_MM - top), names[key]))
+        contents = writer.add(stream(b"/Filter /FlateDecode\n",
+                                     zlib.compress(b"\n".join(ops) + b"\n")))
+        xobjects = b" ".join(b"/T%d %d 0 R" % (n, forms[key]) for key, n in names.items())
+        kids.append(writer.add(
+            b"<</Type /Page\n/Parent %d 0 R\n/MediaBox %s\n/TrimBox %s\n/BleedBox %s\n"
+            b"/Resources <</XObject <<%s>>>>\n/Contents %d 0 R>>"
+            % (tree, box, box, box, xobjects, contents)))
+    writer.put(tree, b"<</Type /Pages\n/Kids [" + b" ".join(b"%d 0 R" % k for k in kids)
+               + b"]\n/Count %d>>" % len(kids))
+    writer.put(catalog, b"<</Type /Catalog\n/Pages %d 0 R>>" % tree)
+    info = writer.add(b"<</Producer (tether print)>>")
+    out = Pdf(writer.write(b"/Root %d 0 R\n/Info %d 0 R\n" % (catalog, info)))
+    out.pages = len(pages)
+    out.overflows = tuple(sorted({o for piece in laid.values() for o in piece.overflows}))
     return out
 
 

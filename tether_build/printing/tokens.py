@@ -238,9 +238,9 @@ def render_tokens(content, paper: str, cards=None) -> bytes:
     """The token and track sheets of one paper size as PDF bytes."""
     width, height = common.paper_size(paper)
     pages = pack(token_set(content, cards), sheet_area(paper), content)
-    return common.to_pdf_pages("tokens.html.j2", pages, paper=(width, height),
-                               cut=common.CUT_DARK, bleed=BLEED_MM,
-                               age_word=common.term(content, "age"))
+    return common.to_pdf_pieces("tokens.html.j2", pages, (width, height), BLEED_MM,
+                                cut=common.CUT_DARK, bleed=BLEED_MM,
+                                age_word=common.term(content, "age"))
 
 
 def sheet_count(content, paper: str, cards=None) -> int:
