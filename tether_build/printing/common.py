@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import zlib
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
@@ -276,13 +275,13 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
 
     Why: a constant that adds a token (the round cap: a cell of the Round tracker, more
     Bridges) moves every token after it, so page by page (to_pdf_pages) it laid out most
-    pages again; piece by piece it lays out the new Round tracker alone. A sheet of 554
-    tokens is 96 pieces, laid out once for every paper. The file is the same whatever the
-    cache held."""
+    pages again; piece by piece it lays out the new Round tracker alone. The 554 tokens and
+    trackers of a sheet set are 96 pieces, laid out once for every paper. The file is the
+    same whatever the cache held."""
     import json
 
     from ..render.geometry import PT_PER_MM
-    from ..render.pdfasm import Writer, _num, fragments, stream
+    from ..render.pdfasm import _num, fragments
 
     pieces: dict[str, dict] = {}   # what an item draws (its place aside) -> the item
     keyed = []
@@ -290,7 +289,7 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
         keyed.append([])
         for item in page:
             key = json.dumps({k: v for k, v in item.items() if k not in ("x", "y")},
-                             sort_keys=True, default=str)
+                             sort_keys=True)
             pieces.setdefault(key, item)
             keyed[-1].append((key, item))
     layouts: dict = {}
@@ -299,32 +298,20 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
                                     **context), layouts)
             for key, item in pieces.items()}
     frags = fragments([(laid[key], [key]) for key in pieces], _CACHE[-1] if _CACHE else None)
-    writer = Writer()
-    catalog, tree = writer.reserve(), writer.reserve()
-    forms = {key: writer.add_form(frags[key], frags[key].mediabox) for key in pieces}
-    width, height = paper[0] * PT_PER_MM, paper[1] * PT_PER_MM
-    box = b"[0 0 " + _num(width) + b" " + _num(height) + b"]"
-    kids = []
-    for page in keyed:
-        names = {key: n for n, key in enumerate(dict.fromkeys(key for key, _ in page))}
-        ops = []
-        for key, item in page:
-            top = frags[key].mediabox[3]
-            ops.append(b"q 1 0 0 1 %s %s cm /T%d Do Q" % (
+    height = paper[1] * PT_PER_MM
+    box = [0.0, 0.0, paper[0] * PT_PER_MM, height]
+
+    def sheets(writer):
+        forms = {key: writer.add_form(frags[key], frags[key].mediabox) for key in pieces}
+        for page in keyed:
+            names = {key: n for n, key in enumerate(dict.fromkeys(key for key, _ in page))}
+            ops = [b"q 1 0 0 1 %s %s cm /T%d Do Q" % (
                 _num((item["x"] - margin) * PT_PER_MM),
-                _num(height - (item["y"] - margin) * PT_PER_MM - top), names[key]))
-        contents = writer.add(stream(b"/Filter /FlateDecode\n",
-                                     zlib.compress(b"\n".join(ops) + b"\n")))
-        xobjects = b" ".join(b"/T%d %d 0 R" % (n, forms[key]) for key, n in names.items())
-        kids.append(writer.add(
-            b"<</Type /Page\n/Parent %d 0 R\n/MediaBox %s\n/TrimBox %s\n/BleedBox %s\n"
-            b"/Resources <</XObject <<%s>>>>\n/Contents %d 0 R>>"
-            % (tree, box, box, box, xobjects, contents)))
-    writer.put(tree, b"<</Type /Pages\n/Kids [" + b" ".join(b"%d 0 R" % k for k in kids)
-               + b"]\n/Count %d>>" % len(kids))
-    writer.put(catalog, b"<</Type /Catalog\n/Pages %d 0 R>>" % tree)
-    info = writer.add(b"<</Producer (tether print)>>")
-    out = Pdf(writer.write(b"/Root %d 0 R\n/Info %d 0 R\n" % (catalog, info)))
+                _num(height - (item["y"] - margin) * PT_PER_MM - frags[key].mediabox[3]),
+                names[key]) for key, item in page]
+            yield box, {b"T%d" % n: forms[key] for key, n in names.items()}, b"\n".join(ops)
+
+    out = Pdf(_page_file(sheets))
     out.pages = len(pages)
     out.overflows = tuple(sorted({o for piece in laid.values() for o in piece.overflows}))
     return out
@@ -334,23 +321,40 @@ def join(pdfs: list[bytes]) -> bytes:
     """One PDF of every page of `pdfs`, in order, each drawn as a Form XObject on a page of its
     size (pages with no bleed: TrimBox and BleedBox are the MediaBox, as WeasyPrint writes
     them then)."""
-    from ..render.pdfasm import Writer, _num, fragments, stream
+    from ..render.pdfasm import fragments
 
     keyed = [(pdf, [f"{n}-{i}" for i in range(pdf.pages)]) for n, pdf in enumerate(pdfs)]
     frags = fragments(keyed, _CACHE[-1] if _CACHE else None)
+
+    def pages(writer):
+        for _, keys in keyed:
+            for key in keys:
+                frag = frags[key]
+                yield frag.mediabox, {b"Page": writer.add_form(frag, frag.mediabox)}, None
+
+    return _page_file(pages)
+
+
+def _page_file(pages) -> bytes:
+    """A PDF file of the pages `pages(writer)` yields as it adds their forms to the writer:
+    each (box in pt, {XObject name: form object}, content ops drawing them, or None for the
+    one form drawn as it is), with no bleed (TrimBox and BleedBox are the MediaBox)."""
+    import zlib
+
+    from ..render.pdfasm import Writer, _num, stream
+
     writer = Writer()
     catalog, tree = writer.reserve(), writer.reserve()
     kids = []
-    for _, keys in keyed:
-        for key in keys:
-            frag = frags[key]
-            form = writer.add_form(frag, frag.mediabox)
-            contents = writer.add(stream(b"", b"q /Page Do Q"))
-            box = b"[" + b" ".join(_num(v) for v in frag.mediabox) + b"]"
-            kids.append(writer.add(
-                b"<</Type /Page\n/Parent %d 0 R\n/MediaBox %s\n/TrimBox %s\n/BleedBox %s\n"
-                b"/Resources <</XObject <</Page %d 0 R>>>>\n/Contents %d 0 R>>"
-                % (tree, box, box, box, form, contents)))
+    for mediabox, forms, ops in pages(writer):
+        contents = writer.add(stream(b"", b"q /Page Do Q") if ops is None else stream(
+            b"/Filter /FlateDecode\n", zlib.compress(ops + b"\n")))
+        box = b"[" + b" ".join(_num(v) for v in mediabox) + b"]"
+        xobjects = b" ".join(b"/%s %d 0 R" % (name, form) for name, form in forms.items())
+        kids.append(writer.add(
+            b"<</Type /Page\n/Parent %d 0 R\n/MediaBox %s\n/TrimBox %s\n/BleedBox %s\n"
+            b"/Resources <</XObject <<%s>>>>\n/Contents %d 0 R>>"
+            % (tree, box, box, box, xobjects, contents)))
     writer.put(tree, b"<</Type /Pages\n/Kids [" + b" ".join(b"%d 0 R" % k for k in kids)
                + b"]\n/Count %d>>" % len(kids))
     writer.put(catalog, b"<</Type /Catalog\n/Pages %d 0 R>>" % tree)
