@@ -102,12 +102,45 @@ def culprit(exc: BaseException) -> str | None:
     return found
 
 
+def _native(rules, ks, seed: int, factions: list[str]) -> dict:
+    """{k: result} of the games numbered ks the native engine plays (engine/native: the
+    same games, with the Book's counts), None where it declined one. The invariant games
+    (every INVARIANT_EVERY-th) are played in Python, which checks the rules after each
+    step; so is every game when the native engine is not built."""
+    from ..engine import native
+    from ..engine.options import Options
+
+    by_players: dict[int, list[int]] = {}
+    for k in ks:
+        if k % INVARIANT_EVERY:
+            by_players.setdefault(2 + k % 5, []).append(k)
+    out: dict = {}
+    for players, group in by_players.items():
+        games = [(seed + k, [factions[(k + i) % len(factions)] for i in range(players)],
+                  [HEURISTIC if (k + i) % 2 else "random" for i in range(players)])
+                 for k in group]
+        out.update(zip(group, native.play_agents(rules, players, games, Options(), book=True)))
+    return out
+
+
+HEURISTIC = "heuristic-single"  # the native heuristic as Watch wraps it: no whole plays
+
+
 def _play(rules, ks, seed: int, src: dict) -> tuple[dict, list, int]:
     """Play the sweep's games numbered ks: (counts per field, [(k, failure)], cards played)."""
     factions = sorted(rules.factions)
     book = Book()
     failures, played_total = [], 0
+    natives = _native(rules, ks, seed, factions)
     for k in ks:
+        got = natives.get(k)
+        if got is not None:
+            for field in ("offered", "bought", "picked", "playable"):
+                book.n[field].update(got["book"][field])
+            for field in ("played", "resolved", "fizzled"):  # a game with an error: declined
+                book.n[field].update(got[field])
+            played_total += sum(got["played"].values())
+            continue
         players = 2 + k % 5
         facs = [factions[(k + i) % len(factions)] for i in range(players)]
         agents = [Watch((HeuristicAgent if (k + i) % 2 else RandomAgent)(), book)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SOURCES = ("json.h", "mt.h", "defs.h", "load.h", "state.h", "game.h", "rules.cpp", "play.cpp",
-           "capi.cpp")
+           "heur.cpp", "capi.cpp")
 LIBRARY = HERE / "_tether_engine.so"
 FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-fno-plt")
 ENV = "TETHER_ENGINE"  # "python": never the native engine (e.g. to compare the two)
@@ -142,14 +142,19 @@ class NativeRules:
                                             "factions": factions})
         return got if got.get("ok") else None
 
-    def play(self, players: int, games: list[tuple[int, list[str]]], options: dict,
-             log: bool = False) -> list[dict | None]:
-        """Play games (seed, factions) of random agents; each result a dict (winner, end,
-        round, decisions, played, fizzled, resolved, and with `log` events + snapshot), or
-        None where the native engine declined the game."""
-        got = self._call(self.lib.tn_play, {
-            "players": players, "log": log, "options": options,
-            "games": [{"seed": s, "factions": f} for s, f in games]})
+    def play(self, players: int, games: list[tuple], options: dict, log: bool = False,
+             book: bool = False) -> list[dict | None]:
+        """Play games (seed, factions) of random agents, or (seed, factions, agents) with an
+        agent name a seat ("random" or "heuristic"); each result a dict (winner, end, round,
+        decisions, played, fizzled, resolved; with `log` events + snapshot; with `book` the
+        sweep's counts of each card: offered, bought, picked, playable), or None where the
+        native engine declined the game."""
+        request = {"players": players, "log": log, "book": book, "options": options,
+                   "games": [{"seed": g[0], "factions": g[1],
+                              **({"agents": g[2]} if len(g) > 2 else {})} for g in games]}
+        if any(len(g) > 2 and any(a.startswith("heuristic") for a in g[2]) for g in games):
+            request["weights"] = heuristic_weights()
+        got = self._call(self.lib.tn_play, request)
         if isinstance(got, dict):  # the whole request was refused
             return [None] * len(games)
         return [r if r.get("ok") else None for r in got]
@@ -179,6 +184,32 @@ def play_random(rules, players: int, games: list[tuple[int, list[str]]], options
     if native is None or not all(-INT64 < s < INT64 for s, _ in games):
         return [None] * len(games)
     return native.play(players, games, options.to_dict(), log)
+
+
+AGENTS = ("random", "heuristic")  # the agents the native engine plays, by their names
+
+
+def heuristic_weights() -> dict:
+    """The heuristic agent's weights as the native engine reads them: appraise.py's module
+    constants, read at each request, so a weight changed there (an experiment, a tuning)
+    changes the native agent too."""
+    from .. import appraise as A
+
+    names = ("SKIP", "APPROACH_MOVE", "APPROACH_ARMY", "ARMY", "APPROACH_BRIDGE", "MARCH_BASE",
+             "CLOSE_BONUS", "LATE_ROUNDS", "VICTORY_BID", "CLOSE_GAP", "CLOSE_ROUNDS",
+             "ODDS_TRIALS", "ODDS_FORCES")
+    return {"objective": dict(A.OBJECTIVE), "category": dict(A.CATEGORY),
+            **{n: getattr(A, n) for n in names}}
+
+
+def play_agents(rules, players: int, games: list[tuple[int, list[str], list[str]]], options,
+                log: bool = False, book: bool = False) -> list[dict | None]:
+    """Results of games (seed, factions, agent names) from the native engine (None: play
+    it in Python), with the sweep's counts when `book`."""
+    native = for_rules(rules)
+    if native is None or not all(-INT64 < g[0] < INT64 for g in games):
+        return [None] * len(games)
+    return native.play(players, games, options.to_dict(), log, book)
 
 
 def battle_odds(rules, attacker: dict, defender: dict, where: str, trials: int, seed: int,

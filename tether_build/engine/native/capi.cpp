@@ -18,6 +18,8 @@ struct Engine {
   Rules R;
   std::map<int, std::unique_ptr<Topo>> topos;
   std::map<std::pair<int, int64_t>, Game::BoardOut> boards;
+  std::map<std::string, double> odds_memo;  // appraise._odds's cache: side, side, siege
+  Weights W;
   const Topo& topo(int radius) {
     auto& t = topos[radius];
     if (!t) t = std::make_unique<Topo>(radius);
@@ -68,9 +70,77 @@ static std::string counts(const Rules& R, const std::vector<int64_t>& n) {
   return o + "}";
 }
 
+static double dbl(const J& v) { return v.t == J::DBL ? v.d : (double)v.num(); }
+
+// appraise.py's weights, as the Python side sends them
+static Weights weights_of(const J& w) {
+  Weights W;
+  static const char* const TILES[] = {"capital", "center", "forge", "mine", "plain"};
+  for (auto& kv : w.at("objective").o) {
+    int t = find_name(TILES, 5, kv.first);
+    if (t < 0) throw Unsupported("objective tile " + kv.first);
+    W.objective[t] = dbl(kv.second);
+    W.is_objective[t] = true;
+  }
+  for (auto& kv : w.at("category").o) W.category[kv.first] = dbl(kv.second);
+  W.skip = dbl(w.at("SKIP"));
+  W.approach_move = dbl(w.at("APPROACH_MOVE"));
+  W.approach_army = dbl(w.at("APPROACH_ARMY"));
+  W.army = dbl(w.at("ARMY"));
+  W.approach_bridge = dbl(w.at("APPROACH_BRIDGE"));
+  W.march_base = dbl(w.at("MARCH_BASE"));
+  W.close_bonus = dbl(w.at("CLOSE_BONUS"));
+  for (auto* k : {"LATE_ROUNDS", "VICTORY_BID", "CLOSE_GAP", "CLOSE_ROUNDS", "ODDS_TRIALS",
+                  "ODDS_FORCES"})
+    if (w.at(k).t != J::INT) throw Unsupported(std::string("a weight that is not whole: ") + k);
+  W.late_rounds = w.at("LATE_ROUNDS").num();
+  W.victory_bid = w.at("VICTORY_BID").num();
+  W.close_gap = w.at("CLOSE_GAP").num();
+  W.close_rounds = w.at("CLOSE_ROUNDS").num();
+  W.odds_trials = w.at("ODDS_TRIALS").num();
+  W.odds_forces = w.at("ODDS_FORCES").num();
+  return W;
+}
+
+// appraise._odds: P(attacker wins) of ODDS_TRIALS battles from seed 0 (odds.battle_odds)
+static double attack_odds(Engine& E, const std::vector<std::string>& att,
+                          const std::vector<std::string>& dfn, bool siege) {
+  std::string key;
+  for (auto& x : att) key += x + ",";
+  key += "|";
+  for (auto& x : dfn) key += x + ",";
+  key += siege ? "|c" : "|p";
+  auto it = E.odds_memo.find(key);
+  if (it != E.odds_memo.end()) return it->second;
+  Game::OddsSide sides[2];
+  const std::vector<std::string>* src[2] = {&att, &dfn};
+  for (int p = 0; p < 2; ++p) {
+    sides[p].forces = std::stoll((*src[p])[0]);
+    sides[p].champions.assign(src[p]->begin() + 1, src[p]->end());
+  }
+  const J* r = E.R.game.at("board").at("radius_by_players").get("2");
+  if (!r) throw std::runtime_error("no board radius");
+  Game g(E.R, E.topo((int)r->num()));
+  g.boards = &E.boards;
+  std::string text = g.odds(sides[0], sides[1], siege ? "capital" : "plain", E.W.odds_trials,
+                            0, {"_none", "_none"});
+  J got = parse(text.c_str());
+  double n = (double)std::max<int64_t>(E.W.odds_trials, 1);
+  double win = (double)got.at("attacker").num() / n;
+  E.odds_memo[key] = win;
+  return win;
+}
+
+static std::string book_json(const Rules& R, const Book& b) {
+  return "{\"offered\":" + counts(R, b.offered) + ",\"bought\":" + counts(R, b.bought) +
+         ",\"picked\":" + counts(R, b.picked) + ",\"playable\":" + counts(R, b.playable) + "}";
+}
+
 static std::string play_one(Engine& E, int players, int64_t seed,
-                            const std::vector<std::string>& factions, const Options& opt,
-                            const std::string& options_json, bool log) {
+                            const std::vector<std::string>& factions,
+                            const std::vector<char>& heuristic, bool has_weights,
+                            const Options& opt, const std::string& options_json, bool log,
+                            bool with_book) {
   Rules& R = E.R;
   int radius = 0;
   {
@@ -81,6 +151,20 @@ static std::string play_one(Engine& E, int players, int64_t seed,
   Game g(R, E.topo(radius));
   g.opt = opt;
   g.logging = log;
+  bool any = false;
+  for (char h : heuristic) any = any || h;
+  if (any) {
+    if (!has_weights) throw Unsupported("heuristic agents without their weights");
+    g.heuristic = heuristic;
+    g.W = &E.W;
+    g.attack_odds_fn = [&E](const std::vector<std::string>& a, const std::vector<std::string>& d,
+                            bool siege) { return attack_odds(E, a, d, siege); };
+  }
+  Book bk;
+  if (with_book) {
+    for (auto* v : {&bk.offered, &bk.bought, &bk.picked, &bk.playable}) v->assign(R.cards.size(), 0);
+    g.book = &bk;
+  }
   g.setup(players, seed, factions, options_json);
   g.run();
   std::string o = "{\"ok\":true,\"winner\":[";
@@ -93,6 +177,7 @@ static std::string play_one(Engine& E, int players, int64_t seed,
   o += ",\"round\":" + std::to_string(g.round) + ",\"decisions\":" + std::to_string(g.decisions);
   o += ",\"played\":" + counts(R, g.st_played) + ",\"fizzled\":" + counts(R, g.st_fizzled) +
        ",\"resolved\":" + counts(R, g.st_resolved);
+  if (with_book) o += ",\"book\":" + book_json(R, bk);
   if (log) o += ",\"events\":[" + g.ev + "],\"snapshot\":" + g.snapshot();
   return o + "}";
 }
@@ -124,6 +209,19 @@ char* tn_play(void* eng, const char* request) {
     tn::J req = tn::parse(request);
     int players = (int)req.at("players").num();
     bool log = req.get("log") && req.at("log").truthy();
+    bool with_book = req.get("book") && req.at("book").truthy();
+    bool has_weights = false;
+    std::string weights_err;
+    if (const tn::J* w = req.get("weights")) {
+      if (!w->is_null()) {
+        try {
+          E.W = tn::weights_of(*w);
+          has_weights = true;
+        } catch (std::exception& e) {
+          weights_err = e.what();
+        }
+      }
+    }
     std::string options_json;
     tn::put_json(options_json, req.at("options"));
     tn::Options opt;
@@ -143,7 +241,19 @@ char* tn_play(void* eng, const char* request) {
         if (!opt_ok) throw tn::Unsupported(opt_err);
         std::vector<std::string> facs;
         for (auto& f : gm.at("factions").a) facs.push_back(f.s);
-        out += tn::play_one(E, players, gm.at("seed").num(), facs, opt, options_json, log);
+        std::vector<char> heur((size_t)players, 0);
+        if (const tn::J* ag = gm.get("agents")) {
+          if (ag->a.size() != (size_t)players) throw tn::Unsupported("one agent a seat");
+          for (size_t k = 0; k < ag->a.size(); ++k) {
+            const std::string& name = ag->a[k].s;
+            if (name == "heuristic") heur[k] = 1;
+            else if (name == "heuristic-single") heur[k] = 2;
+            else if (name != "random") throw tn::Unsupported("agent " + name);
+          }
+        }
+        if (!weights_err.empty()) throw tn::Unsupported("weights: " + weights_err);
+        out += tn::play_one(E, players, gm.at("seed").num(), facs, heur, has_weights, opt,
+                            options_json, log, with_book);
       } catch (std::exception& e) {
         std::string m = "{\"ok\":false,\"error\":";
         tn::put_str(m, e.what());

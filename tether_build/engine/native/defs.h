@@ -218,6 +218,10 @@ struct Overrides {  // CardInst.over: the card_overrides a gained card carries
 struct Step {  // core.Step and the handler's compiled parameters
   int kind = 0;
   int uid = 0;
+  int8_t intent = 0;  // intent.step_intent of its kind (and modifier): +1 helps, -1 harms
+  bool has_targets = false;      // Step.targets: a chosen target's candidates (agents' preview)
+  bool targets_champs = false;   // ... and they are Champions
+  bool champion_param = false;   // its raw parameters name a 'champion'
   bool has_select = false;
   bool may_fail = true;
   bool has_exists = false;
@@ -289,9 +293,16 @@ inline int target_check(const std::vector<Step*>& steps, size_t from = 0) {
 }
 
 // ---- cards, factions, ruleset (ruleset.py) ---------------------------------------------------
+// intent.target_intent's votes: each raw step of an effect (at any depth) as (its
+// step_intent, the ref names it uses outside nested 'steps'), in the raw tree's order
+struct Votes {
+  std::vector<std::pair<int8_t, std::vector<int>>> v;
+};
+
 struct CardDef {
   int idx = 0;
-  std::string id, name, deck, age, type;
+  std::string id, name, deck, age, type, category;
+  Votes effect_votes, ability_votes;  // raw effect; the Champion's abilities' steps
   int64_t mana = 0, gold = 0, copies = 1, vp = 0;
   bool burn = false;
   int64_t init[2] = {0, 0};

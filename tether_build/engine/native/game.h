@@ -2,6 +2,8 @@
 // agents, and the event log. Methods carry the names of their Python twins (game.py and the
 // mixins: cards, units, movement, paths, combat, phases, market, actions, declare).
 #pragma once
+#include <cstring>
+#include <functional>
 #include <set>
 
 #include "state.h"
@@ -23,6 +25,58 @@ struct Action {
   int a = 0;  // card iid, edge, hex, or the ability's Champion cid
   MoveOpt m;
   const std::string* ability = nullptr;
+  int play = -1;  // a whole play: its index in the decision's plays
+};
+
+// one target a whole play locks (declare.Preset.seen): (decision kind, value, step key)
+struct PlayAim {
+  const char* kind;
+  Val value;
+  int64_t key;
+};
+using Play = std::vector<PlayAim>;
+
+// declare.Preset: the answers of a declaration given in advance, asked of no agent: by index
+// while enumerating the plays (picks; beyond them the first option), or by value when the
+// chosen play is declared (values)
+struct Preset {
+  std::vector<int> picks;
+  const Play* values = nullptr;
+  size_t pos = 0;
+  Play seen;
+  std::vector<size_t> seen_n;  // options offered at each seen decision
+  bool answers(const char* kind) const {
+    if (!std::strcmp(kind, "move")) return values == nullptr;  // OPEN_KINDS
+    return values == nullptr || pos < values->size();
+  }
+};
+
+// what the heuristic agent reads of a decision (agents.HeuristicAgent): each option's score
+// (bounding: a move into a battle scored at its best case, agents.choose), and for the
+// sweep's Book (check/sweep.py) the cards a decision shows
+struct Ask {
+  std::function<double(size_t i, bool bounding)> score;
+  std::function<bool(size_t i)> none;    // is option i None (the skip of hex/champion/...)
+  std::function<int(size_t i)> card;     // the card iid option i names, or -1
+  int bid_card = -1;                     // a bid: the card offered
+  std::function<bool(size_t i)> buy;     // a bid: is option i a buy bid
+};
+
+// the heuristic agent's weights (appraise.py's module constants, sent by the Python side)
+struct Weights {
+  double objective[5] = {0, 0, 0, 0, 0};  // by tile (capital, center, forge, mine, plain)
+  bool is_objective[5] = {false, false, false, false, false};
+  std::map<std::string, double> category;
+  double skip = 0.5, approach_move = 0.8, approach_army = 0.8, army = 5.0,
+         approach_bridge = 1.6, march_base = 1.5, close_bonus = 4.0;
+  int64_t late_rounds = 5, victory_bid = 4, close_gap = 2, close_rounds = 3, odds_trials = 40,
+          odds_forces = 8;
+};
+
+// the sweep's counts per card of one game (check/sweep.Book), by card index
+struct Book {
+  std::vector<int64_t> offered, bought, picked, playable;
+  std::set<std::pair<int, int>> once;  // (field, card iid) counted this game
 };
 
 struct Plan {
@@ -66,6 +120,15 @@ struct Game {
   Options opt;
   MT rng;
   std::vector<MT> agents;
+  // seat -> its agent: 0 random, 1 the heuristic offered whole card plays, 2 the heuristic
+  // asked card and targets one decision at a time (as the check's sweep wraps it)
+  std::vector<char> heuristic;
+  const Weights* W = nullptr;
+  // the heuristic's battle odds (appraise.attack_odds): P(attacker wins), or throws
+  std::function<double(const std::vector<std::string>&, const std::vector<std::string>&, bool)>
+      attack_odds_fn;
+  Book* book = nullptr;         // the sweep's counts, when it asks
+  std::map<const Step*, int> intents;  // intent.target_intent, once a step
   bool logging = false;
   std::string ev;
   int64_t decisions = 0;
@@ -229,14 +292,49 @@ struct Game {
   const std::string& name(int h) const { return topo.names[h]; }
 
   // ---- decisions and the log (game.py) ----------------------------------------------------
-  int decide(int p, const char* kind, size_t n) {
+  int decide(int p, const char* kind, size_t n, const Ask* ask = nullptr) {
     if (n == 0)
       throw std::runtime_error(std::string("no options for decision ") + kind);
     decisions++;
-    int i = (int)(agents[p].random() * (double)n);
+    int i;
+    if (heuristic.size() > (size_t)p && heuristic[p]) {
+      if (!ask) throw Unsupported(std::string("a heuristic decision without scores: ") + kind);
+      i = heuristic_choose(p, kind, n, *ask);
+    } else {
+      i = (int)(agents[p].random() * (double)n);
+    }
+    if (book && ask) see(kind, n, *ask, i);
     if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
     return i;
   }
+  // ---- the heuristic agent (agents.HeuristicAgent, appraise.py, intent.py): heur.cpp ------
+  bool is_heuristic(int p) const { return heuristic.size() > (size_t)p && heuristic[p]; }
+  bool wants_ask(int p) const { return book || is_heuristic(p); }  // scores or counts read
+  bool fights_ = false;  // set by attack() while choose bounds the options
+  int heuristic_choose(int p, const char* kind, size_t n, const Ask& ask);
+  void see(const char* kind, size_t n, const Ask& ask, int pick);
+  int target_intent(const Step* st, const CardInst* inst, const Champion* champ);
+  int key_intent(int64_t key, const CardInst* inst, const Champion* champ);
+  Ask val_ask(int p, const char* kind, const std::vector<Val>& options, const Ctx& ctx,
+              int64_t key);
+  Ask iid_ask(int p, const char* kind, const std::vector<int>& iids, bool none_first);
+  double card_value(const CardDef& d) const;
+  bool closing(int p);
+  double hex_value(int p, int h);
+  double near_objective(int p, int h);
+  double attack(int p, const MoveOpt& m, unsigned enemies, bool bounding);
+  double approach(int p, const MoveOpt& m);
+  double move_score(int p, const MoveOpt* m, bool bounding);
+  double bridge_edge(int p, int e);
+  double hex_score(int p, int h, int aim);
+  double champion_score(int p, const Champion* ch, int aim);
+  double bridge_score(int p, int e);
+  double action_score(int p, const Action& a, const std::vector<Play>& plays, bool bounding);
+  double bid_target(int p, int iid);
+  double misaimed(int p, CardInst& inst);
+  double strength(int o, int h) const;
+  void group(int p, const MoveOpt& m, std::vector<Champion*>& champs, int64_t& forces) const;
+  std::vector<Play> card_plays(int p, int iid);
 
   // ---- amounts, players, selectors, conditions (select.py, conds.py) ----------------------
   int64_t amount(const Amount& a, const Ctx& ctx) const;
@@ -493,7 +591,7 @@ struct Game {
   Cost card_cost(int p, const CardInst& inst);
   bool affordable(int p, int iid);
   void card_options(int p, bool exact, std::vector<Action>& out);
-  bool declare_card(int p, CardInst* inst, Locks& locks, Refs& refs);
+  bool declare_card(int p, CardInst* inst, Locks& locks, Refs& refs, Preset* preset = nullptr);
   void lock_prefix(Ctx& ctx, const std::vector<Step*>& steps, size_t from = 0);
   void lock_target(Ctx& ctx, const Step* st, const std::vector<Step*>& steps, size_t rest);
   bool viable(Ctx& ctx, const std::vector<Step*>& steps);
@@ -555,10 +653,30 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
     return Val::none();
   }
   Val value;
+  Preset* pre = ctx.preset;  // a whole play: card and targets were chosen as one
   if (ctx.dry || options.size() == 1) {
     value = options[0];
+  } else if (pre && pre->answers(kind)) {  // declare.Preset.answer
+    size_t pos = pre->pos++;
+    if (pre->values) {
+      if (pos >= pre->values->size()) throw NoTarget{};
+      value = (*pre->values)[pos].value;
+      bool found = false;
+      for (auto& o : options) found = found || o == value;
+      if (!found) throw NoTarget{};  // the play no longer fits the state
+      if (logging) log_aim(ctx, key, kind, value);
+    } else if (!std::strcmp(kind, "move")) {
+      pre->pos--;
+      value = options[0];
+    } else {
+      int index = pos < pre->picks.size() ? pre->picks[pos] : 0;
+      value = options[index];
+      pre->seen.push_back({kind, value, key});
+      pre->seen_n.push_back(options.size());
+    }
   } else {
-    value = options[decide(ctx.p, kind, options.size())];
+    Ask ask = is_heuristic(ctx.p) ? val_ask(ctx.p, kind, options, ctx, key) : Ask();
+    value = options[decide(ctx.p, kind, options.size(), &ask)];
     if (logging) log_aim(ctx, key, kind, value);
   }
   if (ctx.declaring) ctx.locks->set(key, value);

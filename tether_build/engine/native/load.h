@@ -359,9 +359,61 @@ struct Loader {
     s->optional = get_bool(d, "optional", false);
     s->has_select = true;
     int pick = champ_sel ? s->cs->pick : s->hs->pick;
+    s->has_targets = pick == PK_CHOOSE;
+    s->targets_champs = champ_sel;
     bool never_empty = champ_sel ? false : s->hs->never_empty;
     s->may_fail = !s->optional && pick == PK_CHOOSE && !never_empty;
     s->has_exists = s->may_fail;
+  }
+
+  // intent.step_intent: +1 if a step of this kind helps its target, -1 if it harms it
+  static int8_t step_intent(const J& d) {
+    static const char* const HOSTILE[] = {"damage", "destroy_forces", "remove_champion",
+                                          "steal_gold", "lose_gold", "destroy_bridge", "scatter",
+                                          "discard"};
+    static const char* const FRIENDLY[] = {"heal", "multiply_hp", "gain_gold", "gain_mana",
+                                           "deploy", "draw", "deploy_champion", "build_bridge",
+                                           "mine_value", "relocate"};
+    static const char* const HOSTILE_MODS[] = {"set_dice", "block_bridge", "retreat_from_battle"};
+    static const char* const FRIENDLY_MODS[] = {"extra_dice", "untargetable",
+                                                "prevent_damage_for_gold", "extra_move",
+                                                "ignore_bridges"};
+    const J* k = d.get("step");
+    std::string kind = k && k->is_str() ? k->s : "";
+    if (find_name(HOSTILE, 8, kind) >= 0) return -1;
+    if (find_name(FRIENDLY, 10, kind) >= 0) return 1;
+    if (kind == "add_modifier") {
+      const J* m = d.get("modifier");
+      const J* name = m && m->is_obj() ? m->get("modifier") : nullptr;
+      std::string mod = name && name->is_str() ? name->s : "";
+      if (find_name(HOSTILE_MODS, 3, mod) >= 0) return -1;
+      if (find_name(FRIENDLY_MODS, 5, mod) >= 0) return 1;
+    }
+    return 0;
+  }
+  // intent._uses: the ref names a raw node uses ({"ref": name}), not under a 'steps' key
+  void uses(const J& node, std::vector<int>& out) {
+    if (node.is_obj()) {
+      const J* r = node.get("ref");
+      if (r && r->is_str()) out.push_back(R.intern(r->s));
+      for (auto& kv : node.o)
+        if (kv.first != "steps") uses(kv.second, out);
+    } else if (node.t == J::ARR) {
+      for (auto& v : node.a) uses(v, out);
+    }
+  }
+  // intent._steps: every raw step dict of a tree (nested ones too), with its vote
+  void votes(const J& node, Votes& out) {
+    if (node.is_obj()) {
+      if (node.has("step")) {
+        std::vector<int> names;
+        uses(node, names);
+        out.v.emplace_back(step_intent(node), names);
+      }
+      for (auto& kv : node.o) votes(kv.second, out);
+    } else if (node.t == J::ARR) {
+      for (auto& v : node.a) votes(v, out);
+    }
   }
 
   Step* step(const J& d) {
@@ -371,6 +423,8 @@ struct Loader {
     std::string kind = d.at("step").s;
     s->kind = find_name(STEP_NAMES, S_COUNT, kind);
     if (s->kind < 0) unsupported("step " + kind);
+    s->intent = step_intent(d);
+    s->champion_param = d.has("champion");
     // the side an 'aim' log line names: (params.champion or params.hex or {}).side
     const J* aim = d.get("champion");
     if (!truthy(aim)) aim = d.get("hex");
@@ -531,6 +585,8 @@ struct Loader {
         }
         s->has_select = true;
         s->has_options = has_sel && pick == PK_CHOOSE;
+        s->has_targets = s->has_options;
+        s->targets_champs = s->tkind == TK_CHAMPION;
         s->may_fail = s->has_options || (has_sel && pick == PK_ALL);
         s->has_exists = s->may_fail;
         s->pick_random = has_sel && pick == PK_RANDOM;
@@ -608,6 +664,8 @@ struct Loader {
       d->deck = get_str(c, "deck", "");
       d->age = get_str(c, "age", "");
       d->type = c.at("type").s;
+      d->category = get_str(c, "category", "");
+      if (const J* ef = nonnull(c, "effect")) votes(*ef, d->effect_votes);
       d->mana = get_int(c, "mana", 0);
       d->gold = get_int(c, "gold", 0);
       d->copies = get_int(c, "copies", 1);
@@ -626,7 +684,10 @@ struct Loader {
       const J* ch = nonnull(c, "champion");
       if (ch && ch->truthy()) {
         if (const J* ab = nonnull(*ch, "abilities"))
-          for (auto& a : ab->a) d->abilities.push_back(ability(a));
+          for (auto& a : ab->a) {
+            d->abilities.push_back(ability(a));
+            if (const J* st = a.get("steps")) votes(*st, d->ability_votes);
+          }
         d->bounty = get_int(*ch, "bounty", 0);
         d->dice = ch->at("dice").num();
         d->hit = ch->at("hit").num();

@@ -339,8 +339,11 @@ void Game::run_step(const Step* st, Ctx& ctx) {
         if (logging) Log(ev, "deploy_fail").i("p", ctx.p).s("hex", name(h0));
         break;
       }
+      Ask ask;
+      if (wants_ask(ctx.p))
+        ask.score = [&pool](size_t i, bool) { return (double)pool[i]->hp; };
       const CardDef* card = st->pick_random ? rng.choice(pool)
-                                            : pool[decide(ctx.p, "summon", pool.size())];
+                                            : pool[decide(ctx.p, "summon", pool.size(), &ask)];
       place_champion(ctx.p, summoned_card(*this, card->id), h0);
       break;
     }
@@ -463,8 +466,12 @@ void Game::run_step(const Step* st, Ctx& ctx) {
           std::sort(options.begin(), options.end());
           options.erase(std::unique(options.begin(), options.end()), options.end());
           sort_cards(options);
-          iid = options.size() == 1 ? options[0]
-                                    : options[decide(ctx.p, "gain_card", options.size())];
+          Ask ask;
+          if (options.size() > 1 && wants_ask(ctx.p))
+            ask = iid_ask(ctx.p, "gain_card", options, false);
+          iid = options.size() == 1
+                    ? options[0]
+                    : options[decide(ctx.p, "gain_card", options.size(), &ask)];
           pile.erase(std::find(pile.begin(), pile.end(), iid));
         }
         Overrides& o = cards[iid].over;
@@ -758,12 +765,13 @@ void Game::card_options(int p, bool exact, std::vector<Action>& out) {
   }
 }
 
-bool Game::declare_card(int p, CardInst* inst, Locks& locks, Refs& refs) {
+bool Game::declare_card(int p, CardInst* inst, Locks& locks, Refs& refs, Preset* preset) {
   Ctx ctx(this, p, inst);
   ctx.locks = &locks;
   ctx.declaring = true;
   ctx.dry = false;
   ctx.quick = true;
+  ctx.preset = preset;
   try {
     lock_prefix(ctx, inst->defn->effect);
   } catch (NoTarget&) {
@@ -835,12 +843,41 @@ Plan Game::choose_action(int p) {
   plan.p = p;
   std::vector<Action> options;
   legal_actions(p, false, options);
+  // an agent with whole_plays (the heuristic) is offered each card once per way to target
+  // it and chooses card and targets in this one decision (actions.expand_plays)
+  bool whole = is_heuristic(p) && heuristic[p] == 1 && opt.target_lock == "declare";
+  std::vector<Play> plays;
+  if (whole) {
+    std::vector<Action> out;
+    for (auto& o : options) {
+      if (o.kind != A_CARD) {
+        out.push_back(o);
+        continue;
+      }
+      for (auto& pl : card_plays(p, o.a)) {
+        Action a = o;
+        a.play = (int)plays.size();
+        plays.push_back(pl);
+        out.push_back(a);
+      }
+    }
+    options.swap(out);
+  }
   while (true) {
-    Action choice = options[decide(p, "action", options.size())];
+    Ask ask;
+    if (wants_ask(p)) {
+      ask.card = [&options](size_t i) { return options[i].kind == A_CARD ? options[i].a : -1; };
+      ask.score = [this, p, &options, &plays](size_t i, bool bounding) {
+        return action_score(p, options[i], plays, bounding);
+      };
+    }
+    Action choice = options[decide(p, "action", options.size(), &ask)];
     if (choice.kind == A_CARD && opt.target_lock == "declare") {
       Locks locks;
       Refs refs;
-      if (!declare_card(p, &cards[choice.a], locks, refs)) {
+      Preset pre;
+      if (whole) pre.values = &plays[choice.play];
+      if (!declare_card(p, &cards[choice.a], locks, refs, whole ? &pre : nullptr)) {
         const CardDef* d = cards[choice.a].defn;
         std::vector<Action> keep;
         for (auto& o : options)
@@ -1307,7 +1344,7 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
     for (int p = 0; p < P; ++p) {
       if (p) { facs += ","; wp += ","; }
       put_str(facs, factions[p]);
-      wp += "false";
+      wp += is_heuristic(p) && heuristic[p] == 1 ? "true" : "false";
     }
     facs += "]";
     wp += "]";
@@ -1319,7 +1356,10 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
   for (auto& c : caps.v) free_.push_back(c.first);
   std::sort(free_.begin(), free_.end());
   for (int p = P - 1; p >= 0; --p) {
-    std::string nm = free_.size() == 1 ? free_[0] : free_[decide(p, "capital", free_.size())];
+    Ask ask;
+    if (wants_ask(p)) ask.score = [](size_t, bool) { return 0.0; };
+    std::string nm =
+        free_.size() == 1 ? free_[0] : free_[decide(p, "capital", free_.size(), &ask)];
     free_.erase(std::find(free_.begin(), free_.end(), nm));
     int h = -1;
     for (auto& c : caps.v)
@@ -1386,7 +1426,14 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
     std::sort(options.begin(), options.end());
     options.erase(std::unique(options.begin(), options.end()), options.end());
     for (int64_t k = 0; k < R.start_bridges; ++k) {
-      int e = options[decide(p, "start_bridge", options.size())];
+      Ask ask;  // agents._start_bridge: touching the Capital, toward an objective
+      if (wants_ask(p))
+        ask.score = [this, p, &options](size_t i, bool) {
+          int cap = players[p].capital, e = options[i], a = e >> 8, b = e & 255;
+          int far = a == cap ? b : a;
+          return ((a == cap || b == cap) ? 2.0 : 0.0) + 0.5 * near_objective(p, far);
+        };
+      int e = options[decide(p, "start_bridge", options.size(), &ask)];
       options.erase(std::remove(options.begin(), options.end(), e), options.end());
       chosen.push_back(e);
     }

@@ -690,7 +690,9 @@ std::vector<int> Game::choose_cards(int p, const char* kind, const std::vector<i
     if (n == 1) {
       pick = options[0];
     } else {
-      int i = decide(p, kind, n);
+      Ask ask;
+      if (wants_ask(p)) ask = iid_ask(p, kind, options, up_to);
+      int i = decide(p, kind, n, &ask);
       if (up_to) {
         if (i == 0) break;
         pick = options[i - 1];
@@ -763,7 +765,9 @@ int Game::draft(int p, const std::string& deck, int64_t reveal_n, const char* ki
   if (n == 1) {
     pick = options[0];
   } else {
-    int i = decide(p, kind, n);
+    Ask ask;
+    if (wants_ask(p)) ask = iid_ask(p, kind, options, optional);
+    int i = decide(p, kind, n, &ask);
     pick = optional ? (i == 0 ? -1 : options[i - 1]) : options[i];
   }
   if (pick >= 0) {
@@ -1660,7 +1664,13 @@ Game::Hits Game::assign(Battle* b, int p, int enemy, int64_t force_hits,
       bool force_ok = n_hit < nf;
       size_t n = (force_ok ? 1 : 0) + champs.size();
       if (!n) break;
-      int idx = n == 1 ? 0 : decide(p, "assign_hit", n);
+      Ask ask;  // agents._assign_hit: a Force 1.0, a Champion 5 - its HP
+      if (n > 1 && wants_ask(p))
+        ask.score = [&champs, force_ok](size_t i, bool) {
+          if (force_ok && i == 0) return 1.0;
+          return 5.0 - (double)champs[i - (force_ok ? 1 : 0)]->hp;
+        };
+      int idx = n == 1 ? 0 : decide(p, "assign_hit", n, &ask);
       if (force_ok && idx == 0) {
         tgt = 0;
         while (forces_hit[tgt]) tgt++;
@@ -1795,7 +1805,12 @@ void Game::collection_phase() {
       int t = tile[h];
       if (t == T_MINE) {
         int64_t gold = mine_value[h] + mine_bonus(p, h);
-        if (decide(p, "mine", 2) == 0) {
+        Ask ask;  // agents._mine: Gold, but for a Mine Draft in the last round
+        if (wants_ask(p)) {
+          bool last = round >= R.round_cap;
+          ask.score = [last](size_t i, bool) { return (i == 0) != last ? 2.0 : 1.0; };
+        }
+        if (decide(p, "mine", 2, &ask) == 0) {
           players[p].gold += gold;
           if (logging) Log(ev, "collect").i("p", p).s("tile", "mine").i("gold", gold);
         } else {
@@ -1803,7 +1818,9 @@ void Game::collection_phase() {
         }
       } else if (t == T_FORGE) {
         size_t n = players[p].hand.empty() ? 1 : 2;
-        if (decide(p, "forge", n) == 1) {
+        Ask ask;  // agents._forge: the draft
+        if (wants_ask(p)) ask.score = [](size_t i, bool) { return i == 0 ? 2.0 : 1.0; };
+        if (decide(p, "forge", n, &ask) == 1) {
           for (int iid : choose_cards(p, "scrap", players[p].hand, 1, false)) scrap_card(p, iid);
         } else {
           draft(p, deck_for(true, age), R.forge_draft_reveal, "forge_draft");
@@ -1971,7 +1988,24 @@ int Game::resolve_bids(int iid, const std::vector<int>& eligible) {
     int64_t gold = players[p].gold;
     int64_t n_pass = std::max<int64_t>(0, gold - R.min_pass_bid + 1);
     int64_t n_buy = std::max<int64_t>(0, gold - R.min_buy_bid + 1);
-    int i = decide(p, "bid", (size_t)(n_pass + n_buy));
+    Ask ask;  // agents._bid: near the Gold it means to bid (_bid_target)
+    if (wants_ask(p)) {
+      ask.bid_card = iid;
+      ask.buy = [n_pass](size_t i) { return (int64_t)i >= n_pass; };
+      if (is_heuristic(p)) {
+        double target = bid_target(p, iid);
+        int64_t lo_pass = R.min_pass_bid, lo_buy = R.min_buy_bid;
+        ask.score = [target, n_pass, lo_pass, lo_buy](size_t i, bool) {
+          if ((int64_t)i < n_pass) {
+            double x = (double)(lo_pass + (int64_t)i);
+            return (target < 1 ? 1.0 : -1.0) - x;
+          }
+          double x = (double)(lo_buy + ((int64_t)i - n_pass));
+          return target >= 1 ? 2.0 - std::abs(x - target) : -2.0;
+        };
+      }
+    }
+    int i = decide(p, "bid", (size_t)(n_pass + n_buy), &ask);
     if (i < n_pass) bids.push_back({false, R.min_pass_bid + i});
     else bids.push_back({true, R.min_buy_bid + (i - n_pass)});
   }

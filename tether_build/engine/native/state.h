@@ -242,6 +242,7 @@ struct Active {  // mods.Active
 };
 
 struct Game;
+struct Preset;
 struct Ctx {  // core.Ctx
   Game* g = nullptr;
   int p = 0;
@@ -253,6 +254,7 @@ struct Ctx {  // core.Ctx
   Locks* locks = nullptr;
   bool declaring = false, dry = false, quick = false;
   int64_t last_count = 0;
+  Preset* preset = nullptr;  // declare.Preset: a whole play's answers, asked of no agent
   Ctx() {}
   Ctx(Game* g_, int p_, CardInst* inst_ = nullptr, Champion* champ_ = nullptr,
       Battle* battle_ = nullptr, const Event* event_ = nullptr)
