@@ -1,7 +1,8 @@
 """The native engine (engine/native) plays exactly the Python engine's games: the same
 decisions, draws and event log, line for line, and the same final state, on the fixture
 content, on a kitchen-sink ruleset that plays every rule of the effect language often
-(native_cases.py), and under every rules option. Where it cannot play, the Python engine does."""
+(native_cases.py), and under every rules option, with random agents and with the heuristic
+agent. Where it cannot play, the Python engine does."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import json
 import pytest
 
 from tether_build.engine import native
-from tether_build.engine.agents import RandomAgent
+from tether_build.engine.agents import HeuristicAgent, RandomAgent
 from tether_build.engine.options import Options
 from tether_build.engine.play import play_game
 
@@ -36,21 +37,32 @@ def sink(compiled):
     return Ruleset.from_compiled(kitchen_sink(compiled))
 
 
-def _python_log(rules, players, seed, factions, opts) -> list[dict]:
-    g = play_game(rules, players, seed, [RandomAgent() for _ in range(players)], factions,
-                  opts, log=True)
+def _agent(name: str):
+    """A Python agent by its native name: "heuristic-single" is the heuristic as the check's
+    sweep wraps it (Watch), asked card and targets one decision at a time."""
+    from tether_build.check.sweep import Book, Watch
+
+    if name == "heuristic-single":
+        return Watch(HeuristicAgent(), Book())
+    return {"random": RandomAgent, "heuristic": HeuristicAgent}[name]()
+
+
+def _python_log(rules, players, seed, factions, opts, names) -> list[dict]:
+    g = play_game(rules, players, seed, [_agent(n) for n in names], factions, opts, log=True)
     return [json.loads(json.dumps(e, sort_keys=True, default=str)) for e in g.events]
 
 
-def _compare(rules, games, opts=None) -> int:
-    """Play each (players, seed) in both engines; fail at the first line that differs."""
+def _compare(rules, games, opts=None, agents=("random",)) -> int:
+    """Play each (players, seed) in both engines, the agents cycled over the seats; fail at
+    the first line that differs."""
     opts = Options.from_dict(opts or {})
     facs = sorted(rules.factions)
     events = 0
     for players, seed in games:
         seats = [facs[(seed + i) % len(facs)] for i in range(players)]
-        py = _python_log(rules, players, seed, seats, opts)
-        (got,) = native.play_random(rules, players, [(seed, seats)], opts, log=True)
+        names = [agents[(seed + i) % len(agents)] for i in range(players)]
+        py = _python_log(rules, players, seed, seats, opts, names)
+        (got,) = native.play_agents(rules, players, [(seed, seats, names)], opts, log=True)
         assert got is not None, f"the native engine declined game {players}/{seed}"
         nat = got["events"] + [native.end_event(got)]
         for i, (a, b) in enumerate(zip(py, nat)):
@@ -69,9 +81,50 @@ def test_kitchen_sink_games_have_identical_logs(built, sink):
     _compare(sink, [(2 + i % 5, 5000 + i) for i in range(40)])
 
 
+HEURISTIC = ("heuristic", "random")            # whole card plays, beside random seats
+SINGLE = ("heuristic-single", "random")        # as the check's sweep seats it
+
+
+@pytest.mark.parametrize("agents", [HEURISTIC, SINGLE], ids=["whole-plays", "single"])
+def test_heuristic_games_have_identical_logs(built, rules, sink, agents):
+    """The heuristic agent in C++ makes the Python agent's every decision: its scores, its
+    tie-breaks, its battle odds, the whole plays it is offered; on the fixture and on the
+    kitchen sink."""
+    events = _compare(rules, [(2 + i % 5, 3000 + i) for i in range(40)], agents=agents)
+    events += _compare(sink, [(2 + i % 5, 6000 + i) for i in range(30)], agents=agents)
+    assert events > 70 * 500
+
+
 @pytest.mark.parametrize("opts", OPTION_SETS, ids=lambda o: ",".join(o))
 def test_every_rules_option_plays_the_same(built, sink, opts):
     _compare(sink, [(2 + i % 5, 7000 + i) for i in range(12)], opts)
+    _compare(sink, [(2 + i % 5, 7100 + i) for i in range(8)], opts, HEURISTIC)
+
+
+def test_the_native_heuristic_reads_its_weights_from_appraise(built, rules, monkeypatch):
+    """A weight changed in appraise.py (an experiment, a tuning) changes the native agent as
+    it changes the Python one: other decisions, the same in both engines."""
+    from tether_build.engine import appraise
+
+    games = [(4, 4100 + i) for i in range(6)]
+    facs = sorted(rules.factions)
+
+    def decisions() -> list:
+        out = []
+        for players, seed in games:
+            seats = [facs[(seed + i) % len(facs)] for i in range(players)]
+            names = [HEURISTIC[(seed + i) % 2] for i in range(players)]
+            (got,) = native.play_agents(rules, players, [(seed, seats, names)], Options(),
+                                        log=True)
+            out.append([e["i"] for e in got["events"] if e["e"] == "decide"])
+        return out
+
+    before = decisions()
+    monkeypatch.setattr(appraise, "OBJECTIVE", {"mine": 9.0, "center": 1.0, "forge": 2.0})
+    monkeypatch.setattr(appraise, "MARCH_BASE", -1.0)
+    appraise._odds.cache_clear()
+    assert decisions() != before
+    _compare(rules, games, agents=HEURISTIC)
 
 
 def test_kitchen_sink_reaches_the_rare_rules(built, sink):
@@ -100,19 +153,34 @@ def test_results_match_the_python_engine(built, rules):
             assert res[field] == g.stats[field]
 
 
-def test_simulate_is_the_same_with_either_engine(built, rules, tmp_path, monkeypatch):
+@pytest.mark.parametrize("agents", [["random"], ["heuristic", "random"]], ids=",".join)
+def test_simulate_is_the_same_with_either_engine(built, rules, tmp_path, monkeypatch, agents):
     from tether_build.engine.simulate import simulate
 
     (tmp_path / "native").mkdir()
     (tmp_path / "python").mkdir()
-    fast = simulate(rules, 60, 3, seed=11, log_dir=tmp_path / "native", workers=2)
+    fast = simulate(rules, 40, 3, seed=11, agents=agents, log_dir=tmp_path / "native",
+                    workers=2)
     monkeypatch.setenv(native.ENV, "python")
     monkeypatch.setattr(native, "_LIB", [])
     assert native.library() is None
-    slow = simulate(rules, 60, 3, seed=11, log_dir=tmp_path / "python", workers=2)
+    slow = simulate(rules, 40, 3, seed=11, agents=agents, log_dir=tmp_path / "python",
+                    workers=2)
     assert fast == slow
     for path in sorted((tmp_path / "python").iterdir()):
         assert (tmp_path / "native" / path.name).read_bytes() == path.read_bytes()
+
+
+def test_the_balance_lab_records_the_same_games(built, compiled, monkeypatch):
+    """The balance lab's game records (analysis/runner.py), heuristic agents: the same from
+    the native engine's logs as from the Python engine's games."""
+    from tether_build.analysis.runner import run_batch
+
+    spec = {"players": 4, "seed": 5, "agents": ["heuristic"], "games": 12}
+    fast = run_batch(compiled, spec, list(range(12)))
+    monkeypatch.setattr(native, "_LIB", [None])
+    slow = run_batch(compiled, spec, list(range(12)))
+    assert fast == slow
 
 
 def test_a_game_it_declines_is_played_in_python(built, rules):
@@ -224,7 +292,7 @@ def test_fuzzed_content_plays_the_same(built, tmp_path):
             rules = Ruleset.from_compiled(compile_engine(normalized_cards(content), content))
         except (TetherError, ValueError):
             continue  # an invalid mutant: the fuzzer's own test covers its error
-        played += _compare(rules, [(2 + n % 3, n)])
+        played += _compare(rules, [(2 + n % 3, n)], agents=HEURISTIC if n % 2 else ("random",))
     assert played > 20 * 500  # most mutants validate and play whole games
 
 

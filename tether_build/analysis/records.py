@@ -6,16 +6,24 @@ from __future__ import annotations
 def record(g, k: int, agents: list[str]) -> dict:
     """The record of a finished game `g` (played with a log), game number k."""
     s = g.s
-    n = len(s.players)
-    seats = [{"faction": pl.faction, "agent": agents[i], "gained": [], "played": [],
-              "bought": [], "mines": 0} for i, pl in enumerate(s.players)]
+    return record_of(g.events, k, agents, [pl.faction for pl in s.players], g.origin[1],
+                     list(s.winner), s.end_reason, s.round)
+
+
+def record_of(events: list[dict], k: int, agents: list[str], factions: list[str], seed: int,
+              winners: list[int], end: str, rounds: int) -> dict:
+    """The record of game number k from its event log and how it ended (a game the Python
+    engine played, or one the native engine did)."""
+    n = len(factions)
+    seats = [{"faction": f, "agent": agents[i], "gained": [], "played": [],
+              "bought": [], "mines": 0} for i, f in enumerate(factions)]
     offered: list[str] = []
     vp_rounds: list[list[int]] = []   # per Scoring: each seat's total Permanence
     battles_round: list[int] = []     # per Scoring: battles since the previous one
     battles = loops = 0
     since = 0
     last_bids = None
-    for e in g.events:
+    for e in events:
         kind = e["e"]
         if kind == "market":
             offered.extend(e["cards"])
@@ -38,7 +46,7 @@ def record(g, k: int, agents: list[str]) -> dict:
             since = 0
         elif kind == "action_cap":
             loops += 1
-    return {"k": k, "seed": g.origin[1], "players": n, "winners": list(s.winner),
-            "end": s.end_reason, "rounds": s.round, "battles": battles, "loops": loops,
+    return {"k": k, "seed": seed, "players": n, "winners": winners,
+            "end": end, "rounds": rounds, "battles": battles, "loops": loops,
             "seats": seats, "offered": offered, "vp": vp_rounds,
             "battles_by_round": battles_round}

@@ -13,7 +13,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 
 from ..forking import frozen_heap
-from .records import record
+from .records import record, record_of
 
 BATCH = 25  # games per batch: small enough to spread, large enough to amortise a task
 
@@ -68,13 +68,29 @@ def run_batch(compiled: dict[str, bytes], spec: dict, ks: list[int]) -> list[dic
 
     rules = rules_of(compiled)
     opts = Options.from_dict(spec["options"]) if spec.get("options") else None
+    plans = [seat_plan(rules, spec, k) for k in ks]
+    natives = _native(rules, spec, ks, plans, opts or Options())
     out = []
-    for k in ks:
-        facs, names = seat_plan(rules, spec, k)
+    for k, (facs, names), got in zip(ks, plans, natives):
+        if got is not None:   # the same game, played by the native engine (engine/native)
+            out.append(record_of(got["events"], k, names, facs, spec["seed"] + k,
+                                 got["winner"], got["end"], got["round"]))
+            continue
         agents = [AGENTS[n]() for n in names]
         g = play_game(rules, spec["players"], spec["seed"] + k, agents, facs, opts, log=True)
         out.append(record(g, k, names))
     return out
+
+
+def _native(rules, spec: dict, ks: list[int], plans: list, opts) -> list[dict | None]:
+    """The native engine's logged result of each game (None: the Python engine plays it):
+    games of random and heuristic agents."""
+    from ..engine import native
+
+    if any(n not in native.AGENTS for _, names in plans for n in names):
+        return [None] * len(ks)
+    games = [(spec["seed"] + k, facs, names) for k, (facs, names) in zip(ks, plans)]
+    return native.play_agents(rules, spec["players"], games, opts, log=True)
 
 
 def batches(games: int) -> list[list[int]]:

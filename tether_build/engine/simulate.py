@@ -65,8 +65,8 @@ def simulate(rules, games: int, players: int, seed: int, factions=None, agents=N
     ends: Counter = Counter()
     played: Counter = Counter({c.id: 0 for c in rules.cards})
     rounds = 0
-    # the native engine plays random agents' games and every agent's battle odds: loaded
-    # once here, the forked workers inherit it
+    # the native engine plays random and heuristic agents' games and every agent's battle
+    # odds: loaded once here, the forked workers inherit it
     native.for_rules(rules)
     for facs, ag, winners, end, rnd, stats in _results(job, games, workers, progress):
         rounds += rnd
@@ -84,9 +84,9 @@ def simulate(rules, games: int, players: int, seed: int, factions=None, agents=N
 
 def _play_range(job: dict, ks) -> list[tuple]:
     """Play games numbered ks: per game (factions, agent names, winners, ending, rounds,
-    cards played). Random agents' games are played by the native engine when it is built
-    (the same games, decisions and logs: engine/native); any game it declines, and every
-    game of other agents, by the Python engine."""
+    cards played). Random and heuristic agents' games are played by the native engine when
+    it is built (the same games, decisions and logs: engine/native); any game it declines,
+    and every game with a search agent, by the Python engine."""
     rules, players, names = job["rules"], job["players"], job["names"]
     log_dir = job["log_dir"]
     ks = list(ks)
@@ -97,8 +97,8 @@ def _play_range(job: dict, ks) -> list[tuple]:
             if log_dir is not None:
                 write_log(res["events"] + [end_event(res)],
                           log_dir / f"game-{job['seed'] + k}.jsonl")
-            out.append((facs, ["random"] * players, res["winner"], res["end"], res["round"],
-                        res["played"]))
+            out.append((facs, [names[i % len(names)] for i in range(players)], res["winner"],
+                        res["end"], res["round"], res["played"]))
             continue
         ag = [AGENTS[names[i % len(names)]]() for i in range(players)]
         g = play_game(rules, players, job["seed"] + k, ag, facs, job["options"],
@@ -112,12 +112,15 @@ def _play_range(job: dict, ks) -> list[tuple]:
 
 def _native(job: dict, ks: list[int], seats: list[list[str]]) -> list[dict | None]:
     """The native engine's result of each game numbered ks, seated `seats` (None: the Python
-    engine plays it)."""
-    if any(a != "random" for a in job["names"]):
+    engine plays it): games of random and heuristic agents (not the search agent)."""
+    names = job["names"]
+    if any(a not in native.AGENTS for a in names):
         return [None] * len(ks)
-    games = [(job["seed"] + k, facs) for k, facs in zip(ks, seats)]
-    return native.play_random(job["rules"], job["players"], games,
-                              job["options"] or Options(), log=job["log_dir"] is not None)
+    players = job["players"]
+    games = [(job["seed"] + k, facs, [names[i % len(names)] for i in range(players)])
+             for k, facs in zip(ks, seats)]
+    return native.play_agents(job["rules"], players, games, job["options"] or Options(),
+                              log=job["log_dir"] is not None)
 
 
 def _results(job: dict, games: int, workers: int | None, progress):
