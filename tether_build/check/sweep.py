@@ -4,6 +4,11 @@ Per card it counts how often it was offered (Market row or a draft), bought (won
 buy bid), picked (taken from a draft), playable (among a player's legal actions), played, resolved, fizzled and
 errored. An engine error in a game is a failure naming the card being resolved; a card
 never playable in any game is reported as dead (a warning: chance may be the reason).
+
+The native engine plays the games (engine/native: the same games, and the same counts, which
+its Book keeps); every INVARIANT_EVERY-th game, which checks the rules invariants after each
+step, and any game it declines (an engine error among them, reported from the Python engine's
+run of it) are played in Python.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
-"""The native engine: the rules in C++ (this folder's sources), for random-agent games and
-battle odds.
+"""The native engine: the rules and the random and heuristic agents in C++ (this folder's
+sources), for whole games and battle odds.
 
-It plays whole games of random agents (`tether simulate`, the engine benchmark) and the
-battles of odds.battle_odds (the heuristic agent's attack odds, `tether odds`) about 13 times
-faster than the Python engine, and the Python engine stays the reference: every game it plays
-makes the same decisions, draws the same numbers and writes the same event log, which
-tests/engine/test_native.py checks game by game. `scripts/setup.sh` builds it with the C++
+It plays whole games of random and heuristic agents (`tether simulate`, the balance lab, the
+check's sweep, the engine benchmark) and the battles of odds.battle_odds (the heuristic
+agent's attack odds, `tether odds`) 5 to 13 times faster than the Python engine, and the
+Python engine stays the reference: every game it plays makes the same decisions, draws the
+same numbers and writes the same event log, which tests/engine/test_native.py checks game by
+game. The heuristic agent's weights are appraise.py's constants, sent with each request
+(heuristic_weights), so the two agents share them. `scripts/setup.sh` builds it with the C++
 compiler (`python3 -m tether_build.engine.native`); without a compiler, or when the library is
 older than its sources, nothing uses it and the Python engine plays every game.
 
