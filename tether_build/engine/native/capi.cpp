@@ -127,6 +127,7 @@ static double attack_odds(Engine& E, const std::vector<std::string>& att,
   J got = parse(text.c_str());
   double n = (double)std::max<int64_t>(E.W.odds_trials, 1);
   double win = (double)got.at("attacker").num() / n;
+  if (E.odds_memo.size() >= (1u << 16)) E.odds_memo.clear();  // bounded, as _odds's lru_cache
   E.odds_memo[key] = win;
   return win;
 }
