@@ -297,7 +297,7 @@ struct Game {
       throw std::runtime_error(std::string("no options for decision ") + kind);
     decisions++;
     int i;
-    if (heuristic.size() > (size_t)p && heuristic[p]) {
+    if (is_heuristic(p)) {
       if (!ask) throw Unsupported(std::string("a heuristic decision without scores: ") + kind);
       i = heuristic_choose(p, kind, n, *ask);
     } else {
