@@ -45,6 +45,18 @@ struct Preset {
   size_t pos = 0;
   Play seen;
   std::vector<size_t> seen_n;  // options offered at each seen decision
+  std::vector<int> taken;      // the index chosen at each decision so far
+  // options already listed, shared by the runs of one enumeration (the state is the same in
+  // every run: only the earlier answers differ)
+  std::map<std::pair<int64_t, std::vector<int>>, std::vector<Val>>* memo = nullptr;
+  template <class F>
+  std::vector<Val> options(int64_t key, F& fn) {
+    if (!memo) return fn();
+    auto k = std::make_pair(key, taken);
+    auto it = memo->find(k);
+    if (it != memo->end()) return it->second;
+    return (*memo)[k] = fn();
+  }
   bool answers(const char* kind) const {
     if (!std::strcmp(kind, "move")) return values == nullptr;  // OPEN_KINDS
     return values == nullptr || pos < values->size();
@@ -311,6 +323,11 @@ struct Game {
   bool is_heuristic(int p) const { return heuristic.size() > (size_t)p && heuristic[p]; }
   bool wants_ask(int p) const { return book || is_heuristic(p); }  // scores or counts read
   bool fights_ = false;  // set by attack() while choose bounds the options
+  // near_objective's values this decision (a hex's potential: the board and the objectives
+  // the seat does not hold, which no scoring changes), as agents._near_memo keeps them
+  std::vector<double> near_memo;
+  int64_t near_decision = -1;
+  int near_seat = -1;
   int heuristic_choose(int p, const char* kind, size_t n, const Ask& ask);
   void see(const char* kind, size_t n, const Ask& ask, int pick);
   int target_intent(const Step* st, const CardInst* inst, const Champion* champ);
@@ -647,13 +664,13 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
       return value;
     }
   }
-  std::vector<Val> options = fn();
+  Preset* pre = ctx.preset;  // a whole play: card and targets were chosen as one
+  std::vector<Val> options = pre ? pre->options(key, fn) : fn();
   if (options.empty()) {
     if (ctx.declaring && required) throw NoTarget{};
     return Val::none();
   }
   Val value;
-  Preset* pre = ctx.preset;  // a whole play: card and targets were chosen as one
   if (ctx.dry || options.size() == 1) {
     value = options[0];
   } else if (pre && pre->answers(kind)) {  // declare.Preset.answer
@@ -671,6 +688,7 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
     } else {
       int index = pos < pre->picks.size() ? pre->picks[pos] : 0;
       value = options[index];
+      pre->taken.push_back(index);
       pre->seen.push_back({kind, value, key});
       pre->seen_n.push_back(options.size());
     }

@@ -2,6 +2,8 @@
 // (declare.card_plays, actions.expand_plays) and the sweep's counts (check/sweep.Book).
 // Each function names its Python twin; the weights are appraise.py's module constants, sent
 // by the Python side with each request, so a weight changed there changes both agents.
+#include <cmath>
+
 #include "game.h"
 
 namespace tn {
@@ -167,13 +169,20 @@ double Game::hex_value(int p, int h) {
 }
 
 double Game::near_objective(int p, int h) {
+  if (near_decision != decisions || near_seat != p) {
+    near_memo.assign(N, std::nan(""));
+    near_decision = decisions;
+    near_seat = p;
+  }
+  double& got = near_memo[h];
+  if (!std::isnan(got)) return got;
   double v = -9.0;
   for (int t = 0; t < N; ++t) {
     if (!W->is_objective[tile[t]] || occupies(p, t)) continue;
     double x = objective(W, tile[t]) - 1.2 * (double)topo.d(h, t);
     if (x > v) v = x;
   }
-  return v;
+  return got = v;
 }
 
 double Game::attack(int p, const MoveOpt& m, unsigned enemies, bool bounding) {
@@ -428,11 +437,13 @@ std::vector<Play> Game::card_plays(int p, int iid) {
   std::vector<Play> out;
   std::vector<std::vector<int>> todo{{}};
   CardInst* inst = &cards[iid];
+  std::map<std::pair<int64_t, std::vector<int>>, std::vector<Val>> memo;
   while (!todo.empty() && out.size() < PLAYS) {
     std::vector<int> picks = todo.back();
     todo.pop_back();
     Preset pre;
     pre.picks = picks;
+    pre.memo = &memo;
     Locks locks;
     Ctx ctx(this, p, inst);
     ctx.locks = &locks;
