@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tether_build.analysis import html, runner, stats
+from tether_build.analysis import html, plots, runner, stats
 from tether_build.cards import normalized_cards
 from tether_build.compile import compile_engine
 from tether_build.content import load_content
@@ -31,9 +31,10 @@ from tether_build.content import load_content
 def once(compiled, spec, ids, workers: int) -> tuple[float, str]:
     """Seconds for one whole report, and the report as canonical JSON."""
     t = time.perf_counter()
-    rep = stats.report(runner.run(compiled, spec, workers=workers), spec, ids)
+    rep = stats.report(runner.run(compiled, spec, workers=workers, meanwhile=plots.warm), spec,
+                       ids)
     with tempfile.TemporaryDirectory() as d:
-        html.write(rep, Path(d))
+        html.write(rep, Path(d), workers=workers)
     return time.perf_counter() - t, json.dumps(rep, sort_keys=True)
 
 

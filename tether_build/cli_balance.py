@@ -59,7 +59,9 @@ def _at_revision(content_dir: Path, rev: str) -> dict[str, bytes]:
 def balance(content_dir, games, players, agents, factions, seed, workers, cluster,
             without_card, baseline, opts, out, quiet) -> None:
     """Win rates, faction matrix, seat advantage, card figures, game shape: report.html."""
-    from .analysis import html, runner, stats
+    import os
+
+    from .analysis import html, plots, runner, stats
 
     if workers and cluster:
         raise click.ClickException("--workers and --cluster exclude each other")
@@ -71,10 +73,10 @@ def balance(content_dir, games, players, agents, factions, seed, workers, cluste
     def play(data, label):
         try:
             if quiet:
-                return runner.run(data, spec, workers, cluster)
+                return runner.run(data, spec, workers, cluster, meanwhile=plots.warm)
             with click.progressbar(length=games, label=label,
                                    file=click.get_text_stream("stderr")) as bar:
-                return runner.run(data, spec, workers, cluster, bar.update)
+                return runner.run(data, spec, workers, cluster, bar.update, plots.warm)
         except (ValueError, OSError) as exc:
             raise click.ClickException(str(exc)) from None
 
@@ -92,7 +94,7 @@ def balance(content_dir, games, players, agents, factions, seed, workers, cluste
         other = stats.report(play(_at_revision(content_dir, baseline), baseline), spec, ids,
                              names)
         comparisons[f"Against {baseline} (same seeds)"] = html.compare(rep, other)
-    for path in html.write(rep, out, comparisons):
+    for path in html.write(rep, out, comparisons, workers or os.cpu_count() or 1):
         click.echo(f"wrote {path}")
     s = rep["summary"]
     click.echo(f"balance {s['balance']:.3f}, first seat advantage "

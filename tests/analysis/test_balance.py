@@ -90,6 +90,18 @@ def test_report_files_and_removal_comparison(compiled, tmp_path):
         runner.without(compiled, "no_such_card")
 
 
+def test_the_report_files_are_the_same_drawn_over_two_processes(compiled, tmp_path):
+    """The plots drawn side by side (html.write's workers) are the files drawn one after
+    another, byte for byte, and the page shows them in the same order."""
+    rep, _ = _report(compiled, _spec(games=6, agents=("random",)))
+    html.write(rep, tmp_path / "one", workers=1)
+    html.write(rep, tmp_path / "two", workers=2)
+    names = sorted(p.name for p in (tmp_path / "one").iterdir())
+    assert len(names) == 7 and names == sorted(p.name for p in (tmp_path / "two").iterdir())
+    for name in names:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+
+
 def test_a_real_dask_cluster_gives_the_same_records(compiled):
     import distributed
     spec = _spec(games=30, agents=("random",))

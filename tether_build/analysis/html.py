@@ -111,11 +111,13 @@ seats' faction win rate (baseline). ⚠ marks fewer than 30 games.</p>{_cards_se
 {cmp_html}</body></html>"""
 
 
-def write(rep: dict, out: Path, comparisons: dict[str, list] | None = None) -> list[Path]:
-    """report.html (plots inline, PNG beside), report.json and cards.csv into `out`."""
+def write(rep: dict, out: Path, comparisons: dict[str, list] | None = None,
+          workers: int = 1) -> list[Path]:
+    """report.html (plots inline, PNG beside), report.json and cards.csv into `out`; the
+    plots drawn over `workers` processes (the same files for any number)."""
     out.mkdir(parents=True, exist_ok=True)
     comparisons = comparisons or {}
-    svgs = all_plots(rep, out)
+    svgs = all_plots(rep, out, workers)
     data = dict(rep, comparisons={k: v for k, v in comparisons.items()})
     (out / "report.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     buf = io.StringIO()

@@ -103,7 +103,30 @@ def lengths(rep: dict, out: Path) -> str:
     return _save(fig, out, "length")
 
 
-def all_plots(rep: dict, out: Path) -> dict[str, str]:
-    """Every plot: name -> SVG text (PNG files written into `out`)."""
-    return {"win_rates": win_rates(rep, out), "matrix": matrix(rep, out),
-            "permanence": permanence(rep, out), "length": lengths(rep, out)}
+PLOTS = {"win_rates": win_rates, "matrix": matrix, "permanence": permanence,
+         "length": lengths}
+
+
+def warm() -> None:
+    """Import matplotlib now (about 0.3 s): the balance lab does it while its workers play."""
+    _plt()
+
+
+def _one(name: str, rep: dict, out: Path) -> str:
+    return PLOTS[name](rep, out)
+
+
+def all_plots(rep: dict, out: Path, workers: int = 1) -> dict[str, str]:
+    """Every plot: name -> SVG text (PNG files written into `out`); drawn side by side in
+    `workers` forked processes when there are two or more (the same files: each plot is
+    drawn by the same code from the same report, matplotlib imported before the fork)."""
+    import multiprocessing
+
+    _plt()
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return {name: fn(rep, out) for name, fn in PLOTS.items()}
+    from ..forking import fork_pool
+
+    with fork_pool(min(workers, len(PLOTS))) as pool:
+        futures = {name: pool.submit(_one, name, rep, out) for name in PLOTS}
+        return {name: f.result() for name, f in futures.items()}

@@ -99,9 +99,10 @@ def batches(games: int) -> list[list[int]]:
 
 
 def run(compiled: dict[str, bytes], spec: dict, workers: int | None = None,
-        cluster: str | None = None, progress=None) -> list[dict]:
+        cluster: str | None = None, progress=None, meanwhile=None) -> list[dict]:
     """Every game's record, in game order: in this process (1 worker), over a process pool
-    (every core by default), or on the Dask scheduler at `cluster`."""
+    (every core by default), or on the Dask scheduler at `cluster`. `meanwhile`: work for
+    this process while the pool's workers play (the report's imports)."""
     parts = batches(spec["games"])
     if cluster:
         return _dask(compiled, spec, parts, cluster, progress)
@@ -115,6 +116,8 @@ def run(compiled: dict[str, bytes], spec: dict, workers: int | None = None,
         return out
     with frozen_heap(), ProcessPoolExecutor(max_workers=workers) as pool:
         futs = [pool.submit(run_batch, compiled, spec, ks) for ks in parts]
+        if meanwhile is not None:   # (every worker is forked by now: the first submit)
+            meanwhile()
         for ks, fut in zip(parts, futs):
             out.extend(fut.result())
             if progress:
