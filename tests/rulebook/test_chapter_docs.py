@@ -125,3 +125,25 @@ def test_the_guide_prints_the_books_page_count_whatever_the_cache_held(project):
     assert len(reader.pages) == pages
     text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
     assert re.search(rf"This rulebook {pages}\b", text)
+
+
+def test_chapters_laid_out_in_a_forked_process_make_the_same_book(project, tmp_path):
+    """With two workers the rules chapters are laid out in a forked process while this one
+    lays out the aid, the reference and the guide (book._ahead): the same files as one
+    process laying out everything, from the same cache."""
+    base, cache, _ = project
+    first = min((base / "content" / "rules").glob("*.md"))
+    text = first.read_text()
+    body = text.split("---", 2)[-1]   # below the front matter
+    words = [w for w in body.split() if w.isalpha() and w.islower() and len(w) > 5
+             and f" {w} " in body]
+    assert words, "the first chapter has no plain word to change"
+    first.write_text(text.replace(f" {words[0]} ", f" {words[0].upper()} ", 1))
+    alone = tmp_path / "cache"
+    shutil.copytree(cache, alone)
+    content = validate(base / "content")
+    chapters = _entries(cache, "bookch")
+    one = book.render_rulebook(content, base / "content", ("a4",), alone, workers=1)
+    two = book.render_rulebook(content, base / "content", ("a4",), cache, workers=2)
+    assert len(_entries(cache, "bookch") - chapters) >= 1   # laid out by the forked process
+    assert one.files == two.files

@@ -247,7 +247,7 @@ def _settle(env, book: dict, papers: tuple[str, ...], cache, render: Callable
     from ..render.cache import digest
 
     keys = {p: digest("bookpages/1", p) for p in papers}
-    counts = {p: _count(cache.get("bookpages", keys[p])) for p in papers}
+    counts = _counts(cache, papers)
     for _ in range(SETTLE_TRIES):
         guides = chapterdocs.layout_guide(env, book, papers, cache, counts)
         html = {p: render(p, inline=False, guides=guides) for p in papers}
@@ -264,6 +264,14 @@ def _settle(env, book: dict, papers: tuple[str, ...], cache, render: Callable
                       "with the count it prints")
 
 
+def _counts(cache, papers: tuple[str, ...]) -> dict[str, int]:
+    """paper -> the page count its guide is first laid out with: the last build's (kept in
+    the cache), or 0."""
+    from ..render.cache import digest
+
+    return {p: _count(cache.get("bookpages", digest("bookpages/1", p))) for p in papers}
+
+
 def _count(data: bytes | None) -> int:
     """A page count the cache held (a hint), or 0."""
     try:
@@ -273,15 +281,47 @@ def _count(data: bytes | None) -> int:
     return value if 0 < value < 100_000 else 0
 
 
+def _ahead(work: Callable[[], object], cache, workers: int) -> Callable[[], None]:
+    """Start `work` in a forked child, for what it puts in the render cache, while this
+    process goes on; returns the wait for it. The caller then does the same work itself,
+    finding it in the cache (an entry's bytes do not depend on the process that made it),
+    so a child that fails changes nothing: the caller meets the same error and reports it.
+    Nothing is forked with one worker, without fork, or with a cache that keeps nothing."""
+    import multiprocessing
+    import sys
+
+    if workers < 2 or cache.root is None \
+            or "fork" not in multiprocessing.get_all_start_methods():
+        return lambda: None
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            work()
+            code = 0
+        except BaseException:  # noqa: BLE001, S110  (the caller's own run reports it)
+            pass
+        finally:
+            os._exit(code)   # nothing of the parent's to run or clean up here
+
+    def wait() -> None:
+        os.waitpid(pid, 0)
+    return wait
+
+
 def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
                     cache_dir: Path | None = None, board: tuple[int, int] = BOARD,
-                    faces_ready=lambda: None) -> Rulebook:
+                    faces_ready=lambda: None, workers: int = 1) -> Rulebook:
     """The rulebook PDFs (one per paper), rulebook.pdf (the first paper), the HTML and the
     print-and-assemble page print/README.pdf (on the first paper).
 
     cache_dir: the render cache (render/cache.py) for faces and book layouts, or None;
     board: players and seed of the board map the guide describes; faces_ready: called
-    after the page layouts, before the faces are fitted (a build waits for its card stage).
+    after the page layouts, before the faces are fitted (a build waits for its card stage);
+    workers: with two or more, the rules chapters are laid out in a forked process while
+    this one lays out the player aid, the card reference and the guide (the same bytes).
     """
     from ..render.cache import Cache
     from .stamp import stamp
@@ -300,9 +340,16 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     def card_face(inline: bool):
         return lambda c: faces.face(c["id"], c["scale"], inline)
 
+    wait = _ahead(lambda: chapterdocs.layout(env, book, papers, cache, card_face(False)),
+                  cache, workers)
+    try:
+        aids = chapterdocs.layout_aid(env, book, papers, cache)
+        refs = reference.pages(env, book, papers, cache)
+        if workers > 1:   # the guide with the page counts _settle tries first (cached)
+            chapterdocs.layout_guide(env, book, papers, cache, _counts(cache, papers))
+    finally:
+        wait()
     rules = chapterdocs.layout(env, book, papers, cache, card_face(False))
-    aids = chapterdocs.layout_aid(env, book, papers, cache)
-    refs = reference.pages(env, book, papers, cache)
 
     def render(paper: str, inline: bool, guides=None) -> str:
         return template.render(paper=paper, **book,
@@ -389,4 +436,5 @@ def stage(ctx) -> dict[str, bytes]:
 
     return render_rulebook(ctx.content, ctx.content_dir, tuple(ctx.papers), ctx.cache_dir,
                            (ctx.board_players, ctx.seed),
-                           faces_ready=lambda: wait_for("cards")).files
+                           faces_ready=lambda: wait_for("cards"),
+                           workers=ctx.jobs or os.cpu_count() or 1).files
