@@ -107,6 +107,9 @@ def culprit(exc: BaseException) -> str | None:
     return found
 
 
+HEURISTIC = "heuristic-single"  # the native heuristic as Watch wraps it: no whole plays
+
+
 def _native(rules, ks, seed: int, factions: list[str]) -> dict:
     """{k: result} of the games numbered ks the native engine plays (engine/native: the
     same games, with the Book's counts), None where it declined one. The invariant games
@@ -126,9 +129,6 @@ def _native(rules, ks, seed: int, factions: list[str]) -> dict:
                  for k in group]
         out.update(zip(group, native.play_agents(rules, players, games, Options(), book=True)))
     return out
-
-
-HEURISTIC = "heuristic-single"  # the native heuristic as Watch wraps it: no whole plays
 
 
 def _play(rules, ks, seed: int, src: dict) -> tuple[dict, list, int]:
