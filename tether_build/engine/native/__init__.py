@@ -182,10 +182,7 @@ def for_rules(rules) -> NativeRules | None:
 def play_random(rules, players: int, games: list[tuple[int, list[str]]], options,
                 log: bool = False) -> list[dict | None]:
     """Results of random-agent games from the native engine (None: play it in Python)."""
-    native = for_rules(rules)
-    if native is None or not all(-INT64 < s < INT64 for s, _ in games):
-        return [None] * len(games)
-    return native.play(players, games, options.to_dict(), log)
+    return play_agents(rules, players, games, options, log)
 
 
 AGENTS = ("random", "heuristic")  # the agents the native engine plays, by their names
@@ -204,10 +201,10 @@ def heuristic_weights() -> dict:
             **{n: getattr(A, n) for n in names}}
 
 
-def play_agents(rules, players: int, games: list[tuple[int, list[str], list[str]]], options,
-                log: bool = False, book: bool = False) -> list[dict | None]:
-    """Results of games (seed, factions, agent names) from the native engine (None: play
-    it in Python), with the sweep's counts when `book`."""
+def play_agents(rules, players: int, games: list[tuple], options, log: bool = False,
+                book: bool = False) -> list[dict | None]:
+    """Results of games (seed, factions, agent names; without the names, random agents) from
+    the native engine (None: play it in Python), with the sweep's counts when `book`."""
     native = for_rules(rules)
     if native is None or not all(-INT64 < g[0] < INT64 for g in games):
         return [None] * len(games)

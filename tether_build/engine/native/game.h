@@ -334,7 +334,8 @@ struct Game {
   int key_intent(int64_t key, const CardInst* inst, const Champion* champ);
   Ask val_ask(int p, const char* kind, const std::vector<Val>& options, const Ctx& ctx,
               int64_t key);
-  Ask iid_ask(int p, const char* kind, const std::vector<int>& iids, bool none_first);
+  Ask iid_ask(const char* kind, const std::vector<int>& iids, bool none_first);
+  double category(const CardDef& d) const;
   double card_value(const CardDef& d) const;
   bool closing(int p);
   double hex_value(int p, int h);
@@ -473,6 +474,7 @@ struct Game {
       return x != y ? x < y : a < b;
     });
   }
+  int pick_card(int p, const char* kind, std::vector<int> options, bool none_first);
   std::vector<int> choose_cards(int p, const char* kind, const std::vector<int>& pool,
                                 int64_t count, bool up_to);
   void gain_card(int p, int iid, bool to_hand);

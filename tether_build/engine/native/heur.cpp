@@ -113,10 +113,14 @@ int Game::key_intent(int64_t key, const CardInst* inst, const Champion* champ) {
 }
 
 // ================================ appraise.py ================================================
-double Game::card_value(const CardDef& d) const {
+// appraise.CATEGORY.get(defn.category, 1.0)
+double Game::category(const CardDef& d) const {
   auto c = W->category.find(d.category);
-  double cat = c == W->category.end() ? 1.0 : c->second;
-  return (double)d.vp * 4.0 + cat - 0.3 * (double)d.mana - 0.4 * (double)d.gold;
+  return c == W->category.end() ? 1.0 : c->second;
+}
+
+double Game::card_value(const CardDef& d) const {
+  return (double)d.vp * 4.0 + category(d) - 0.3 * (double)d.mana - 0.4 * (double)d.gold;
 }
 
 double Game::strength(int o, int h) const {
@@ -302,9 +306,7 @@ double Game::action_score(int p, const Action& a, const std::vector<Play>& plays
     case A_CARD: {
       CardInst& inst = cards[a.a];
       const CardDef& d = *inst.defn;
-      auto c = W->category.find(d.category);
-      double base = 1.5 + 0.5 * (c == W->category.end() ? 1.0 : c->second) +
-                    (d.type == "champion" ? 1.5 : 0.0);
+      double base = 1.5 + 0.5 * category(d) + (d.type == "champion" ? 1.5 : 0.0);
       if (a.play < 0) return base - misaimed(p, inst);
       double v = 0.0;  // _play: each target as if asked alone, and misaimed harm or help
       for (auto& aim : plays[a.play]) {
@@ -400,7 +402,7 @@ Ask Game::val_ask(int p, const char* kind, const std::vector<Val>& options, cons
 }
 
 // the scores of a choice among cards (drafts, discards...): iids, None first when optional
-Ask Game::iid_ask(int p, const char* kind, const std::vector<int>& iids, bool none_first) {
+Ask Game::iid_ask(const char* kind, const std::vector<int>& iids, bool none_first) {
   Ask a;
   size_t off = none_first ? 1 : 0;
   a.card = [&iids, off](size_t i) { return i < off ? -1 : iids[i - off]; };
@@ -419,7 +421,6 @@ Ask Game::iid_ask(int p, const char* kind, const std::vector<int>& iids, bool no
   } else {
     sign = 0;
   }
-  (void)p;
   a.score = [this, &iids, off, if_none, sign](size_t i, bool) {
     if (!sign) return 0.0;
     if (i < off) return if_none;

@@ -465,13 +465,7 @@ void Game::run_step(const Step* st, Ctx& ctx) {
           std::vector<int> options = pile;
           std::sort(options.begin(), options.end());
           options.erase(std::unique(options.begin(), options.end()), options.end());
-          sort_cards(options);
-          Ask ask;
-          if (options.size() > 1 && wants_ask(ctx.p))
-            ask = iid_ask(ctx.p, "gain_card", options, false);
-          iid = options.size() == 1
-                    ? options[0]
-                    : options[decide(ctx.p, "gain_card", options.size(), &ask)];
+          iid = pick_card(ctx.p, "gain_card", options, false);
           pile.erase(std::find(pile.begin(), pile.end(), iid));
         }
         Overrides& o = cards[iid].over;

@@ -678,28 +678,26 @@ void Game::scrap_card(int p, int iid) {
   if (logging) Log(ev, "scrap").i("p", p).s("card", cards[iid].defn->id);
 }
 
+// one card of `options` (sorted by id, then iid; None offered first when `none_first`), as
+// cards.choose_cards and cards.draft pick it: its iid, or -1 for None. Not empty.
+int Game::pick_card(int p, const char* kind, std::vector<int> options, bool none_first) {
+  sort_cards(options);
+  size_t n = options.size() + (none_first ? 1 : 0);
+  if (n == 1) return options[0];
+  Ask ask;
+  if (wants_ask(p)) ask = iid_ask(kind, options, none_first);
+  int i = decide(p, kind, n, &ask);
+  if (none_first) return i == 0 ? -1 : options[i - 1];
+  return options[i];
+}
+
 std::vector<int> Game::choose_cards(int p, const char* kind, const std::vector<int>& pool_in,
                                     int64_t count, bool up_to) {
   std::vector<int> chosen, pool = pool_in;
   for (int64_t k = 0; k < count; ++k) {
     if (pool.empty()) break;
-    std::vector<int> options = pool;
-    sort_cards(options);
-    size_t n = options.size() + (up_to ? 1 : 0);
-    int pick;
-    if (n == 1) {
-      pick = options[0];
-    } else {
-      Ask ask;
-      if (wants_ask(p)) ask = iid_ask(p, kind, options, up_to);
-      int i = decide(p, kind, n, &ask);
-      if (up_to) {
-        if (i == 0) break;
-        pick = options[i - 1];
-      } else {
-        pick = options[i];
-      }
-    }
+    int pick = pick_card(p, kind, pool, up_to);
+    if (pick < 0) break;
     chosen.push_back(pick);
     remove_first(pool, pick);
   }
@@ -758,18 +756,7 @@ int Game::draft(int p, const std::string& deck, int64_t reveal_n, const char* ki
                 bool optional, bool to_hand) {
   std::vector<int> shown = reveal(deck, reveal_n + pick_extra(p));
   if (shown.empty()) return -1;
-  std::vector<int> options = shown;
-  sort_cards(options);
-  size_t n = options.size() + (optional ? 1 : 0);
-  int pick;
-  if (n == 1) {
-    pick = options[0];
-  } else {
-    Ask ask;
-    if (wants_ask(p)) ask = iid_ask(p, kind, options, optional);
-    int i = decide(p, kind, n, &ask);
-    pick = optional ? (i == 0 ? -1 : options[i - 1]) : options[i];
-  }
+  int pick = pick_card(p, kind, shown, optional);
   if (pick >= 0) {
     take_revealed(pick);
     gain_card(p, pick, to_hand);
