@@ -244,9 +244,6 @@ def _settle(env, book: dict, papers: tuple[str, ...], cache, render: Callable
     and so on until the count holds: the book's layout depends only on the guide's slot
     pages, which a count of other digits does not change, so the second round finds the
     book in the cache. The outputs are the same whatever count the cache held."""
-    from ..render.cache import digest
-
-    keys = {p: digest("bookpages/1", p) for p in papers}
     counts = _counts(cache, papers)
     for _ in range(SETTLE_TRIES):
         guides = chapterdocs.layout_guide(env, book, papers, cache, counts)
@@ -257,19 +254,24 @@ def _settle(env, book: dict, papers: tuple[str, ...], cache, render: Callable
             return guides, layouts
         for p in papers:
             if found[p] != counts[p]:
-                cache.put("bookpages", keys[p], str(found[p]).encode())
+                cache.put("bookpages", _pages_key(p), str(found[p]).encode())
         counts = found
     raise TetherError(f"the rulebook's page count does not settle ({counts} after "
                       f"{SETTLE_TRIES} layouts): its print-and-assemble guide changes length "
                       "with the count it prints")
 
 
+def _pages_key(paper: str) -> str:
+    """The cache key of the last page count of a paper's book."""
+    from ..render.cache import digest
+
+    return digest("bookpages/1", paper)
+
+
 def _counts(cache, papers: tuple[str, ...]) -> dict[str, int]:
     """paper -> the page count its guide is first laid out with: the last build's (kept in
     the cache), or 0."""
-    from ..render.cache import digest
-
-    return {p: _count(cache.get("bookpages", digest("bookpages/1", p))) for p in papers}
+    return {p: _count(cache.get("bookpages", _pages_key(p))) for p in papers}
 
 
 def _count(data: bytes | None) -> int:
