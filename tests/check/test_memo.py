@@ -1,5 +1,6 @@
 """`run_check(memo=)`, as `tether build` uses it: the scenario and sweep results are reused
-while the definitions they play are unchanged, with current places and a fresh drift check."""
+while the definitions they play are unchanged, with current places and a fresh drift check;
+the scenarios' results alone while the game constants they read are unchanged."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ BROKEN = ("      - {step: deploy, count: 4, where: {own_capital: true}}\n\n  - i
           "  - id: escort_detail"))
 
 
-def _edit(content_dir, old: str, new: str) -> None:
-    path = content_dir / AGE1
+def _edit(content_dir, old: str, new: str, rel: str = AGE1) -> None:
+    path = content_dir / rel
     text = path.read_text()
     assert text.count(old) == 1, old
     path.write_text(text.replace(old, new))
@@ -66,3 +67,26 @@ def test_effect_edit_plays_again(content_copy, tmp_path):
     report = _check(content_copy, memo)
     assert not report.cached
     assert "paid_volunteers" in {f.subject for f in report.failures}
+
+
+def test_a_constant_no_scenario_reads_plays_the_sweep_again_alone(content_copy, tmp_path):
+    memo = Cache(tmp_path / "memo")
+    _edit(content_copy, *BROKEN)   # a failing scenario: its failure is kept with the results
+    first = _check(content_copy, memo)
+    assert not first.scenarios_reused
+    _edit(content_copy, "round_cap: 10", "round_cap: 4", "game.yaml")
+    capped = _check(content_copy, memo)
+    assert capped.scenarios_reused and not capped.cached
+    assert "paid_volunteers" in {f.subject for f in capped.failures if f.kind != "sweep"}
+    assert capped.sweep != first.sweep   # (four rounds: the games end sooner)
+    assert _json(capped) == _json(_check(content_copy, None))
+    assert any("no game constant they read changed" in line for line in capped.summary())
+
+
+def test_a_constant_the_scenarios_read_plays_them_again(content_copy, tmp_path):
+    memo = Cache(tmp_path / "memo")
+    _check(content_copy, memo)
+    _edit(content_copy, "  size: 6", "  size: 5", "game.yaml")   # a hand's size
+    report = _check(content_copy, memo)
+    assert not report.scenarios_reused and not report.cached
+    assert _json(report) == _json(_check(content_copy, None))

@@ -99,10 +99,17 @@ class Instrumenter(Compiler):
             st.select = select
 
 
-def instrumented_rules(compiled: dict) -> tuple[Ruleset, Instrumenter]:
+def instrumented_rules(compiled: dict, log=None) -> tuple[Ruleset, Instrumenter]:
     """A Ruleset whose cards, abilities and passives are compiled by an Instrumenter.
+    log: a reads.Log that notes every game constant the rules are asked for (reads.py).
 
     (Engine wish: `Ruleset.from_compiled(data, compiler=...)` would make this one line.)"""
+    if log is not None:
+        from .reads import Tracked
+
+        game = _json(compiled["game.json"])
+        compiled = dict(compiled, **{"game.json": dict(
+            game, constants=Tracked(game["constants"], log))})
     rules = Ruleset.from_compiled(compiled)
     comp = Instrumenter()
     raw_cards = [c.raw for c in rules.cards]

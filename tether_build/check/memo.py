@@ -35,6 +35,21 @@ def play_key(play: dict[str, bytes], games: int, seed: int) -> str:
                   files_digest(_PKG, PLAY_CODE), (_PKG / "board.py").read_bytes())
 
 
+SCENARIOS_KIND = "check-scenarios"
+
+
+def scenarios_key(play: dict[str, bytes], seed: int) -> str:
+    """What the scenario results depend on besides the game constants they read, hashed:
+    the compiled definitions with no constant in them (the ages, decks, cards, factions and
+    tiles stay), and the code. The entry under it keeps the constants read (reads.py)."""
+    game = json.loads(play["game.json"])
+    game.pop("constants", None)
+    rest = dict(play, **{"game.json": json.dumps(game, sort_keys=True).encode()})
+    return digest("scenarios/1", sys.version, str(seed),
+                  *(part for name in sorted(rest) for part in (name, rest[name])),
+                  files_digest(_PKG, PLAY_CODE), (_PKG / "board.py").read_bytes())
+
+
 def memoized(compiled: dict[str, bytes], memo, games: int = DEFAULT_GAMES, seed: int = 1
              ) -> bool:
     """Whether run_check(memo=) finds the scenario and sweep results of these compiled

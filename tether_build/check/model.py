@@ -40,6 +40,7 @@ class Report:
     ideas: list[str] = field(default_factory=list)     # passives marked idea (not in play)
     examples: int = 0              # card examples run
     cached: bool = False            # scenario and sweep results reused (definitions unchanged)
+    scenarios_reused: bool = False  # scenario results reused (the constants they read held)
 
     @property
     def ok(self) -> bool:
@@ -59,7 +60,11 @@ class Report:
                          f"{sw['errors']} errors")
         lines.append(f"{self.scenarios} scenarios (+{self.replays} probe replays), "
                      + ("results reused: the definitions they play are unchanged"
-                        if self.cached else f"{self.seconds.get('total', 0):.1f} s"))
+                        if self.cached else
+                        "results reused: no game constant they read changed; the sweep "
+                        f"played again, {self.seconds.get('total', 0):.1f} s"
+                        if self.scenarios_reused else
+                        f"{self.seconds.get('total', 0):.1f} s"))
         for f in sorted(self.failures):
             lines.append(f"FAIL {f}")
         for d in self.drift:
@@ -88,5 +93,6 @@ class Report:
             "replays": self.replays,
             "subjects": self.subjects,
             "sweep": self.sweep,
-            **({"seconds": self.seconds, "cached": self.cached} if timings else {}),
+            **({"seconds": self.seconds, "cached": self.cached,
+                "scenarios_reused": self.scenarios_reused} if timings else {}),
         }

@@ -5,6 +5,10 @@ source position removed (the engine reads neither), so what they find depends on
 definitions, the game constants, the seed and the engine and check code. `run_check(memo=)`
 keys their result on exactly that: a text-only edit reuses it, re-attaches the current file
 and line to every subject and failure, and recomputes only the text/effect drift.
+
+The scenarios' results are also kept apart, with the game constants they read (reads.py):
+an edit of a constant that no scenario reads (the round cap) plays the sweep again and
+reuses them.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from ..compile import compile_engine
 from ..textcheck import drift
 from .examples import run_examples
 from .instrument import instrumented_rules
-from .memo import DEFAULT_GAMES, MEMO_KIND, play_form, play_key
+from .memo import DEFAULT_GAMES, MEMO_KIND, SCENARIOS_KIND, play_form, play_key, scenarios_key
 from .model import Failure, Report
+from .reads import Log, still_hold
 from .scenarios import Runner
 from .subjects import subjects
 
@@ -33,7 +38,8 @@ def run_check(content, cards: list[dict], games: int = DEFAULT_GAMES, seed: int 
     t0 = time.perf_counter()
     report = Report()
     play = play_form(compiled if compiled is not None else compile_engine(cards, content))
-    rules, comp = instrumented_rules(play)
+    log = Log() if memo is not None else None   # the constants the scenarios read
+    rules, comp = instrumented_rules(play, log)
     subs = subjects(rules, comp.info, content, cards)
     found = key = None
     if memo is not None:
@@ -45,9 +51,15 @@ def run_check(content, cards: list[dict], games: int = DEFAULT_GAMES, seed: int 
         examples.append(run_examples(rules, content))
 
     if found is None:
-        found = _play(rules, comp, subs, play, games, seed, cards, progress, run_card_examples)
+        kept = _kept_scenarios(memo, play, seed)
+        found, ran = _play(rules, comp, subs, play, games, seed, cards, progress,
+                           run_card_examples, kept, log)
         if memo is not None:
             memo.put(MEMO_KIND, key, json.dumps(found, sort_keys=True).encode())
+            if ran is not None:
+                memo.put(SCENARIOS_KIND, scenarios_key(play, seed),
+                         json.dumps(ran, sort_keys=True).encode())
+        report.scenarios_reused = kept is not None
     else:
         report.cached = True
     _attach(report, found, subs, cards)
@@ -72,29 +84,44 @@ def run_check(content, cards: list[dict], games: int = DEFAULT_GAMES, seed: int 
     return report
 
 
-def _play(rules, comp, subs, play, games, seed, cards, progress, then) -> dict:
-    """Run the scenarios and the sweep: results as JSON data, without source positions.
+def _play(rules, comp, subs, play, games, seed, cards, progress, then,
+          kept: dict | None = None, log: Log | None = None) -> tuple[dict, dict | None]:
+    """Run the scenarios and the sweep: (results as JSON data, without source positions;
+    the scenarios' own part with the game constants read, to keep, or None).
 
     The sweep's games play in forked workers (one per core) while this process runs the
     scenarios, and then `then` (the card examples, which are not kept with these results);
-    none reads the others' results."""
+    none reads the others' results. kept: the scenarios' part of an earlier run whose game
+    constants read still hold (_kept_scenarios), used instead of running them; log: the
+    reads.Log of `rules`, whose reads so far are kept with the scenarios' part."""
     t0 = time.perf_counter()
     runner = Runner(rules, comp)
     out: dict = {"subjects": {}, "failures": []}
     scenario_failures: list = []
-    spent = {}
+    spent: dict = {}
+    ran: dict = {}
 
     def scenarios() -> None:
         t = time.perf_counter()
-        for sub in subs:
-            tally, fails = runner.check(sub)
-            scenario_failures.extend(_strip(f) for f in fails)
-            out["subjects"][sub.id] = {"kind": sub.kind, "ok": not fails,
-                                       "scenarios": tally.scenarios, "probes": tally.replays,
-                                       "outcomes": dict(tally.outcomes)}
-            if progress:
-                progress(sub)
-        out["scenarios"], out["replays"] = runner.scenarios, runner.replays
+        if kept is not None:
+            out["subjects"] = kept["subjects"]
+            scenario_failures.extend(kept["failures"])
+            out["scenarios"], out["replays"] = kept["scenarios"], kept["replays"]
+        else:
+            for sub in subs:
+                tally, fails = runner.check(sub)
+                scenario_failures.extend(_strip(f) for f in fails)
+                out["subjects"][sub.id] = {"kind": sub.kind, "ok": not fails,
+                                           "scenarios": tally.scenarios,
+                                           "probes": tally.replays,
+                                           "outcomes": dict(tally.outcomes)}
+                if progress:
+                    progress(sub)
+            out["scenarios"], out["replays"] = runner.scenarios, runner.replays
+            if log is not None:   # (before the examples: they are not kept)
+                ran.update(reads=log.reads(), found={
+                    "subjects": out["subjects"], "failures": list(scenario_failures),
+                    "scenarios": out["scenarios"], "replays": out["replays"]})
         spent["scenarios"] = round(time.perf_counter() - t, 3)
         t = time.perf_counter()
         then()
@@ -111,7 +138,22 @@ def _play(rules, comp, subs, play, games, seed, cards, progress, then) -> dict:
     out["seconds"] = {"scenarios": spent["scenarios"],
                       "sweep": round(time.perf_counter() - t0 - spent["scenarios"]
                                      - spent["then"], 3)}
-    return out
+    return out, ran or None
+
+
+def _kept_scenarios(memo, play: dict, seed: int) -> dict | None:
+    """The scenario results kept for these definitions (memo.scenarios_key), when every game
+    constant they read still has the value it had (reads.py); else None."""
+    if memo is None:
+        return None
+    entry = _load(memo.get(SCENARIOS_KIND, scenarios_key(play, seed)))
+    try:
+        if entry is not None and still_hold(entry["reads"],
+                                            json.loads(play["game.json"])["constants"]):
+            return entry["found"]
+    except (KeyError, TypeError, ValueError):
+        pass   # an entry this code did not write: the scenarios run again
+    return None
 
 
 def _strip(failure: Failure) -> dict:
