@@ -168,21 +168,28 @@ def icon_svg(icon_id: str | None, x: float, y: float, size: float, cls: str = "i
 
 # ---- templates and PDF -----------------------------------------------------------------------
 
-@lru_cache(maxsize=1)
-def _env():
+@lru_cache(maxsize=4)
+def _env(cache_root: Path | None = None):
+    """The tiles' templates, their compiled code kept in the render cache at cache_root (as
+    the cards' and the rulebook's: render/templatecode.py), or nowhere (None)."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+    from ..render.cache import Cache
+    from ..render.templatecode import bytecode_cache
 
     env = Environment(loader=FileSystemLoader(TILE_TEMPLATES), undefined=StrictUndefined,
                       autoescape=select_autoescape(["html", "j2"], default=True),
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True,
+                      bytecode_cache=bytecode_cache(Cache(cache_root) if cache_root else None))
     env.filters["mm"] = lambda v: f"{float(v):.3f}"
     env.globals["icon"] = icon_svg
     return env
 
 
 def render_html(template: str, **context) -> str:
-    """Render one of templates/tiles/*.html.j2."""
-    return _env().get_template(template).render(**context)
+    """Render one of templates/tiles/*.html.j2 (inside `cached`: compiled once per cache)."""
+    root = _CACHE[-1].root if _CACHE else None
+    return _env(root).get_template(template).render(**context)
 
 
 class Pdf(bytes):
