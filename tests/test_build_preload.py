@@ -141,6 +141,45 @@ def test_stages_whose_job_cannot_be_pickled_run_from_this_process(tmp_path):
     assert seen["preloaded"] and seen["parents"] == [seen["pid"], seen["pid"]]
 
 
+def test_a_stage_that_lays_nothing_out_runs_here_while_the_preloaded_process_imports(tmp_path):
+    """The check lays nothing out: beside a preloaded process it runs in the building
+    process (which would wait), from the start, not once the layout library is imported;
+    the stages that lay out run in the preloaded process's workers. Without stages that lay
+    out beside it, it runs with the others."""
+    script = (
+        "import json, os, sys\n"
+        "from dataclasses import dataclass\n"
+        "from pathlib import Path\n"
+        "from tether_build import stagerun\n"
+        "from tether_build.build import Context\n"
+        "@dataclass(eq=False)\n"
+        "class S:\n"
+        "    name: str\n"
+        "    parallel: bool = True\n"
+        "    after: str | None = None\n"
+        "    quick: str | None = None\n"
+        "    lays_out: bool = True\n"
+        "def render(stage, ctx):\n"
+        "    return {stage.name: json.dumps([os.getpid(), 'weasyprint' in sys.modules]).encode()}\n"
+        f"ctx = Context(Path({str(tmp_path)!r}), Path({str(tmp_path / 'o')!r}), jobs=2)\n"
+        "ctx._content, ctx._cards = {}, []\n"
+        "seen = {}\n"
+        "for stages in ([S('check', lays_out=False), S('rulebook'), S('tiles')],\n"
+        "               [S('check', lays_out=False), S('other', lays_out=False)]):\n"
+        "    stagerun.preload(ctx)\n"
+        "    done = stagerun.run_stages(ctx, stages, render, lambda *a: None)\n"
+        "    stagerun.release()\n"
+        "    seen[len(seen)] = {n: json.loads(out[0].changed[n]) for n, out in done.items()}\n"
+        "print(json.dumps({'pid': os.getpid(), 'seen': seen}))\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    got = json.loads(done.stdout)
+    pid, (laying, plain) = got["pid"], got["seen"].values()
+    assert laying["check"] == [pid, False]   # here, before the library was imported here
+    assert all(laying[n][0] != pid and laying[n][1] for n in ("rulebook", "tiles"))
+    assert all(plain[n][0] != pid for n in ("check", "other"))   # nothing beside to wait for
+
+
 def _alive(pid: int) -> bool:
     """A process that runs (a zombie waiting to be reaped has ended)."""
     try:

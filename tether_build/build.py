@@ -119,6 +119,9 @@ class Stage:
     # cache, so it takes little time; side by side it then runs in the building process
     # while the workers run the others (a text edit: the cards stage and the rulebook)
     quick: str | None = None
+    # lays pages out (needs the layout library); one that does not (the check) runs in the
+    # building process while a preloaded process imports the library and runs the others
+    lays_out: bool = True
 
     def render(self, ctx: Context) -> dict[str, bytes]:
         from .render.cache import one_reading
@@ -438,7 +441,7 @@ STAGES: list[Stage] = [
     Stage("check", "every card resolves", "tether_build.build:check_stage",
           ("content/**/*",), ("check/*.py", "engine/*.py", "compile.py", "textcheck.py",
                               "effects/*.py", "board.py"), versioned="commit", parallel=True,
-          quick="tether_build.build:check_memoized"),
+          quick="tether_build.build:check_memoized", lays_out=False),
     Stage("engine", "engine definitions", "tether_build.build:engine_stage",
           ("content/**/*",), ("compile.py", "effects/*.py"), versioned="commit"),
     Stage("notes", "designer report", "tether_build.build:designer_notes",

@@ -17,7 +17,10 @@ stage's key has changed (`preload`: before the content is loaded). That process 
 WeasyPrint and the layout code while this one loads the content, hashes the other keys and
 runs the light stages; then it gets the loaded content and the stages to run (pickled: a few
 milliseconds), forks the workers and sends back each stage's outcome as it ends. Both halves
-take about 0.2 s, so a card edit's build starts laying out about 0.2 s sooner.
+take about 0.2 s, so a card edit's build starts laying out about 0.2 s sooner. A heavy stage
+that lays nothing out (`lays_out` False: the check) then runs in this process, which would
+otherwise wait: it starts before the library is imported, and leaves the workers to the
+stages that lay out.
 """
 
 from __future__ import annotations
@@ -249,9 +252,12 @@ def _side_by_side(ctx, stages: list, render: Render, progress, workers: int,
     one), each started once what it runs after is done; those named in `here` run in this
     process once the workers have theirs."""
     out: dict[str, Outcome | BaseException] = {}
+    first = [s for s in stages if s.name in here]   # quick: their work is cached
+    if _PRELOADED:   # and this process would wait meanwhile: see _plain
+        here = set(here) | _plain(stages, here)
 
     def run_here() -> None:
-        for stage in [s for s in stages if s.name in here]:
+        for stage in first + [s for s in stages if s.name in here and s not in first]:
             progress(stage.name, "running")
             try:
                 out[stage.name] = _run(render, stage, ctx)
@@ -267,6 +273,17 @@ def _side_by_side(ctx, stages: list, render: Render, progress, workers: int,
         _import_layout()   # (the preloaded process is ended by release)
     out.update(_pool(ctx, away, render, progress, workers, lambda name, got: None, run_here))
     return out
+
+
+def _plain(stages: list, here: set[str]) -> set[str]:
+    """The stages that lay nothing out (the check), to run in this process while the
+    preloaded one runs the others (at least one stays there): they start as soon as the
+    content is loaded, not once the layout library is imported, and the workers are left
+    to the stages that lay out. Not a stage that another runs `after`."""
+    plain = {s.name for s in stages if not getattr(s, "lays_out", True)
+             and s.name not in {t.after for t in stages}}
+    rest = [s for s in stages if s.name not in here and s.name not in plain]
+    return plain if rest else set()
 
 
 def _pool(ctx, stages: list, render: Render, progress, workers: int,
