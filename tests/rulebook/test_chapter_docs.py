@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import io
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from bookmarks import outline
 from pypdf import PdfReader
 
-from tether_build.rulebook import book
+from tether_build.rulebook import book, chapterdocs
 from tether_build.validate import validate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +93,7 @@ def test_a_number_only_the_guide_prints_lays_out_the_guide_not_the_book(project)
     # the book's layout is reused, and so are those of the aid's sheet and of the print
     # guide, print/README.pdf, which draw the aid's and the guide's pages laid out for the book
     assert _entries(cache, "book") == skeletons
-    assert len(_entries(cache, "bookaid") - aids) == 1   # the aid prints the last round
+    assert len(_entries(cache, "bookaid") - aids) == 1   # the aid's back: the last round
     assert again.files[book.README] != before.files[book.README]   # it counts the tokens
 
     def guide(result) -> str:
@@ -100,6 +101,39 @@ def test_a_number_only_the_guide_prints_lays_out_the_guide_not_the_book(project)
         return " ".join(" ".join(p.extract_text().split()) for p in reader.pages
                         if p.extract_text().startswith("Print and Assemble"))
     assert guide(again) != guide(before)   # the guide's pages print the new count
+
+
+def _glyphs(pdf: bytes) -> list[Counter]:
+    """Per page, every character drawn and where (pdfium, to 0.05 pt)."""
+    import pypdfium2 as pdfium
+
+    out = []
+    for page in pdfium.PdfDocument(pdf):
+        text = page.get_textpage()
+        found: Counter = Counter()
+        for i in range(text.count_chars()):
+            char = text.get_text_range(i, 1)
+            if char.strip():
+                left, bottom, _, _ = text.get_charbox(i)
+                found[char, round(left * 20), round(bottom * 20)] += 1
+        out.append(found)
+    return out
+
+
+def test_the_aids_sides_laid_out_apart_print_what_one_document_prints(project, tmp_path,
+                                                                       monkeypatch):
+    """Each side of the player aid is laid out apart (a number on one side lays out that
+    side alone); both sheets that show it print every character where the aid laid out as
+    one document prints it."""
+    base, cache, _ = project
+    content = validate(base / "content")
+    first = book.render_rulebook(content, base / "content", ("a4",), cache)
+    monkeypatch.setattr(chapterdocs, "AID_SIDES", (None,))   # one part: both sides
+    whole = book.render_rulebook(content, base / "content", ("a4",), tmp_path / "cache")
+    aid = book.AID.format(paper="a4")
+    assert len(_glyphs(first.files[aid])) == 2
+    assert _glyphs(first.files[aid]) == _glyphs(whole.files[aid])
+    assert _glyphs(first.files["rulebook-a4.pdf"]) == _glyphs(whole.files["rulebook-a4.pdf"])
 
 
 def test_the_guide_prints_the_books_page_count_whatever_the_cache_held(project):

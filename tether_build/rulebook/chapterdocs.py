@@ -38,16 +38,21 @@ def _chain(paper: str, cached_only: bool = False):
                        runon.headings, cached_only)
 
 
+AID_SIDES = ("front", "back")   # the aid's parts: one side each (templates/rulebook/aid.html)
+
+
 def _aid_chain(paper: str, cached_only: bool = False):
     from .book import AID_MARGIN
 
     template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
 
     def render(k: int, sizes: dict) -> str:
-        return template.render(**dict(book, paper=paper, **sizes))
+        return template.render(**dict(book, paper=paper, side=AID_SIDES[k], **sizes))
 
-    return runon.chain(1, render, "bookaid", cache, book["base"], MIN_START,
-                       runon.headings, cached_only, AID_MARGIN)
+    # the back starts a page of its own, as it does in one document (.rb-aid-back)
+    return runon.chain(len(AID_SIDES), render, "bookaid", cache, book["base"],
+                       lambda k: MIN_START if k == 0 else float("inf"), runon.headings,
+                       cached_only, AID_MARGIN)
 
 
 def layout(env, book: dict, papers: tuple[str, ...], cache, card_face
@@ -65,14 +70,15 @@ AID_ID = "player-aid"   # the anchor the contents link to (templates/rulebook/ai
 
 def layout_aid(env, book: dict, papers: tuple[str, ...], cache
                ) -> dict[str, runon.SlotPages]:
-    """The player aid of each paper (the book's last two pages), laid out like a chapter:
-    a number the aid prints (the round cap, the Mana limit...) lays the aid out again, not
-    the book."""
+    """The player aid of each paper (the book's last two pages), laid out like a chapter,
+    each side apart: a number the aid prints (the round cap, the Mana limit...) lays out
+    again the side that prints it, not the book."""
     from .book import AID_MARGIN
 
     found = runon.per_paper(papers, _aid_chain, template=env.get_template("rulebook/aiddoc.html"),
                             book=book, cache=cache)
-    return {p: runon.slot_pages(found[p], AID_SLOT, [AID_ID], AID_MARGIN) for p in papers}
+    return {p: runon.slot_pages(found[p], AID_SLOT, [AID_ID] * len(AID_SIDES), AID_MARGIN)
+            for p in papers}
 
 
 GUIDE_SLOT = "rb-guide-{}"
