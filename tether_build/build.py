@@ -122,6 +122,9 @@ class Stage:
     # lays pages out (needs the layout library); one that does not (the check) runs in the
     # building process while a preloaded process imports the library and runs the others
     lays_out: bool = True
+    # beside the others, runs (its workers run) at a lower CPU priority: its work is shorter
+    # than the rulebook's or the cards', which take the cores first (stagerun._pool)
+    gives_way: bool = False
 
     def render(self, ctx: Context) -> dict[str, bytes]:
         from .render.cache import one_reading
@@ -441,7 +444,7 @@ STAGES: list[Stage] = [
     Stage("check", "every card resolves", "tether_build.build:check_stage",
           ("content/**/*",), ("check/*.py", "engine/*.py", "compile.py", "textcheck.py",
                               "effects/*.py", "board.py"), versioned="commit", parallel=True,
-          quick="tether_build.build:check_memoized", lays_out=False),
+          quick="tether_build.build:check_memoized", lays_out=False, gives_way=True),
     Stage("engine", "engine definitions", "tether_build.build:engine_stage",
           ("content/**/*",), ("compile.py", "effects/*.py"), versioned="commit"),
     Stage("notes", "designer report", "tether_build.build:designer_notes",
@@ -460,12 +463,13 @@ STAGES: list[Stage] = [
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py"),
           uses_paper=True, card_view="tether_build.build:tiles_cards", versioned="commit",
-          parallel=True),
+          parallel=True, gives_way=True),
     Stage("board", "board map", "tether_build.build:board_stage",
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py",
                                      "stageviews.py"), uses_paper=True,
-          view="tether_build.stageviews:board_view", versioned="commit", parallel=True),
+          view="tether_build.stageviews:board_view", versioned="commit", parallel=True,
+          gives_way=True),
 ]
 
 

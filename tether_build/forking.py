@@ -34,16 +34,38 @@ def frozen_heap() -> Iterator[None]:
             gc.unfreeze()
 
 
+GIVE_WAY = 10    # how much lower (os.nice) the CPU priority of work that gives way is
+_NICE: list = []  # inside giving_way(): the pools forked meanwhile give way
+
+
 @contextmanager
-def fork_pool(workers: int, cancel: bool = False) -> Iterator[ProcessPoolExecutor]:
+def giving_way() -> Iterator[None]:
+    """Inside: every fork_pool's workers run at a lower CPU priority (GIVE_WAY): work that
+    another waits less for (the build's check, beside the stages that lay out) takes the
+    cores they leave, and they theirs first."""
+    _NICE.append(GIVE_WAY)
+    try:
+        yield
+    finally:
+        _NICE.pop()
+
+
+@contextmanager
+def fork_pool(workers: int, cancel: bool = False, nice: int = 0
+              ) -> Iterator[ProcessPoolExecutor]:
     """A pool of `workers` processes forked from this one (they inherit what it has loaded),
     the heap frozen for its life (frozen_heap). Left, it waits for its workers; with
-    `cancel`, work not started yet is dropped first (a build's stages after a Ctrl-C)."""
+    `cancel`, work not started yet is dropped first (a build's stages after a Ctrl-C).
+    nice: how much lower their CPU priority is (os.nice; GIVE_WAY inside giving_way())."""
     import multiprocessing
+    import os
     from concurrent.futures import ProcessPoolExecutor
 
+    nice = nice or (_NICE[-1] if _NICE else 0)
     with frozen_heap():
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=os.nice if nice else None,
+                                   initargs=(nice,) if nice else ())
         try:
             yield pool
         finally:

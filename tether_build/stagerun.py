@@ -50,18 +50,24 @@ def _workers(heavy: int, jobs: int | None) -> int:
     return max(1, min(heavy, jobs or os.cpu_count() or 1))
 
 
-def _run(render: Render, stage, ctx) -> Outcome:
+def _run(render: Render, stage, ctx, beside: bool = False) -> Outcome:
     """Render one stage: its outputs (compared with the output folder's files here, so a
-    worker sends back only those that changed), the warnings it added and its seconds."""
+    worker sends back only those that changed), the warnings it added and its seconds.
+    beside: other stages run meanwhile, so one that gives way forks its own workers (the
+    check's sweep) at a lower CPU priority (forking.giving_way)."""
+    from .forking import giving_way
+
     before, t0 = len(ctx.warnings), time.perf_counter()
-    outputs = render(stage, ctx)
+    with giving_way() if beside and getattr(stage, "gives_way", False) \
+            else contextlib.nullcontext():
+        outputs = render(stage, ctx)
     seconds = round(time.perf_counter() - t0, 2)
     return Outputs.against(ctx.out, outputs), ctx.warnings[before:], seconds
 
 
 def _work(index: int) -> Outcome:
     """In a worker: render the stage at `index` of the job."""
-    return _run(_JOB["render"], _JOB["stages"][index], _JOB["ctx"])
+    return _run(_JOB["render"], _JOB["stages"][index], _JOB["ctx"], beside=True)
 
 
 def run_stages(ctx, stages: list, render: Render,
@@ -260,7 +266,7 @@ def _side_by_side(ctx, stages: list, render: Render, progress, workers: int,
         for stage in first + [s for s in stages if s.name in here and s not in first]:
             progress(stage.name, "running")
             try:
-                out[stage.name] = _run(render, stage, ctx)
+                out[stage.name] = _run(render, stage, ctx, beside=True)
             except Exception as exc:  # noqa: BLE001  (raised in build order)
                 out[stage.name] = exc
 
@@ -286,13 +292,25 @@ def _plain(stages: list, here: set[str]) -> set[str]:
     return plain if rest else set()
 
 
+def _gives_way(stage, stages: list) -> bool:
+    """Whether a stage runs at a lower CPU priority beside the others: it says it gives way
+    (`gives_way`: its work is shorter, the tiles), a stage that does not runs beside it,
+    and none runs after it."""
+    return bool(getattr(stage, "gives_way", False)) and stage.name not in {
+        s.after for s in stages} and any(not getattr(s, "gives_way", False) for s in stages)
+
+
 def _pool(ctx, stages: list, render: Render, progress, workers: int,
           done: Callable[[str, object], None], meanwhile: Callable[[], None] = lambda: None
           ) -> dict[str, Outcome | BaseException]:
     """The stages over `workers` forked processes, each started once what it runs after (if
     it is among them) is done; `meanwhile` runs here once the first have started, and
-    done(name, outcome or exception) as each ends."""
+    done(name, outcome or exception) as each ends. The stages that give way (`gives_way`,
+    when others run beside them) run in a process of their own at a lower CPU priority
+    (forking.GIVE_WAY): they take the cores the others leave."""
     from concurrent.futures import FIRST_COMPLETED, wait
+
+    from .forking import GIVE_WAY
 
     names = {s.name for s in stages}
     waiting = list(range(len(stages)))
@@ -300,14 +318,17 @@ def _pool(ctx, stages: list, render: Render, progress, workers: int,
     out: dict[str, Outcome | BaseException] = {}
     fork = multiprocessing.get_context("fork")
     events = {s.name: fork.Event() for s in stages}   # made before the workers fork
+    behind = {i for i, s in enumerate(stages) if _gives_way(s, stages)}
     _JOB.update(ctx=ctx, stages=stages, render=render, events=events)
     try:
-        with fork_pool(workers, cancel=True) as pool:
+        with fork_pool(workers, cancel=True) as pool, \
+                (fork_pool(1, cancel=True, nice=GIVE_WAY) if behind
+                 else contextlib.nullcontext()) as slow:
             while True:
                 for i in [i for i in waiting if stages[i].after not in names - set(out)]:
                     waiting.remove(i)
                     progress(stages[i].name, "running")
-                    running[pool.submit(_work, i)] = stages[i].name
+                    running[(slow if i in behind else pool).submit(_work, i)] = stages[i].name
                 if meanwhile is not None:
                     meanwhile()
                     meanwhile = None
