@@ -181,3 +181,31 @@ def test_chapters_laid_out_in_a_forked_process_make_the_same_book(project, tmp_p
     two = book.render_rulebook(content, base / "content", ("a4",), cache, workers=2)
     assert len(_entries(cache, "bookch") - chapters) >= 1   # laid out by the forked process
     assert one.files == two.files
+
+
+def test_chapters_laid_out_from_both_ends_make_the_same_book(project, tmp_path, monkeypatch):
+    """A number printed in the first and the last chapter (the round cap), with two workers:
+    the forked process lays the chapters out in order while this one lays out, last first,
+    those the last build laid out, at the places it laid them out (chapterdocs.ahead), and
+    they meet. The same files as one process alone; no claim is left behind."""
+    base, cache, _ = project
+    game = base / "content" / "game.yaml"
+    text = game.read_text()
+    cap = int(text.split("round_cap:")[1].split()[0])
+    content = validate(base / "content")
+    book.render_rulebook(content, base / "content", ("a4",), cache, workers=2)
+    helped = []
+    real_ahead = chapterdocs.ahead
+    monkeypatch.setattr(chapterdocs, "ahead", lambda *a: helped.append(real_ahead(*a)))
+    try:
+        game.write_text(text.replace(f"round_cap: {cap}", f"round_cap: {cap + 3}", 1))
+        alone = tmp_path / "cache"
+        shutil.copytree(cache, alone)
+        content = validate(base / "content")
+        two = book.render_rulebook(content, base / "content", ("a4",), cache, workers=2)
+        one = book.render_rulebook(content, base / "content", ("a4",), alone, workers=1)
+    finally:
+        game.write_text(text)
+    assert helped and helped[0] >= 1   # this process laid out a chapter of the forked one's
+    assert one.files == two.files
+    assert not (cache / "claims").exists() or not list((cache / "claims").iterdir())

@@ -342,6 +342,7 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     def card_face(inline: bool):
         return lambda c: faces.face(c["id"], c["scale"], inline)
 
+    runon.watched("bookch")   # (chapterdocs.ahead below stops where the forked chain is)
     wait = _ahead(lambda: chapterdocs.layout(env, book, papers, cache, card_face(False)),
                   cache, workers)
     try:
@@ -349,8 +350,11 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         refs = reference.pages(env, book, papers, cache)
         if workers > 1:   # the guide with the page counts _settle tries first (cached)
             chapterdocs.layout_guide(env, book, papers, cache, _counts(cache, papers))
+            # then the chapters from the last, meeting the forked process's from the first
+            chapterdocs.ahead(env, book, papers, cache, card_face(False))
     finally:
         wait()
+        runon.forget("bookch")
     rules = chapterdocs.layout(env, book, papers, cache, card_face(False))
 
     def render(paper: str, inline: bool, guides=None) -> str:

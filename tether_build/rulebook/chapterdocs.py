@@ -64,6 +64,21 @@ def layout(env, book: dict, papers: tuple[str, ...], cache, card_face
             for p in papers}
 
 
+def ahead(env, book: dict, papers: tuple[str, ...], cache, card_face) -> int:
+    """Lay out the chapters the last build laid out, last first, at the places it laid them
+    out, while another process lays the chapters out in order (book._ahead; runon.ahead):
+    an edit that moves no chapter (a number in a sentence) has them shared by two processes.
+    Returns how many were laid out here."""
+    chapters = book["chapters"]
+    template = env.get_template("rulebook/chapterdoc.html")
+    context = dict(book, card_face=card_face, paper=papers[0])
+
+    def render(k: int, sizes: dict) -> str:
+        return template.render(**dict(context, ch=chapters[k], **sizes))
+
+    return runon.ahead(len(chapters), render, "bookch", cache, book["base"], runon.headings)
+
+
 AID_SLOT = "rb-aid-{}"
 AID_ID = "player-aid"   # the anchor the contents link to (templates/rulebook/aid.html)
 

@@ -139,8 +139,12 @@ def chain(count: int, render: Callable[[int, dict], str], kind: str, cache,
     _, height = box(margin)
     layouts: dict = {}   # one font configuration and image cache for the parts laid out here
     links: list[Link] = []
+    plan: list = []   # where each part was laid out: [fresh, mm used before it, clip]
     used = None   # mm used on the last printed page so far
+    at = _AT.get(kind)
     for k in range(count):
+        if at is not None and at.value < k:
+            at.value = k   # (ahead() in another process stops here)
         start = min_start(k) if callable(min_start) else min_start
         fresh = used is None or height - used < start
         lower = 0.0
@@ -165,27 +169,186 @@ def chain(count: int, render: Callable[[int, dict], str], kind: str, cache,
                 break
             fresh = True   # what it must start with does not fit below the part before
         links.append(Link(data, meta, fresh, clip, lower))
+        plan.append([fresh, None if fresh else used, clip])
         used = meta["used"] + (0 if fresh or meta["pages"] > 1 else used - clip)
+    if whole_first is None:
+        _keep_plan(cache, kind, plan)
     return links
 
 
+_AT: dict = {}   # kind -> a shared int (multiprocessing.Value): the part its chain is at
+
+
+def watched(kind: str):
+    """A shared int that the chains of `kind` set to the part they are at, made before a
+    process that runs one is forked, for ahead() to stop there; forget() it after."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None   # (no process is forked: book._ahead)
+    at = _AT[kind] = multiprocessing.get_context("fork").Value("i", -1, lock=False)
+    return at
+
+
+def forget(kind: str) -> None:
+    _AT.pop(kind, None)
+
+
+def _plan_key(kind: str) -> str:
+    from ..render.cache import digest
+
+    return digest("chainplan/1", kind)
+
+
+def _keep_plan(cache, kind: str, plan: list) -> None:
+    """Keep where a chain's parts were laid out (for ahead())."""
+    import json
+
+    data = json.dumps(plan).encode()
+    if cache.get("chainplan", _plan_key(kind)) != data:
+        cache.put("chainplan", _plan_key(kind), data)
+
+
+def ahead(count: int, render: Callable[[int, dict], str], kind: str, cache, base: str,
+          measure: Callable | None = None, margin: tuple | None = None) -> int:
+    """Lay out, last part first, the parts of a chain that the cache lacks at the places
+    the last build laid them out (its plan), while another process runs the chain itself
+    from the first part (book._ahead): an edit that moves no part (a number in a sentence)
+    has the chain's layouts shared by two processes. A part the other has claimed (_entry)
+    is left to it; it stops at the part the chain is at (watched()), so what it lays out at
+    a place the chain no longer asks for (an edit that moves the parts after it) is a part
+    or two at most. Returns how many parts were laid out here."""
+    import json
+
+    try:
+        plan = json.loads(cache.get("chainplan", _plan_key(kind)) or b"[]")
+    except ValueError:
+        return 0
+    _, height = box(margin)
+    layouts: dict = {}
+    done = 0
+    at = _AT.get(kind)
+    for k in reversed(range(min(count, len(plan)))):
+        if at is not None and at.value >= k:
+            break   # the chain is there: the parts before are its own
+        try:
+            fresh, used, clip = plan[k]
+            sizes = page_sizes(bool(fresh), None if fresh else float(used) - float(clip),
+                               margin)
+            first = height if fresh else height - float(used) + float(clip)
+        except (TypeError, ValueError):
+            return done   # not a plan this code wrote
+        got = _entry(render(k, sizes), kind, cache, base, first, measure, False, layouts,
+                     helping=True)
+        done += got is not None
+    return done
+
+
 def _entry(html: str, kind: str, cache, base: str, first: float, measure: Callable | None,
-           cached_only: bool, layouts: dict) -> tuple[dict, bytes] | None:
+           cached_only: bool, layouts: dict, helping: bool = False
+           ) -> tuple[dict, bytes] | None:
     """A part's (meta, data) from the cache, or laid out (None: cached_only and not cached).
     meta["spills"]: its first page's content runs past that page's foot (`first` mm tall):
     WeasyPrint puts something on a page that holds nothing else, fit or not (a table's first
-    row below its repeated header, a figure), so the part must start a fresh page instead."""
-    from ..render.cache import pack, unpack
-    from ..render.pdf import Layout
-    from .book import layout_key
-    from .stamp import skeleton, slots
+    row below its repeated header, a figure), so the part must start a fresh page instead.
 
-    key = layout_key(html, base)
+    A part is claimed while it is laid out (_claim): a chain that meets a part another
+    process is laying out (ahead()) waits for its entry; `helping` (ahead() itself) leaves
+    it to the other (None), and lays out nothing the cache has."""
+    key = _key(html, base)
+    entry = _cached(cache, kind, key)
+    if entry is not None or cached_only:
+        return None if helping else entry
+    while True:
+        claim = _claim(cache, kind, key)
+        if claim is not False:
+            break
+        if helping:
+            return None
+        entry = _claimed(cache, kind, key)   # laid out by the process that claimed it
+        if entry is not None:
+            return entry
+    try:
+        return _lay_out(html, kind, cache, base, first, measure, layouts, key)
+    finally:
+        if claim is not None:
+            claim.unlink(missing_ok=True)
+
+
+def _key(html: str, base: str) -> str:
+    from .book import layout_key
+
+    return layout_key(html, base)
+
+
+def _cached(cache, kind: str, key: str) -> tuple[dict, bytes] | None:
+    from ..render.cache import unpack
+
     entry = unpack(cache.get(kind, key))
     if entry is not None and not {"pages", "used", "slots"} <= entry[0].keys():
-        entry = None  # not an entry this code wrote: lay the part out again
-    if entry is not None or cached_only:
-        return entry
+        return None  # not an entry this code wrote: lay the part out again
+    return entry
+
+
+def _claim(cache, kind: str, key: str):
+    """Claim the layout of a part: the claim's file (unlinked when the part is in the
+    cache), False while another living process holds it, None where the cache keeps
+    nothing (one process: no claims)."""
+    root = getattr(cache, "root", None)
+    if root is None:
+        return None
+    path = root / "claims" / f"{kind}-{key}"
+    for _ in range(2):
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            if _holder_alive(path):
+                return False
+            path.unlink(missing_ok=True)   # left by a process that ended: take it over
+            continue
+        except OSError:
+            return None   # a read-only cache: lay it out, as without claims
+        with os.fdopen(fd, "w") as file:
+            file.write(str(os.getpid()))
+        return path
+    return None
+
+
+def _holder_alive(path) -> bool:
+    try:
+        text = path.read_text()
+    except OSError:
+        return False   # released meanwhile
+    if not text:
+        return True    # being claimed this instant
+    try:
+        os.kill(int(text), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _claimed(cache, kind: str, key: str) -> tuple[dict, bytes] | None:
+    """Wait while another process holds the claim of a part; its entry, or None (it ended
+    without one: the caller claims the part)."""
+    import time
+
+    path = cache.root / "claims" / f"{kind}-{key}"
+    while path.exists() and _holder_alive(path):
+        time.sleep(0.004)
+    return _cached(cache, kind, key)
+
+
+def _lay_out(html: str, kind: str, cache, base: str, first: float, measure: Callable | None,
+             layouts: dict, key: str) -> tuple[dict, bytes]:
+    """Lay a part out and keep it in the cache."""
+    from ..render.cache import pack
+    from ..render.pdf import Layout
+    from .stamp import skeleton, slots
+
     layout = layouts.get(base) or layouts.setdefault(base, Layout(base))
     document = layout.render(html)
     placed = slots(document)
@@ -248,6 +411,7 @@ class _Kept:
 
     def __init__(self, cache):
         self.cache, self.kept = cache, {}
+        self.root = getattr(cache, "root", None)   # (where claims are made: _claim)
 
     def get(self, kind: str, key: str) -> bytes | None:
         """The entry's bytes, or None."""
