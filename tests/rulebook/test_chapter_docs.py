@@ -89,7 +89,7 @@ def test_a_number_only_the_guide_prints_lays_out_the_guide_not_the_book(project)
     finally:
         game.write_text(text)
     assert again.files["rulebook-a4.pdf"] != before.files["rulebook-a4.pdf"]
-    assert len(_entries(cache, "bookguide") - guides) == 1   # the guide alone
+    assert len(_entries(cache, "bookguide") - guides) == 1   # the guide's part that counts them
     # the book's layout is reused, and so are those of the aid's sheet and of the print
     # guide, print/README.pdf, which draw the aid's and the guide's pages laid out for the book
     assert _entries(cache, "book") == skeletons
@@ -134,6 +134,20 @@ def test_the_aids_sides_laid_out_apart_print_what_one_document_prints(project, t
     assert len(_glyphs(first.files[aid])) == 2
     assert _glyphs(first.files[aid]) == _glyphs(whole.files[aid])
     assert _glyphs(first.files["rulebook-a4.pdf"]) == _glyphs(whole.files["rulebook-a4.pdf"])
+
+
+def test_the_guide_laid_out_in_parts_prints_what_one_document_prints(project, tmp_path,
+                                                                      monkeypatch):
+    """The print-and-assemble guide is laid out in parts, one below the other (a number one
+    part prints lays out that part); the book and print/README.pdf print every character
+    where the guide laid out as one document prints it."""
+    base, cache, _ = project
+    content = validate(base / "content")
+    parts = book.render_rulebook(content, base / "content", ("a4",), cache)
+    monkeypatch.setattr(chapterdocs, "GUIDE_PARTS", 1)
+    whole = book.render_rulebook(content, base / "content", ("a4",), tmp_path / "cache")
+    for name in ("rulebook-a4.pdf", book.README):
+        assert _glyphs(parts.files[name]) == _glyphs(whole.files[name]), name
 
 
 def test_the_guide_prints_the_books_page_count_whatever_the_cache_held(project):

@@ -100,14 +100,18 @@ GUIDE_SLOT = "rb-guide-{}"
 GUIDE_ID = "print-and-assemble"   # the anchor the contents link to (templates/rulebook/guide.html)
 
 
+GUIDE_PARTS = 5   # the guide's parts, one below the other (templates/rulebook/guide.html)
+
+
 def _guide_chain(paper: str, cached_only: bool = False):
     template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
-    guide = runon.JOB["guide"]
+    guide, parts = runon.JOB["guide"], runon.JOB.get("parts", GUIDE_PARTS)
 
     def render(k: int, sizes: dict) -> str:
-        return template.render(**dict(book, paper=paper, guide=guide, **sizes))
+        return template.render(**dict(book, paper=paper, guide=guide,
+                                      part=k if parts > 1 else None, **sizes))
 
-    return runon.chain(1, render, "bookguide", cache, book["base"], MIN_START,
+    return runon.chain(parts, render, "bookguide", cache, book["base"], MIN_START,
                        runon.headings, cached_only)
 
 
@@ -115,11 +119,14 @@ def layout_guide(env, book: dict, papers: tuple[str, ...], cache, pages: dict[st
                  ) -> dict[str, runon.SlotPages]:
     """The print-and-assemble guide, laid out like a chapter, printing `pages` (paper ->
     count) as the page count of each paper's book: every paper's book has the same guide,
-    laid out once."""
+    laid out once, in parts one below the other (GUIDE_PARTS: the files table, the scale
+    check, the cards, the hexes and tokens, the map), so a number one part prints (the token
+    count) lays out that part."""
     from .printguide import with_book_pages
 
     guide = with_book_pages(book["guide"], pages)
     found = runon.per_paper(papers, _guide_chain,
                             template=env.get_template("rulebook/guidedoc.html"), book=book,
-                            cache=cache, guide=guide)
-    return {p: runon.slot_pages(found[p], GUIDE_SLOT, [GUIDE_ID]) for p in papers}
+                            cache=cache, guide=guide, parts=GUIDE_PARTS)
+    return {p: runon.slot_pages(found[p], GUIDE_SLOT, [GUIDE_ID] * GUIDE_PARTS)
+            for p in papers}
