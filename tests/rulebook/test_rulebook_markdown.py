@@ -41,6 +41,30 @@ def test_shipped_chapters_render_without_problems(content):
     assert used == set(DIRECTIVES), "every directive is used by a chapter, and only those"
 
 
+def test_chapters_read_from_the_render_cache_are_the_chapters_rendered(content, tmp_path):
+    """Each chapter's HTML is kept in the render cache under its Markdown: a second reading
+    finds every one there and gives the same chapters; an edit parses its chapter alone."""
+    from tether_build.render.cache import Cache
+
+    rules = ROOT / "tests" / "fixtures" / "content" / "rules"
+    plain, _ = render_chapters(_ctx(content), rules, ROOT)
+    cache = Cache(tmp_path)
+    first, _ = render_chapters(_ctx(content), rules, ROOT, cache)
+    kept = {p.name for p in (tmp_path / "chapterhtml").glob("*.bin")}
+    assert len(kept) == len(plain)
+    again, _ = render_chapters(_ctx(content), rules, ROOT, cache)
+    assert [c.html for c in again] == [c.html for c in first] == [c.html for c in plain]
+    assert cache.hits >= len(plain)
+    copy = tmp_path / "rules"
+    copy.mkdir()
+    for path in rules.glob("*.md"):
+        (copy / path.name).write_text(path.read_text())
+    edited = min(copy.glob("*.md"))
+    edited.write_text(edited.read_text() + "\nOne more sentence.\n")
+    render_chapters(_ctx(content), copy, ROOT, cache)
+    assert len({p.name for p in (tmp_path / "chapterhtml").glob("*.bin")} - kept) == 1
+
+
 def test_rules_text_has_no_literal_digits_left_for_constants():
     """Numbers the rules name come from game.yaml; only list numbering stays literal."""
     for path in sorted((ROOT / "tests" / "fixtures" / "content" / "rules").glob("*.md")):

@@ -144,7 +144,7 @@ def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
     parts = components(content, faces.cards)
     ctx = Ctx(content, words, lambda: parts)
     chapters, problems = render_chapters(ctx, Path(content_dir) / "rules",
-                                         Path(content_dir).resolve().parent)
+                                         Path(content_dir).resolve().parent, cache)
     if problems:
         raise ContentError(problems)  # before any layout: fail fast, every problem at once
     wanted = any(ANATOMY in str(ch.html) for ch in chapters)

@@ -73,8 +73,9 @@ def split_front_matter(text: str, shown: str) -> tuple[dict, str, int, list[Prob
 class ChapterRenderer:
     """Renders rules chapters against one content build."""
 
-    def __init__(self, ctx: Ctx):
+    def __init__(self, ctx: Ctx, cache=None):
         self.ctx = ctx
+        self.cache = cache   # the render cache: each chapter's Markdown as HTML (_markdown)
         self.words = ctx.words
         self.literal = textmod.literal_names(ctx.content.terms)
         self.prefer_icon = textmod.icon_preferred(
@@ -128,6 +129,22 @@ class ChapterRenderer:
         return out
 
     # ---- rendering ---------------------------------------------------------------------
+    def _markdown(self, source: str) -> str:
+        """A chapter's Markdown (with no image) as HTML, from the render cache when an
+        earlier build rendered the same text: an edit of one chapter, or of a number that
+        some print, parses those alone (parsing is about a third of reading the chapters)."""
+        from ..render.cache import digest, versions
+
+        key = digest("chapter-html/1", source, versions("markdown-it-py"), _code())
+        if self.cache is not None:
+            data = self.cache.get("chapterhtml", key)
+            if data is not None:
+                return data.decode("utf-8")
+        html = self.md.renderer.render(self.md.parse(source), self.md.options, {})
+        if self.cache is not None:
+            self.cache.put("chapterhtml", key, html.encode("utf-8"))
+        return html
+
     def render(self, path: Path, shown: str, check_only: bool = False
                ) -> tuple[Chapter | None, list[Problem]]:
         """One chapter file -> (Chapter, problems); Chapter is None if it cannot render
@@ -162,9 +179,12 @@ class ChapterRenderer:
             problems += self._images(self.md.parse(rendered), shown, first)
         if problems or check_only:
             return None, problems
-        tokens = self.md.parse(self.words.html(rendered))
-        self._images(tokens, shown, first)  # checked above: now points each at its file
-        html = self.md.renderer.render(tokens, self.md.options, {})
+        if "![" in rendered:
+            tokens = self.md.parse(self.words.html(rendered))
+            self._images(tokens, shown, first)  # checked above: now points each at its file
+            html = self.md.renderer.render(tokens, self.md.options, {})
+        else:
+            html = self._markdown(self.words.html(rendered))
         for n, name in enumerate(directives):
             block = DIRECTIVES[name](self.ctx)
             html = html.replace(f"<p>{PLACEHOLDER.format(n)}</p>", str(block))
@@ -175,6 +195,14 @@ class ChapterRenderer:
         return chapter, []
 
 
+def _code() -> bytes:
+    """This module (how it sets up Markdown), for the key of a chapter's HTML."""
+    if not _CODE:
+        _CODE.append(Path(__file__).read_bytes())
+    return _CODE[0]
+
+
+_CODE: list = []
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 IMAGE_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
 IMAGE_MAX_BYTES = 20 * 1024 * 1024
@@ -214,10 +242,11 @@ def _shown(path: Path, base: Path) -> str:
         return str(path)
 
 
-def render_chapters(ctx: Ctx, rules_dir: Path, base: Path) -> tuple[list[Chapter],
-                                                                     list[Problem]]:
-    """Every content/rules/*.md, in file-name order, with every problem found."""
-    renderer = ChapterRenderer(ctx)
+def render_chapters(ctx: Ctx, rules_dir: Path, base: Path, cache=None
+                    ) -> tuple[list[Chapter], list[Problem]]:
+    """Every content/rules/*.md, in file-name order, with every problem found (cache: the
+    render cache, where each chapter's HTML is kept)."""
+    renderer = ChapterRenderer(ctx, cache)
     chapters, problems, seen = [], [], {}
     for path in sorted(Path(rules_dir).glob("*.md")):
         shown = _shown(path, base)
