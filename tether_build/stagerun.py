@@ -321,7 +321,7 @@ def _pool(ctx, stages: list, render: Render, progress, workers: int,
     behind = {i for i, s in enumerate(stages) if _gives_way(s, stages)}
     _JOB.update(ctx=ctx, stages=stages, render=render, events=events)
     try:
-        with fork_pool(min(workers, len(stages) - len(behind)), cancel=True) as pool, \
+        with fork_pool(max(1, min(workers, len(stages) - len(behind))), cancel=True) as pool, \
                 (fork_pool(1, cancel=True, nice=GIVE_WAY) if behind
                  else contextlib.nullcontext()) as slow:
             while True:
