@@ -111,41 +111,10 @@ def test_an_unused_preloaded_process_is_ended_at_once(tmp_path):
     assert stagerun._PRELOADED == {}
 
 
-def test_stages_whose_job_cannot_be_pickled_run_from_this_process(tmp_path):
-    """The preloaded process gets its job pickled; a render function that pickle cannot name
-    (a lambda) has the stages run from the building process instead, as without one."""
-    script = (
-        "import json, os\n"
-        "from dataclasses import dataclass\n"
-        "from pathlib import Path\n"
-        "from tether_build import stagerun\n"
-        "from tether_build.build import Context\n"
-        "@dataclass(eq=False)\n"
-        "class S:\n"
-        "    name: str\n"
-        "    parallel: bool = True\n"
-        "    after: str | None = None\n"
-        "    quick: str | None = None\n"
-        f"ctx = Context(Path({str(tmp_path)!r}), Path({str(tmp_path / 'o')!r}), jobs=2)\n"
-        "ctx._content, ctx._cards = {}, []\n"
-        "stagerun.preload(ctx)\n"
-        "preloaded = bool(stagerun._PRELOADED)\n"
-        "render = lambda stage, ctx: {stage.name: str(os.getppid()).encode()}\n"
-        "done = stagerun.run_stages(ctx, [S('a'), S('b')], render, lambda *a: None)\n"
-        "stagerun.release()\n"
-        "print(json.dumps({'preloaded': preloaded, 'pid': os.getpid(),\n"
-        "                  'parents': [int(out[0].changed[n]) for n, out in done.items()]}))\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                          text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    seen = json.loads(done.stdout)
-    assert seen["preloaded"] and seen["parents"] == [seen["pid"], seen["pid"]]
-
-
-def test_a_stage_that_lays_nothing_out_runs_here_while_the_preloaded_process_imports(tmp_path):
-    """The check lays nothing out: beside a preloaded process it runs in the building
-    process (which would wait), from the start, not once the layout library is imported;
-    the stages that lay out run in the preloaded process's workers. Without stages that lay
-    out beside it, it runs with the others."""
+def _stages_script(tmp_path, body: str) -> dict:
+    """Run, in a new process, a script that runs stages of its own (S: a stage as
+    run_stages sees it) with a Context `ctx` on tmp_path, two jobs, its content loaded
+    (empty), `body` after that; what it printed, as JSON."""
     script = (
         "import json, os, sys\n"
         "from dataclasses import dataclass\n"
@@ -159,10 +128,35 @@ def test_a_stage_that_lays_nothing_out_runs_here_while_the_preloaded_process_imp
         "    after: str | None = None\n"
         "    quick: str | None = None\n"
         "    lays_out: bool = True\n"
+        f"ctx = Context(Path({str(tmp_path)!r}), Path({str(tmp_path / 'o')!r}), jobs=2)\n"
+        "ctx._content, ctx._cards = {}, []\n" + body)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    return json.loads(done.stdout)
+
+
+def test_stages_whose_job_cannot_be_pickled_run_from_this_process(tmp_path):
+    """The preloaded process gets its job pickled; a render function that pickle cannot name
+    (a lambda) has the stages run from the building process instead, as without one."""
+    seen = _stages_script(tmp_path, (
+        "stagerun.preload(ctx)\n"
+        "preloaded = bool(stagerun._PRELOADED)\n"
+        "render = lambda stage, ctx: {stage.name: str(os.getppid()).encode()}\n"
+        "done = stagerun.run_stages(ctx, [S('a'), S('b')], render, lambda *a: None)\n"
+        "stagerun.release()\n"
+        "print(json.dumps({'preloaded': preloaded, 'pid': os.getpid(),\n"
+        "                  'parents': [int(out[0].changed[n]) for n, out in done.items()]}))\n"))
+    assert seen["preloaded"] and seen["parents"] == [seen["pid"], seen["pid"]]
+
+
+def test_a_stage_that_lays_nothing_out_runs_here_while_the_preloaded_process_imports(tmp_path):
+    """The check lays nothing out: beside a preloaded process it runs in the building
+    process (which would wait), from the start, not once the layout library is imported;
+    the stages that lay out run in the preloaded process's workers. Without stages that lay
+    out beside it, it runs with the others."""
+    got = _stages_script(tmp_path, (
         "def render(stage, ctx):\n"
         "    return {stage.name: json.dumps([os.getpid(), 'weasyprint' in sys.modules]).encode()}\n"
-        f"ctx = Context(Path({str(tmp_path)!r}), Path({str(tmp_path / 'o')!r}), jobs=2)\n"
-        "ctx._content, ctx._cards = {}, []\n"
         "seen = {}\n"
         "for stages in ([S('check', lays_out=False), S('rulebook'), S('tiles')],\n"
         "               [S('check', lays_out=False), S('other', lays_out=False)]):\n"
@@ -170,10 +164,7 @@ def test_a_stage_that_lays_nothing_out_runs_here_while_the_preloaded_process_imp
         "    done = stagerun.run_stages(ctx, stages, render, lambda *a: None)\n"
         "    stagerun.release()\n"
         "    seen[len(seen)] = {n: json.loads(out[0].changed[n]) for n, out in done.items()}\n"
-        "print(json.dumps({'pid': os.getpid(), 'seen': seen}))\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                          text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    got = json.loads(done.stdout)
+        "print(json.dumps({'pid': os.getpid(), 'seen': seen}))\n"))
     pid, (laying, plain) = got["pid"], got["seen"].values()
     assert laying["check"] == [pid, False]   # here, before the library was imported here
     assert all(laying[n][0] != pid and laying[n][1] for n in ("rulebook", "tiles"))

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from bookmarks import outline
+from bookmarks import outline, page_glyphs
 from pypdf import PdfReader
 
 from tether_build.rulebook import book, chapterdocs
@@ -107,17 +107,7 @@ def _glyphs(pdf: bytes) -> list[Counter]:
     """Per page, every character drawn and where (pdfium, to 0.05 pt)."""
     import pypdfium2 as pdfium
 
-    out = []
-    for page in pdfium.PdfDocument(pdf):
-        text = page.get_textpage()
-        found: Counter = Counter()
-        for i in range(text.count_chars()):
-            char = text.get_text_range(i, 1)
-            if char.strip():
-                left, bottom, _, _ = text.get_charbox(i)
-                found[char, round(left * 20), round(bottom * 20)] += 1
-        out.append(found)
-    return out
+    return [page_glyphs(page) for page in pdfium.PdfDocument(pdf)]
 
 
 def test_the_aids_sides_laid_out_apart_print_what_one_document_prints(project, tmp_path,

@@ -7,6 +7,7 @@ import io
 import re
 from collections import Counter
 
+from bookmarks import page_glyphs
 from pypdf import PdfReader
 
 from tether_build.render.cache import Cache
@@ -72,17 +73,7 @@ def _glyphs(refs) -> list[Counter]:
     """Per reference page, every character drawn and where (pdfium, to 0.05 pt)."""
     import pypdfium2 as pdfium
 
-    out = []
-    for data in _page_pdfs(refs):
-        text = pdfium.PdfDocument(data)[0].get_textpage()
-        found: Counter = Counter()
-        for i in range(text.count_chars()):
-            char = text.get_text_range(i, 1)
-            if char.strip():
-                left, bottom, _, _ = text.get_charbox(i)
-                found[char, round(left * 20), round(bottom * 20)] += 1
-        out.append(found)
-    return out
+    return [page_glyphs(pdfium.PdfDocument(data)[0]) for data in _page_pdfs(refs)]
 
 
 def test_runs_of_rows_print_where_one_table_a_deck_would(content, tmp_path, monkeypatch):
