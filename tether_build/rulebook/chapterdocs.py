@@ -105,13 +105,13 @@ GUIDE_PARTS = 5   # the guide's parts, one below the other (templates/rulebook/g
 
 def _guide_chain(paper: str, cached_only: bool = False):
     template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
-    guide, parts = runon.JOB["guide"], runon.JOB.get("parts", GUIDE_PARTS)
+    guide = runon.JOB["guide"]
 
     def render(k: int, sizes: dict) -> str:
         return template.render(**dict(book, paper=paper, guide=guide,
-                                      part=k if parts > 1 else None, **sizes))
+                                      part=k if GUIDE_PARTS > 1 else None, **sizes))
 
-    return runon.chain(parts, render, "bookguide", cache, book["base"], MIN_START,
+    return runon.chain(GUIDE_PARTS, render, "bookguide", cache, book["base"], MIN_START,
                        runon.headings, cached_only)
 
 
@@ -127,6 +127,6 @@ def layout_guide(env, book: dict, papers: tuple[str, ...], cache, pages: dict[st
     guide = with_book_pages(book["guide"], pages)
     found = runon.per_paper(papers, _guide_chain,
                             template=env.get_template("rulebook/guidedoc.html"), book=book,
-                            cache=cache, guide=guide, parts=GUIDE_PARTS)
+                            cache=cache, guide=guide)
     return {p: runon.slot_pages(found[p], GUIDE_SLOT, [GUIDE_ID] * GUIDE_PARTS)
             for p in papers}

@@ -14,6 +14,7 @@ Pipeline per chapter, in this order:
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,14 +196,12 @@ class ChapterRenderer:
         return chapter, []
 
 
+@functools.cache
 def _code() -> bytes:
     """This module (how it sets up Markdown), for the key of a chapter's HTML."""
-    if not _CODE:
-        _CODE.append(Path(__file__).read_bytes())
-    return _CODE[0]
+    return Path(__file__).read_bytes()
 
 
-_CODE: list = []
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 IMAGE_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
 IMAGE_MAX_BYTES = 20 * 1024 * 1024

@@ -150,7 +150,7 @@ def chain(count: int, render: Callable[[int, dict], str], kind: str, cache,
         lower = 0.0
         while True:
             clip = 0.0 if fresh or hidden is None else hidden(k)
-            first = height if fresh else height - used + clip   # its first page's height
+            first, sizes = _placed(fresh, used, clip, height, margin)
             if whole_first is not None and not fresh and whole_first(k, first):
                 entry = _entry(render(k, page_sizes(True, None, margin)), kind, cache,
                                base, height, measure, cached_only, layouts)
@@ -160,8 +160,8 @@ def chain(count: int, render: Callable[[int, dict], str], kind: str, cache,
                 if meta["pages"] == 1 and meta["used"] <= first:
                     lower = used - clip
                     break
-            html = render(k, page_sizes(fresh, None if fresh else used - clip, margin))
-            entry = _entry(html, kind, cache, base, first, measure, cached_only, layouts)
+            entry = _entry(render(k, sizes), kind, cache, base, first, measure, cached_only,
+                           layouts)
             if entry is None:
                 return None
             meta, data = entry
@@ -179,19 +179,26 @@ def chain(count: int, render: Callable[[int, dict], str], kind: str, cache,
 _AT: dict = {}   # kind -> a shared int (multiprocessing.Value): the part its chain is at
 
 
-def watched(kind: str):
+def watched(kind: str) -> None:
     """A shared int that the chains of `kind` set to the part they are at, made before a
     process that runs one is forked, for ahead() to stop there; forget() it after."""
     import multiprocessing
 
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return None   # (no process is forked: book._ahead)
-    at = _AT[kind] = multiprocessing.get_context("fork").Value("i", -1, lock=False)
-    return at
+    if "fork" in multiprocessing.get_all_start_methods():   # (else nothing is forked)
+        _AT[kind] = multiprocessing.get_context("fork").Value("i", -1, lock=False)
 
 
 def forget(kind: str) -> None:
     _AT.pop(kind, None)
+
+
+def _placed(fresh: bool, used: float | None, clip: float, height: float,
+            margin: tuple | None) -> tuple[float, dict]:
+    """Where a part is laid out: (its first page's height in mm, its page sizes), on a
+    fresh page or below `used` mm of the page (less `clip`, its hidden top: chain's)."""
+    if fresh:
+        return height, page_sizes(True, None, margin)
+    return height - used + clip, page_sizes(False, used - clip, margin)
 
 
 def _plan_key(kind: str) -> str:
@@ -233,9 +240,8 @@ def ahead(count: int, render: Callable[[int, dict], str], kind: str, cache, base
             break   # the chain is there: the parts before are its own
         try:
             fresh, used, clip = plan[k]
-            sizes = page_sizes(bool(fresh), None if fresh else float(used) - float(clip),
-                               margin)
-            first = height if fresh else height - float(used) + float(clip)
+            first, sizes = _placed(bool(fresh), None if fresh else float(used), float(clip),
+                                   height, margin)
         except (TypeError, ValueError):
             return done   # not a plan this code wrote
         got = _entry(render(k, sizes), kind, cache, base, first, measure, False, layouts,
@@ -294,10 +300,9 @@ def _claim(cache, kind: str, key: str):
     """Claim the layout of a part: the claim's file (unlinked when the part is in the
     cache), False while another living process holds it, None where the cache keeps
     nothing (one process: no claims)."""
-    root = getattr(cache, "root", None)
-    if root is None:
+    path = _claim_path(cache, kind, key)
+    if path is None:
         return None
-    path = root / "claims" / f"{kind}-{key}"
     for _ in range(2):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -313,6 +318,12 @@ def _claim(cache, kind: str, key: str):
             file.write(str(os.getpid()))
         return path
     return None
+
+
+def _claim_path(cache, kind: str, key: str):
+    """The file that claims a part, or None where the cache keeps nothing."""
+    root = getattr(cache, "root", None)
+    return None if root is None else root / "claims" / f"{kind}-{key}"
 
 
 def _holder_alive(path) -> bool:
@@ -336,7 +347,7 @@ def _claimed(cache, kind: str, key: str) -> tuple[dict, bytes] | None:
     without one: the caller claims the part)."""
     import time
 
-    path = cache.root / "claims" / f"{kind}-{key}"
+    path = _claim_path(cache, kind, key)
     while path.exists() and _holder_alive(path):
         time.sleep(0.004)
     return _cached(cache, kind, key)
