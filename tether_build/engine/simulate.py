@@ -91,16 +91,17 @@ def _play_range(job: dict, ks) -> list[tuple]:
     log_dir = job["log_dir"]
     ks = list(ks)
     seats = [seat_factions(rules, players, k, job["factions"]) for k in ks]
+    seated = [names[i % len(names)] for i in range(players)]   # each seat's agent
     out = []
-    for k, facs, res in zip(ks, seats, _native(job, ks, seats)):
+    for k, facs, res in zip(ks, seats, _native(job, ks, seats, seated)):
         if res is not None:
             if log_dir is not None:
                 write_log(res["events"] + [end_event(res)],
                           log_dir / f"game-{job['seed'] + k}.jsonl")
-            out.append((facs, [names[i % len(names)] for i in range(players)], res["winner"],
-                        res["end"], res["round"], res["played"]))
+            out.append((facs, seated, res["winner"], res["end"], res["round"],
+                        res["played"]))
             continue
-        ag = [AGENTS[names[i % len(names)]]() for i in range(players)]
+        ag = [AGENTS[name]() for name in seated]
         g = play_game(rules, players, job["seed"] + k, ag, facs, job["options"],
                       log=log_dir is not None)
         if log_dir is not None:
@@ -110,16 +111,15 @@ def _play_range(job: dict, ks) -> list[tuple]:
     return out
 
 
-def _native(job: dict, ks: list[int], seats: list[list[str]]) -> list[dict | None]:
-    """The native engine's result of each game numbered ks, seated `seats` (None: the Python
-    engine plays it): games of random and heuristic agents (not the search agent)."""
-    names = job["names"]
-    if any(a not in native.AGENTS for a in names):
+def _native(job: dict, ks: list[int], seats: list[list[str]], seated: list[str]
+            ) -> list[dict | None]:
+    """The native engine's result of each game numbered ks, its factions `seats` and its
+    agents `seated` (None: the Python engine plays it): games of random and heuristic
+    agents (not the search agent)."""
+    if any(a not in native.AGENTS for a in job["names"]):
         return [None] * len(ks)
-    players = job["players"]
-    games = [(job["seed"] + k, facs, [names[i % len(names)] for i in range(players)])
-             for k, facs in zip(ks, seats)]
-    return native.play_agents(job["rules"], players, games, job["options"] or Options(),
+    games = [(job["seed"] + k, facs, seated) for k, facs in zip(ks, seats)]
+    return native.play_agents(job["rules"], job["players"], games, job["options"] or Options(),
                               log=job["log_dir"] is not None)
 
 
