@@ -56,7 +56,7 @@ def test_golden_digests_native(rules, native_built):
     got = {}
     for players, seed in mine:
         # play_game with factions=None seats the default faction (setup.new_game)
-        (res,) = native.play_random(rules, players, [(seed, [rules.default_faction] * players)],
+        (res,) = native.play_agents(rules, players, [(seed, [rules.default_faction] * players)],
                                     Options(), log=True)
         got[f"{players}/{seed}/random"] = native.end_event(res)["digest"]
     changed = sorted(k for k in got if got[k] != pinned[k])

@@ -134,7 +134,7 @@ def test_kitchen_sink_reaches_the_rare_rules(built, sink):
     for i in range(40):
         players = 2 + i % 5
         seats = [facs[(i + k) % len(facs)] for k in range(players)]
-        (got,) = native.play_random(sink, players, [(5000 + i, seats)], Options(), log=True)
+        (got,) = native.play_agents(sink, players, [(5000 + i, seats)], Options(), log=True)
         seen.update(e["e"] for e in got["events"])
     assert {"summon", "steal", "scatter", "relocate", "activate", "prevent", "counter",
             "roll", "mana", "to_top", "look", "battle", "bounty"} <= seen
@@ -144,7 +144,7 @@ def test_results_match_the_python_engine(built, rules):
     """What `simulate` reads of a game: winners, ending, rounds, decisions, cards played."""
     facs = sorted(rules.factions)
     games = [(300 + k, [facs[(k + i) % len(facs)] for i in range(4)]) for k in range(20)]
-    got = native.play_random(rules, 4, games, Options())
+    got = native.play_agents(rules, 4, games, Options())
     for (seed, seats), res in zip(games, got):
         g = play_game(rules, 4, seed, [RandomAgent() for _ in range(4)], seats)
         assert (res["winner"], res["end"], res["round"], res["decisions"]) == (
@@ -188,7 +188,7 @@ def test_a_game_it_declines_is_played_in_python(built, rules):
     from tether_build.engine.simulate import simulate
 
     seed = 2**70
-    assert native.play_random(rules, 2, [(seed, ["leadbound"] * 2)], Options()) == [None]
+    assert native.play_agents(rules, 2, [(seed, ["leadbound"] * 2)], Options()) == [None]
     got = simulate(rules, 2, 2, seed=seed, workers=1)
     g = play_game(rules, 2, seed, [RandomAgent(), RandomAgent()],
                   [sorted(rules.factions)[i % len(rules.factions)] for i in range(2)])
@@ -311,6 +311,6 @@ def test_effects_that_never_end_are_declined_not_crashed(built, compiled):
     cards["cards"].append(compile_card(loop))
     rules = Ruleset.from_compiled({**compiled, "cards.json": json.dumps(cards)})
     seats = [rules.default_faction] * 2
-    assert native.play_random(rules, 2, [(3, seats)], Options()) == [None]
+    assert native.play_agents(rules, 2, [(3, seats)], Options()) == [None]
     with pytest.raises(RecursionError):
         play_game(rules, 2, 3, [RandomAgent(), RandomAgent()], seats)

@@ -179,12 +179,6 @@ def for_rules(rules) -> NativeRules | None:
     return _TWINS[rules]
 
 
-def play_random(rules, players: int, games: list[tuple[int, list[str]]], options,
-                log: bool = False) -> list[dict | None]:
-    """Results of random-agent games from the native engine (None: play it in Python)."""
-    return play_agents(rules, players, games, options, log)
-
-
 AGENTS = ("random", "heuristic")  # the agents the native engine plays, by their names
 
 
