@@ -40,6 +40,7 @@ def test_the_sweep_is_seeded(built):
 
 def test_an_engine_error_names_the_card(built, monkeypatch):
     compiled, cards = built
+    monkeypatch.setenv("TETHER_ENGINE", "python")   # the Python engine's heal is broken
 
     def broken(self, ch, n):
         raise RuntimeError("heal is broken")
@@ -64,6 +65,7 @@ def test_the_sweep_over_two_processes_finds_what_one_finds(built, monkeypatch):
     from tether_build.check import sweep as module
 
     compiled, cards = built
+    monkeypatch.setenv("TETHER_ENGINE", "python")   # the Python engine's heal is broken
 
     def broken(self, ch, n):
         raise RuntimeError("heal is broken")
@@ -77,3 +79,55 @@ def test_the_sweep_over_two_processes_finds_what_one_finds(built, monkeypatch):
         assert ran == [1]   # the work given to do meanwhile, once
     assert found[1][1], "the broken heal should fail some games"
     assert found[1] == found[2]
+
+
+def test_the_invariant_games_seat_every_player_count():
+    """Every INVARIANT_EVERY-th game checks the rules invariants after each step, and they
+    seat every player count (a 3-player game can break what a 2-player one cannot)."""
+    from tether_build.check.sweep import _invariant_game, _players
+
+    checked = [k for k in range(120) if _invariant_game(k)]
+    assert len(checked) == 12
+    assert {_players(k) for k in checked} == {2, 3, 4, 5, 6}
+
+
+@pytest.mark.parametrize("python_agrees", [True, False])
+def test_an_invariant_the_native_engine_breaks_is_reported(built, monkeypatch,
+                                                           python_agrees):
+    """A game the native engine declines for a broken invariant is played again in Python,
+    checking the invariants: the Python engine's finding is reported; when the Python
+    engine keeps them (the engines disagree), the native engine's is, against the engine."""
+    from tether_build.check import sweep as module
+    from tether_build.engine import invariants, native
+
+    compiled, cards = built
+    if not native.available():
+        pytest.skip("the native engine is not built (scripts/setup.sh builds it)")
+    real = native.play_agents
+
+    def breaks_game_one(rules, players, games, options, log=False, book=False,
+                        declined=None):
+        got = real(rules, players, games, options, log, book, declined)
+        for i, game in enumerate(games):
+            if game[0] == 3 + 1:   # seed 3, game 1
+                got[i] = None
+                if declined is not None:
+                    declined[i] = "InvariantError: round 2 after card: seat 0 gold -1"
+        return got
+    monkeypatch.setattr(native, "play_agents", breaks_game_one)
+    monkeypatch.setattr(module, "WORKERS", 1)
+    if not python_agrees:   # (a real break: the Python checks find one too)
+        monkeypatch.setattr(invariants, "problems_of", lambda g, where: iter(()))
+    else:
+        monkeypatch.setattr(invariants, "problems_of",
+                            lambda g, where: iter(["seat 0 gold -1"] if g.s.round == 2 else []))
+    summary, failures, _ = sweep(compiled, 4, 3, cards)
+    assert len(failures) == 1 and failures[0].kind == "sweep"
+    assert "sweep game seed 4" in failures[0].step
+    if python_agrees:
+        assert "InvariantError: round 2 after" in failures[0].why
+        assert "the native engine" not in failures[0].why
+    else:
+        assert failures[0].subject == "engine"
+        assert "the native engine: InvariantError: round 2 after card" in failures[0].why
+    assert summary["errors"] == 1

@@ -314,3 +314,44 @@ def test_effects_that_never_end_are_declined_not_crashed(built, compiled):
     assert native.play_agents(rules, 2, [(3, seats)], Options()) == [None]
     with pytest.raises(RecursionError):
         play_game(rules, 2, 3, [RandomAgent(), RandomAgent()], seats)
+
+
+def test_the_native_invariant_checks_can_fail(built, rules):
+    """The native engine's invariant checks (invariants.cpp) report each way a state can
+    break, worded as engine/invariants.py words it, and nothing on a sound state."""
+    twin = native.for_rules(rules)
+    factions = sorted(rules.factions)[:3]
+    opts = Options().to_dict()
+
+    def found(players, where, *breaks):
+        return " | ".join(twin.invariants(players, 5, factions[:players], opts, where,
+                                          list(breaks)))
+
+    assert found(3, "card") == found(2, "collect") == ""
+    cases = {("gold",): "seat 0 gold -1", ("card",): "cards created or lost",
+             ("three",): "holds 3 players", ("index",): "occupancy index of seat 0",
+             ("bridge",): "bridged-neighbour index out of sync",
+             ("forces",): "bad Force entry 0:-1", ("pvp",): "Permanent VP decreased"}
+    for breaks, needle in cases.items():
+        assert needle in found(3, "collect", *breaks), breaks
+    assert "unresolved battle" in found(2, "card", "battle")
+    assert found(2, "battle", "battle") == ""   # a contact battle may still be pending
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_native_games_keep_the_invariants(built, rules, sink, players):
+    """Games that check the invariants after each step, heuristic and random seats, on the
+    fixture content and the kitchen sink: none is declined (the native checks hold where
+    the Python engine's do), and a checked game is the same game."""
+    seats = ["heuristic-single" if i % 2 else "random" for i in range(players)]
+    for r in (rules, sink):
+        factions = sorted(r.factions)
+        games = [(seed, [factions[(seed + i) % len(factions)] for i in range(players)], seats)
+                 for seed in range(6)]
+        declined: list = []
+        checked = native.play_agents(r, players, [(*g, True) for g in games], Options(),
+                                     declined=declined)
+        assert declined == [None] * len(games)
+        plain = native.play_agents(r, players, games, Options())
+        assert [g["round"] for g in checked] == [g["round"] for g in plain]
+        assert [g["played"] for g in checked] == [g["played"] for g in plain]

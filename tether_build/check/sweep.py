@@ -6,9 +6,11 @@ errored. An engine error in a game is a failure naming the card being resolved; 
 never playable in any game is reported as dead (a warning: chance may be the reason).
 
 The native engine plays the games (engine/native: the same games, and the same counts, which
-its Book keeps); every INVARIANT_EVERY-th game, which checks the rules invariants after each
-step, and any game it declines (an engine error among them, reported from the Python engine's
-run of it) are played in Python.
+its Book keeps). Every INVARIANT_EVERY-th game, some of each player count, checks the rules
+invariants after each step (engine/invariants.py; the native engine's invariants.cpp makes the
+same checks). A game the native engine declines (an engine error, a broken invariant) is played
+again in Python, which reports the error or the broken invariant with the card being resolved;
+without the native engine, Python plays every game.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from ..engine.ruleset import Ruleset
 from ..forking import fork_pool
 from .model import Failure
 
-INVARIANT_EVERY = 10  # every 10th game also checks the rules invariants after each step
+INVARIANT_EVERY = 10  # every 10th game checks the rules invariants after each step
+PLAYER_COUNTS = 5     # game k seats 2 + k % 5 players
 WORKERS: int | None = None   # processes for the games (None: one per core)
 GAMES_PER_WORKER = 10        # fewer games are not worth a fork
 DRAFTS = ("free_card", "forge_draft", "mine_draft", "power_pick")
@@ -107,36 +110,53 @@ def culprit(exc: BaseException) -> str | None:
     return found
 
 
+NATIVE_BROKE = "InvariantError"   # how the native engine words a broken invariant
 HEURISTIC = "heuristic-single"  # the native heuristic as Watch wraps it: no whole plays
 
 
-def _native(rules, ks, seed: int, factions: list[str]) -> dict:
-    """{k: result} of the games numbered ks the native engine plays (engine/native: the
-    same games, with the Book's counts), None where it declined one. The invariant games
-    (every INVARIANT_EVERY-th) are played in Python, which checks the rules after each
-    step; so is every game when the native engine is not built."""
+def _players(k: int) -> int:
+    return 2 + k % PLAYER_COUNTS
+
+
+def _invariant_game(k: int) -> bool:
+    """Does game k check the rules invariants after each step: every INVARIANT_EVERY-th
+    game, stepping through the player counts (games 0, 11, 22, 33, 44, 50...: 2, 3, 4, 5, 6,
+    2... players), so no player count goes unchecked. (Checking every game natively cost
+    more CPU than playing them.)"""
+    return k % INVARIANT_EVERY == (k // INVARIANT_EVERY) % PLAYER_COUNTS
+
+
+def _native(rules, ks, seed: int, factions: list[str]) -> tuple[dict, dict]:
+    """({k: result}, {k: why}) of the games numbered ks the native engine plays (engine/native:
+    the same games, with the Book's counts; the invariant games check the rules invariants
+    after each step): None where it declined one, and why (nothing when it is not built)."""
     from ..engine import native
     from ..engine.options import Options
 
     by_players: dict[int, list[int]] = {}
     for k in ks:
-        if k % INVARIANT_EVERY:
-            by_players.setdefault(2 + k % 5, []).append(k)
+        by_players.setdefault(_players(k), []).append(k)
     out: dict = {}
+    why: dict = {}
     for players, group in by_players.items():
         games = [(seed + k, [factions[(k + i) % len(factions)] for i in range(players)],
-                  [HEURISTIC if (k + i) % 2 else "random" for i in range(players)])
+                  [HEURISTIC if (k + i) % 2 else "random" for i in range(players)],
+                  _invariant_game(k))
                  for k in group]
-        out.update(zip(group, native.play_agents(rules, players, games, Options(), book=True)))
-    return out
+        declined: list = []
+        out.update(zip(group, native.play_agents(rules, players, games, Options(), book=True,
+                                                 declined=declined)))
+        why.update((k, d) for k, d in zip(group, declined) if d is not None)
+    return out, why
 
 
-def _play(rules, ks, seed: int, src: dict) -> tuple[dict, list, int]:
-    """Play the sweep's games numbered ks: (counts per field, [(k, failure)], cards played)."""
+def _play(rules, ks, seed: int, src: dict) -> tuple[dict, list, int, int]:
+    """Play the sweep's games numbered ks: (counts per field, [(k, failure)], cards played,
+    games that checked the rules invariants after each step)."""
     factions = sorted(rules.factions)
     book = Book()
-    failures, played_total = [], 0
-    natives = _native(rules, ks, seed, factions)
+    failures, played_total, checked = [], 0, 0
+    natives, why = _native(rules, ks, seed, factions)
     for k in ks:
         got = natives.get(k)
         if got is not None:
@@ -145,33 +165,41 @@ def _play(rules, ks, seed: int, src: dict) -> tuple[dict, list, int]:
             for field in ("played", "resolved", "fizzled"):  # a game with an error: declined
                 book.n[field].update(got[field])
             played_total += sum(got["played"].values())
+            checked += _invariant_game(k)
             continue
-        players = 2 + k % 5
+        players = _players(k)
         facs = [factions[(k + i) % len(factions)] for i in range(players)]
         agents = [Watch((HeuristicAgent if (k + i) % 2 else RandomAgent)(), book)
                   for i in range(players)]
         book.game = k
+        step = f"sweep game seed {seed + k} ({players} players, {', '.join(facs)})"
+        broke = why.get(k, "").startswith(NATIVE_BROKE)   # an invariant, in the native engine
         try:
-            check = Checker() if k % INVARIANT_EVERY == 0 else None
+            check = Checker() if broke or _invariant_game(k) else None
+            checked += check is not None
             g = play_game(rules, players, seed + k, agents, facs, check=check)
         except Exception as exc:  # noqa: BLE001  (an engine error is a finding)
             card = culprit(exc) or "engine"
             where = src.get(card, {"file": "-", "line": 0})
             book.n["errored"][card] += 1
-            failures.append((k, Failure(card, "sweep", where["file"], where["line"],
-                                        f"sweep game seed {seed + k} ({players} players, "
-                                        f"{', '.join(facs)})", f"{type(exc).__name__}: {exc}")))
+            failures.append((k, Failure(card, "sweep", where["file"], where["line"], step,
+                                        f"{type(exc).__name__}: {exc}")))
             continue
+        if broke:   # the engines disagree: the native one is wrong (Python is the reference)
+            book.n["errored"]["engine"] += 1
+            failures.append((k, Failure("engine", "sweep", "-", 0, step,
+                                        f"the native engine: {why[k]} (the Python engine "
+                                        "keeps every invariant in this game)")))
         for field in ("played", "resolved", "fizzled"):
             book.n[field].update(g.stats[field])
         played_total += sum(g.stats["played"].values())
-    return book.n, failures, played_total
+    return book.n, failures, played_total, checked
 
 
 _JOB: dict = {}   # set before forking the sweep's workers, read by _games in the child
 
 
-def _games(ks: list[int]) -> tuple[dict, list, int]:
+def _games(ks: list[int]) -> tuple[dict, list, int, int]:
     """In a worker: play the games numbered ks (one task of the sweep)."""
     job = _JOB
     return _play(job["rules"], ks, job["seed"], job["src"])
@@ -185,7 +213,7 @@ def _tasks(games: int) -> list[list[int]]:
     (each keeps its own) make some games slower than others. Dealt in fixed halves, one
     worker was measured playing 2.5 s of CPU to the other's 1.6 s."""
     pairs = [list(range(k, min(k + 2, games))) for k in range(0, games, 2)]
-    return sorted(pairs, key=lambda ks: -sum(2 + k % 5 for k in ks))
+    return sorted(pairs, key=lambda ks: -sum(_players(k) for k in ks))
 
 
 def _workers(games: int) -> int:
@@ -198,15 +226,15 @@ def _workers(games: int) -> int:
 
 
 def _play_all(rules, games: int, seed: int, src: dict,
-              meanwhile: Callable[[], None]) -> tuple[dict, list, int]:
+              meanwhile: Callable[[], None]) -> tuple[dict, list, int, int]:
     """Every game, over the cores (forked workers), `meanwhile` run here as they play; the
     same counts and failures, in game order, whatever the number of workers: each game
     depends only on its number."""
     workers = _workers(games)
     if workers < 2:
         meanwhile()
-        n, failures, played = _play(rules, range(games), seed, src)
-        return n, [f for _, f in failures], played
+        n, failures, played, checked = _play(rules, range(games), seed, src)
+        return n, [f for _, f in failures], played, checked
     _JOB.update(rules=rules, seed=seed, src=src)
     try:
         with fork_pool(workers) as pool:
@@ -216,11 +244,12 @@ def _play_all(rules, games: int, seed: int, src: dict,
     finally:
         _JOB.clear()
     n = {f: Counter() for f in FIELDS}
-    for counts, _, _ in parts:
+    for counts, *_ in parts:
         for field in FIELDS:
             n[field].update(counts[field])
-    failures = sorted((pair for _, fails, _ in parts for pair in fails), key=lambda kf: kf[0])
-    return n, [f for _, f in failures], sum(played for _, _, played in parts)
+    failures = sorted((pair for _, fails, *_ in parts for pair in fails), key=lambda kf: kf[0])
+    return (n, [f for _, f in failures], sum(part[2] for part in parts),
+            sum(part[3] for part in parts))
 
 
 def sweep(compiled: dict, games: int, seed: int, cards: list[dict],
@@ -230,11 +259,11 @@ def sweep(compiled: dict, games: int, seed: int, cards: list[dict],
     rules = Ruleset.from_compiled(compiled)
     factions = sorted(rules.factions)
     src = {c["id"]: c["source"] for c in cards}
-    n, failures, played_total = _play_all(rules, games, seed, src, meanwhile)
+    n, failures, played_total, checked = _play_all(rules, games, seed, src, meanwhile)
     per = {c.id: {f: n[f][c.id] for f in FIELDS} for c in rules.cards}
     dead = sorted(c for c, v in per.items() if not v["playable"]) if games else []
     summary = {"games": games, "seed": seed, "players": "2-6",
-               "invariant_games": len(range(0, games, INVARIANT_EVERY)),
+               "invariant_games": checked,
                "agents": "random+heuristic", "factions": factions,
                "played": played_total, "errors": len(failures),
                "never_played": sorted(c for c, v in per.items() if not v["played"]),

@@ -31,7 +31,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SOURCES = ("json.h", "mt.h", "defs.h", "load.h", "state.h", "game.h", "rules.cpp", "play.cpp",
-           "heur.cpp", "capi.cpp")
+           "heur.cpp", "invariants.cpp", "capi.cpp")
 LIBRARY = HERE / "_tether_engine.so"
 FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-fno-plt")
 ENV = "TETHER_ENGINE"  # "python": never the native engine (e.g. to compare the two)
@@ -96,7 +96,7 @@ def _load():
         return None  # built from older sources: scripts/setup.sh builds it again
     lib.tn_load.restype = ctypes.c_void_p
     lib.tn_load.argtypes = [ctypes.c_char_p] * 3 + [ctypes.POINTER(ctypes.c_void_p)]
-    for fn in (lib.tn_play, lib.tn_odds):
+    for fn in (lib.tn_play, lib.tn_odds, lib.tn_invariants):
         fn.restype = ctypes.c_void_p
         fn.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
     lib.tn_free.argtypes = [ctypes.c_void_p]
@@ -144,21 +144,39 @@ class NativeRules:
                                             "factions": factions})
         return got if got.get("ok") else None
 
+    def invariants(self, players: int, seed: int, factions: list[str], options: dict,
+                   where: str, breaks: list[str]) -> list[str]:
+        """The messages of the native invariant checks on a game just set up and broken in
+        each way named (capi.cpp's tn_invariants): for the tests, that they can fail."""
+        got = self._call(self.lib.tn_invariants,
+                         {"players": players, "seed": seed, "factions": factions,
+                          "options": options, "where": where, "breaks": breaks})
+        refused = isinstance(got, dict)   # {"ok": false, "error": why}
+        if refused:
+            raise RuntimeError(got.get("error"))
+        return got
+
     def play(self, players: int, games: list[tuple], options: dict, log: bool = False,
-             book: bool = False) -> list[dict | None]:
+             book: bool = False, declined: list | None = None) -> list[dict | None]:
         """Play games (seed, factions) of random agents, or (seed, factions, agents) with an
-        agent name a seat ("random" or "heuristic"); each result a dict (winner, end, round,
-        decisions, played, fizzled, resolved; with `log` events + snapshot; with `book` the
-        sweep's counts of each card: offered, bought, picked, playable), or None where the
-        native engine declined the game."""
+        agent name a seat ("random" or "heuristic"), or (seed, factions, agents, True) to
+        check the rules invariants after each step (invariants.cpp: a broken one declines
+        the game); each result a dict (winner, end, round, decisions, played, fizzled,
+        resolved; with `log` events + snapshot; with `book` the sweep's counts of each card:
+        offered, bought, picked, playable), or None where the native engine declined the
+        game. declined: a list that gets, per game, why it was declined (or None)."""
         request = {"players": players, "log": log, "book": book, "options": options,
                    "games": [{"seed": g[0], "factions": g[1],
-                              **({"agents": g[2]} if len(g) > 2 else {})} for g in games]}
+                              **({"agents": g[2]} if len(g) > 2 else {}),
+                              **({"check": True} if len(g) > 3 and g[3] else {})}
+                             for g in games]}
         if any(len(g) > 2 and any(a.startswith("heuristic") for a in g[2]) for g in games):
             request["weights"] = heuristic_weights()
         got = self._call(self.lib.tn_play, request)
         if isinstance(got, dict):  # the whole request was refused
-            return [None] * len(games)
+            got = [got] * len(games)
+        if declined is not None:
+            declined.extend(None if r.get("ok") else str(r.get("error")) for r in got)
         return [r if r.get("ok") else None for r in got]
 
 
@@ -196,13 +214,15 @@ def heuristic_weights() -> dict:
 
 
 def play_agents(rules, players: int, games: list[tuple], options, log: bool = False,
-                book: bool = False) -> list[dict | None]:
-    """Results of games (seed, factions, agent names; without the names, random agents) from
-    the native engine (None: play it in Python), with the sweep's counts when `book`."""
+                book: bool = False, declined: list | None = None) -> list[dict | None]:
+    """Results of games (seed, factions, agent names; without the names, random agents;
+    with True after them, the rules invariants checked after each step) from the native
+    engine (None: play it in Python), with the sweep's counts when `book`. declined: see
+    NativeRules.play (nothing is added when there is no native engine)."""
     native = for_rules(rules)
     if native is None or not all(-INT64 < g[0] < INT64 for g in games):
         return [None] * len(games)
-    return native.play(players, games, options.to_dict(), log, book)
+    return native.play(players, games, options.to_dict(), log, book, declined)
 
 
 def battle_odds(rules, attacker: dict, defender: dict, where: str, trials: int, seed: int,

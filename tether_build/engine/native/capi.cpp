@@ -141,7 +141,7 @@ static std::string play_one(Engine& E, int players, int64_t seed,
                             const std::vector<std::string>& factions,
                             const std::vector<char>& heuristic, bool has_weights,
                             const Options& opt, const std::string& options_json, bool log,
-                            bool with_book) {
+                            bool with_book, bool check) {
   Rules& R = E.R;
   int radius = 0;
   {
@@ -152,6 +152,7 @@ static std::string play_one(Engine& E, int players, int64_t seed,
   Game g(R, E.topo(radius));
   g.opt = opt;
   g.logging = log;
+  g.checking = check;   // the rules invariants after each step (invariants.cpp)
   bool any = false;
   for (char h : heuristic) any = any || h;
   if (any) {
@@ -201,8 +202,11 @@ void* tn_load(const char* cards, const char* game, const char* factions, char** 
   }
 }
 
-// request: {"players": P, "games": [{"seed": s, "factions": [...]}, ...],
-//           "options": {...Options.to_dict()...}, "log": bool}; returns a JSON list
+// request: {"players": P, "games": [{"seed": s, "factions": [...], "agents": [...],
+//           "check": bool}, ...], "options": {...Options.to_dict()...}, "log": bool,
+//           "book": bool}; returns a JSON list. A game that "check"s the rules invariants
+//           after each step ends with {"ok": false, "error": "InvariantError: ..."} at the
+//           first broken one.
 char* tn_play(void* eng, const char* request) {
   tn::Engine& E = *(tn::Engine*)eng;
   std::string out = "[";
@@ -253,8 +257,9 @@ char* tn_play(void* eng, const char* request) {
           }
         }
         if (!weights_err.empty()) throw tn::Unsupported("weights: " + weights_err);
+        bool check = gm.get("check") && gm.at("check").truthy();
         out += tn::play_one(E, players, gm.at("seed").num(), facs, heur, has_weights, opt,
-                            options_json, log, with_book);
+                            options_json, log, with_book, check);
       } catch (std::exception& e) {
         std::string m = "{\"ok\":false,\"error\":";
         tn::put_str(m, e.what());
@@ -304,6 +309,71 @@ char* tn_odds(void* eng, const char* request) {
     return tn::dup(m + "}");
   } catch (...) {
     return tn::dup("{\"ok\":false,\"error\":\"uncaught\"}");
+  }
+}
+
+// request: {"players": P, "seed": s, "factions": [...], "options": {...}, "where": "card",
+//           "breaks": ["gold", "card", "three", "battle", "index", "bridge", "forces", "pvp"]};
+// a game just set up, broken in each way named, then checked once at `where` (the Permanent
+// VP after the check, lowered, then checked again): the broken invariants' messages, a JSON
+// list. For the tests: the native checks (invariants.cpp) can fail.
+char* tn_invariants(void* eng, const char* request) {
+  tn::Engine& E = *(tn::Engine*)eng;
+  try {
+    tn::J req = tn::parse(request);
+    int players = (int)req.at("players").num();
+    const tn::J* r = E.R.game.at("board").at("radius_by_players").get(std::to_string(players));
+    if (!r) throw std::runtime_error("no board radius");
+    tn::Game g(E.R, E.topo((int)r->num()));
+    g.boards = &E.boards;
+    g.opt = tn::options_of(req.at("options"));
+    std::string options_json;
+    tn::put_json(options_json, req.at("options"));
+    std::vector<std::string> facs;
+    for (auto& f : req.at("factions").a) facs.push_back(f.s);
+    g.setup(players, req.at("seed").num(), facs, options_json);
+    int P = g.P, N = g.N;
+    int plain = -1;
+    for (int h = 0; h < N && plain < 0; ++h)
+      if (g.tile[h] == tn::T_PLAIN && !g.has_forces(h)) plain = h;
+    bool pvp = false;
+    for (auto& b : req.at("breaks").a) {
+      const std::string& k = b.s;
+      if (k == "gold") g.players[0].gold = -1;
+      else if (k == "card") g.players[1 % P].hand.push_back(0);   // a card in two zones
+      else if (k == "three" && P >= 3) {
+        g.add_forces(0, g.players[2].capital, 1);
+        g.add_forces(1, g.players[2].capital, 1);
+      } else if (k == "battle") {
+        g.add_forces(0, plain, 1);
+        g.add_forces(1, plain, 1);
+      } else if (k == "index") g.ucount[(size_t)0 * N + plain] += 1;
+      else if (k == "bridge") g.at[plain].push_back({plain, 0});
+      else if (k == "forces") g.forces[plain * P + 0] = -1;
+      else if (k == "pvp") pvp = true;
+      else throw std::runtime_error("no such break: " + k);
+    }
+    std::vector<std::string> found = g.problems(req.at("where").s);
+    if (pvp) {
+      g.checking = true;
+      try {
+        g.checkpoint("battle");   // (nothing else is broken: it notes the Permanent VP)
+        g.players[0].pvp = -1;
+        g.checkpoint("battle");
+      } catch (std::exception& e) {
+        found.push_back(e.what());
+      }
+    }
+    std::string out = "[";
+    for (size_t k = 0; k < found.size(); ++k) {
+      if (k) out += ",";
+      tn::put_str(out, found[k]);
+    }
+    return tn::dup(out + "]");
+  } catch (std::exception& e) {
+    std::string m = "{\"ok\":false,\"error\":";
+    tn::put_str(m, e.what());
+    return tn::dup(m + "}");
   }
 }
 

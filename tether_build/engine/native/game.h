@@ -149,6 +149,11 @@ struct Game {
   std::map<int, int> dirty;
   std::vector<int64_t> st_played, st_fizzled, st_resolved;
   std::vector<int> pending;
+  // the rules invariants after each step (invariants.cpp), when the caller asks
+  bool checking = false;
+  std::vector<int64_t> pvp_seen;
+  std::vector<char> check_seen;                   // (the checks' own buffers, kept)
+  std::vector<int> check_units, check_recount;
   // state
   int P = 0, N = 0;
   std::vector<int> tile;
@@ -515,6 +520,11 @@ struct Game {
     return k;
   }
   void resolve_contacts(int actor);
+
+  // ---- invariants.py (invariants.cpp) ---------------------------------------------------------
+  std::vector<std::string> problems(const std::string& where);
+  bool bridge_index_ok() const;
+  void checkpoint(const char* where);  // throws the broken invariants when `checking`
 
   // ---- paths.py / movement.py -----------------------------------------------------------------
   typedef std::map<int, std::vector<int>> Links;

@@ -954,6 +954,7 @@ void Game::resolve_card(Plan& plan) {
     else players[p].discard.push_back(inst->iid);
   }
   resolve_contacts(p);
+  checkpoint("card");
 }
 
 static const char* const ACT_NAMES[] = {"done", "card", "bridge", "march", "reinforce", "ability"};
@@ -998,6 +999,7 @@ void Game::resolve_basic(Plan& plan) {
     if (logging) Log(ev, "fizzle").i("p", p).s("action", ACT_NAMES[c.kind]).s("why", f.why);
   }
   resolve_contacts(p);
+  checkpoint("basic");
 }
 
 void Game::resolve_step(std::vector<Plan>& plans) {
@@ -1042,6 +1044,7 @@ void Game::action_phase() {
       if (!players[p].done && players[p].mana >= 1) plans.push_back(choose_action(p));
     if (plans.empty()) return;
     for (auto& plan : plans) reveal_action(plan);
+    checkpoint("declare");
     resolve_step(plans);
   }
   if (logging) Log(ev, "action_cap").i("steps", 60);
@@ -1446,6 +1449,7 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
   lead = 0;
   const Age* a1 = R.age_of_round(1);
   age = a1 ? a1->numeral : "I";
+  checkpoint("setup");
 }
 
 std::vector<int> Game::play_round() {

@@ -904,6 +904,7 @@ void Game::resolve_contacts(int actor) {
       else att = __builtin_ctz(o);
       int dfn = __builtin_ctz(o & ~(1u << att));
       battle(h, att, dfn, false);
+      checkpoint("battle");
     }
   }
 }
@@ -1746,6 +1747,7 @@ void Game::sieges() {
     int dfn = (o & (1u << owner)) ? owner : __builtin_ctz(o);
     int att = __builtin_ctz(o & ~(1u << dfn));
     battle(h, att, dfn, true);
+    checkpoint("siege");
   }
 }
 
@@ -1766,6 +1768,7 @@ void Game::reset_phase() {
       fire(E_ROUND_START, e, p);
     }
   }
+  checkpoint("reset");
 }
 
 int64_t Game::mine_bonus(int p, int h) {
@@ -1815,6 +1818,7 @@ void Game::collection_phase() {
       } else if (t == T_CENTER) {
         draft(p, deck_for(false, age), R.power_pick_reveal, "power_pick");
       }
+      checkpoint("collect");
     }
   }
 }
@@ -1904,6 +1908,7 @@ void Game::cleanup_phase() {
   }
   for (int e : temp_list) temp_on[topo.edge_idx[e]] = 0;
   temp_list.clear();
+  checkpoint("cleanup");
 }
 
 void Game::advance_round() {
@@ -2056,6 +2061,7 @@ void Game::market_phase() {
       if (!players[p].market_won) eligible.push_back(p);
     if (eligible.empty()) break;
     resolve_bids(iid, eligible);
+    checkpoint("market");
   }
   for (int iid : row)
     if (std::find(revealed.begin(), revealed.end(), iid) != revealed.end())
