@@ -22,7 +22,7 @@ def test_a_live_claim_is_respected_and_a_dead_ones_taken_over(tmp_path):
     html, base = "<p>a part</p>", (tmp_path / "x").as_uri()
     key = runon._key(html, base)
     held = runon._claim(cache, "bookch", key)
-    assert runon._entry(html, "bookch", cache, base, 100.0, None, False, {},
+    assert runon._entry(html, "bookch", cache, base, 100.0, None, False,
                         helping=True) is None
     assert cache.get("bookch", key) is None
     held.unlink()

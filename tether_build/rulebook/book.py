@@ -175,7 +175,7 @@ def _layout(paper: str) -> tuple[str, bytes, list, int]:
     from ..render.pdf import Layout
     from .stamp import slots
 
-    document = Layout(runon.JOB["base"]).render(runon.JOB["html"][paper])
+    document = runon.layout(runon.JOB["base"]).render(runon.JOB["html"][paper])
     pdf = Layout.write(document.pages, document)
     return paper, pdf, slots(document), len(document.pages)
 
@@ -342,6 +342,9 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     def card_face(inline: bool):
         return lambda c: faces.face(c["id"], c["scale"], inline)
 
+    # every part links the same fonts and style sheets: read once, here, before the fork
+    runon.fresh_layouts(book["base"], env.get_template("rulebook/partdoc.html").render(
+        title=book["title"], **runon.page_sizes(True, None)))
     runon.watched("bookch")   # (chapterdocs.ahead below stops where the forked chain is)
     wait = _ahead(lambda: chapterdocs.layout(env, book, papers, cache, card_face(False)),
                   cache, workers)

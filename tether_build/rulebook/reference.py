@@ -126,7 +126,7 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
     it out, so every run of rows gets the same columns. None when cached_only and not
     cached."""
     from ..render.cache import digest, pack, unpack
-    from ..render.pdf import PX_PER_MM, Layout, _first, _walk
+    from ..render.pdf import PX_PER_MM, _first, _walk
     from .book import layout_key
 
     html = template.render(**dict(book, paper=paper, ref_slots=None,
@@ -138,7 +138,7 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
         return json.loads(entry[1])
     if cached_only:
         return None
-    document = Layout(book["base"]).render(html)
+    document = runon.layout(book["base"]).render(html)
     table = _first(document.pages[0]._page_box, "rb-ref", "TableBox")
     top = document.pages[0]._page_box.content_box_y()
     first = table.children[1].children[0]   # the first row after the header

@@ -137,7 +137,6 @@ def chain(count: int, render: Callable[[int, dict], str], kind: str, cache,
     out as before, with its first page as tall as the room left. Either way the part's bytes
     depend only on where it starts, never on what the cache held."""
     _, height = box(margin)
-    layouts: dict = {}   # one font configuration and image cache for the parts laid out here
     links: list[Link] = []
     plan: list = []   # where each part was laid out: [fresh, mm used before it, clip]
     used = None   # mm used on the last printed page so far
@@ -153,15 +152,14 @@ def chain(count: int, render: Callable[[int, dict], str], kind: str, cache,
             first, sizes = _placed(fresh, used, clip, height, margin)
             if whole_first is not None and not fresh and whole_first(k, first):
                 entry = _entry(render(k, page_sizes(True, None, margin)), kind, cache,
-                               base, height, measure, cached_only, layouts)
+                               base, height, measure, cached_only)
                 if entry is None:
                     return None
                 meta, data = entry
                 if meta["pages"] == 1 and meta["used"] <= first:
                     lower = used - clip
                     break
-            entry = _entry(render(k, sizes), kind, cache, base, first, measure, cached_only,
-                           layouts)
+            entry = _entry(render(k, sizes), kind, cache, base, first, measure, cached_only)
             if entry is None:
                 return None
             meta, data = entry
@@ -232,7 +230,6 @@ def ahead(count: int, render: Callable[[int, dict], str], kind: str, cache, base
     except ValueError:
         return 0
     _, height = box(margin)
-    layouts: dict = {}
     done = 0
     at = _AT.get(kind)
     for k in reversed(range(min(count, len(plan)))):
@@ -244,14 +241,14 @@ def ahead(count: int, render: Callable[[int, dict], str], kind: str, cache, base
                                    height, margin)
         except (TypeError, ValueError):
             return done   # not a plan this code wrote
-        got = _entry(render(k, sizes), kind, cache, base, first, measure, False, layouts,
+        got = _entry(render(k, sizes), kind, cache, base, first, measure, False,
                      helping=True)
         done += got is not None
     return done
 
 
 def _entry(html: str, kind: str, cache, base: str, first: float, measure: Callable | None,
-           cached_only: bool, layouts: dict, helping: bool = False
+           cached_only: bool, helping: bool = False
            ) -> tuple[dict, bytes] | None:
     """A part's (meta, data) from the cache, or laid out (None: cached_only and not cached).
     meta["spills"]: its first page's content runs past that page's foot (`first` mm tall):
@@ -275,7 +272,7 @@ def _entry(html: str, kind: str, cache, base: str, first: float, measure: Callab
         if entry is not None:
             return entry
     try:
-        return _lay_out(html, kind, cache, base, first, measure, layouts, key)
+        return _lay_out(html, kind, cache, base, first, measure, key)
     finally:
         if claim is not None:
             claim.unlink(missing_ok=True)
@@ -354,14 +351,13 @@ def _claimed(cache, kind: str, key: str) -> tuple[dict, bytes] | None:
 
 
 def _lay_out(html: str, kind: str, cache, base: str, first: float, measure: Callable | None,
-             layouts: dict, key: str) -> tuple[dict, bytes]:
+             key: str) -> tuple[dict, bytes]:
     """Lay a part out and keep it in the cache."""
     from ..render.cache import pack
     from ..render.pdf import Layout
     from .stamp import skeleton, slots
 
-    layout = layouts.get(base) or layouts.setdefault(base, Layout(base))
-    document = layout.render(html)
+    document = layout(base).render(html)
     placed = slots(document)
     meta = {"pages": len(document.pages), "used": _used(document.pages[-1]),
             "spills": _used(document.pages[0]) > first + SLACK,
@@ -371,6 +367,33 @@ def _lay_out(html: str, kind: str, cache, base: str, first: float, measure: Call
     entry = (meta, skeleton(pdf, placed).to_bytes() if placed else pdf)
     cache.put(kind, key, pack(*entry))
     return entry
+
+
+_LAYOUTS: dict = {}   # base URL -> the Layout the book is laid out with here (layout())
+
+
+def layout(base: str):
+    """The Layout (font configuration, parsed style sheets, images) that the book's documents
+    are laid out with in this process, one per base URL: the fonts and style sheets every
+    part links are read once for all of them (render/pdf.py parses a linked sheet once per
+    Layout), not once a chain (about 30 ms each), in this process and those it forks after
+    fresh_layouts(). A part's bytes do not depend on what shared its Layout."""
+    from ..render.pdf import Layout
+
+    found = _LAYOUTS.get(base)
+    if found is None:
+        found = _LAYOUTS[base] = Layout(base)
+    return found
+
+
+def fresh_layouts(base: str, warm: str | None = None) -> None:
+    """Start a book's layouts: forget the Layouts of a book laid out before in this process
+    (a file one read may have changed since: `tether build --watch`), and lay out `warm` (a
+    document linking the style sheets the parts link) once, so a process forked next
+    (book._ahead) finds the fonts and sheets read."""
+    _LAYOUTS.clear()
+    if warm is not None:
+        layout(base).render(warm)
 
 
 JOB: dict = {}   # what a paper's work reads (template, book, cache...): set around each_paper
