@@ -217,17 +217,32 @@ def test_a_map_page_draws_only_the_hexes_its_window_shows_and_looks_the_same(con
 
 
 def test_a_sheet_page_is_the_same_bytes_whatever_was_laid_out_with_its_fonts(content):
-    """The pages of a sheet share one font configuration (common.to_pdf's `layouts`), which
-    reads the fonts once; each page's PDF is still the same bytes as laid out alone, in
-    whatever order the pages come, so the render cache can keep each one."""
+    """The pages of a stage's sheets share one font configuration (render/pdf.py's shared(),
+    warmed ahead by prewarm() or not), which reads the fonts once; each page's PDF is still
+    the same bytes as laid out alone, in whatever order the pages come, so the render cache
+    can keep each one."""
+    from tether_build.render import pdf
+
     width, height = common.paper_size("letter")
     pages = tokens.pack(tokens.token_set(content), tokens.sheet_area("letter"), content)[:3]
     html = [common.render_html("tokens.html.j2", pages=[page], paper=(width, height),
                                cut=common.CUT_DARK, bleed=tokens.BLEED_MM,
                                age_word=common.term(content, "age")) for page in pages]
-    alone = [bytes(common.to_pdf(one)) for one in html]
-    shared: dict = {}
-    assert [bytes(common.to_pdf(one, shared)) for one in html] == alone
-    assert len(shared) == 1
-    again: dict = {}
-    assert [bytes(common.to_pdf(one, again)) for one in reversed(html)] == alone[::-1]
+    base = common._base()
+
+    def alone(one: str) -> bytes:
+        pdf.fresh(base)
+        return bytes(common.to_pdf(one))
+    single = [alone(one) for one in html]
+    pdf.fresh(base)
+    assert [bytes(common.to_pdf(one)) for one in html] == single
+    layout = pdf.shared(base)
+    assert [bytes(common.to_pdf(one)) for one in reversed(html)] == single[::-1]
+    assert pdf.shared(base) is layout   # one Layout for them all
+    common.prewarm()
+    pdf.fresh(base)   # (the stage's start keeps what prewarm() read)
+    assert pdf.shared(base) is not layout
+    warmed = pdf.shared(base)
+    assert [bytes(common.to_pdf(one)) for one in html] == single
+    pdf.fresh(base)   # a later stage starts afresh
+    assert pdf.shared(base) is not warmed

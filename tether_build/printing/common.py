@@ -208,12 +208,28 @@ def cached(cache_dir):
     by its HTML and all that shapes its PDF, so a constant that only the tokens print leaves
     the tiles' sheets to the cache."""
     from ..render.cache import Cache
+    from ..render.pdf import fresh
 
     _CACHE.append(Cache(cache_dir))
+    fresh(_base())   # this stage's sheets share one Layout (to_pdf)
     try:
         yield
     finally:
         _CACHE.pop()
+
+
+def _base() -> str:
+    return TILE_TEMPLATES.as_uri() + "/"
+
+
+def prewarm() -> None:
+    """Read the sheets' fonts and style sheet (print.css) in a process that forks this
+    build's stage workers, while it waits for their job (stagerun): the tiles' and the
+    board's sheets then find them read."""
+    from ..render.pdf import prewarm as warm
+
+    warm(_base(), '<!DOCTYPE html><html><head><link rel="stylesheet" href="print.css">'
+                  '</head><body></body></html>')
 
 
 def _sheet_key(html: str) -> str:
@@ -227,14 +243,13 @@ def _sheet_key(html: str) -> str:
                         os.environ.get("SOURCE_DATE_EPOCH", "0"))
 
 
-def to_pdf(html: str, layouts: dict | None = None) -> Pdf:
+def to_pdf(html: str) -> Pdf:
     """HTML -> PDF bytes through the project's one WeasyPrint module (render/pdf.py); from
-    the render cache when a stage opened one (`cached`) and it holds this sheet. layouts:
-    the Layouts (font configurations: the fonts read once) by base URL, kept for the next
-    sheets laid out with the same dict, as runon keeps its own; a PDF's bytes do not depend
-    on what shared its Layout."""
+    the render cache when a stage opened one (`cached`) and it holds this sheet. Laid out
+    with the process's shared Layout (render/pdf.py's shared(): the fonts and print.css read
+    once); a PDF's bytes do not depend on what shared its Layout."""
     from ..render.cache import pack, unpack
-    from ..render.pdf import Layout
+    from ..render.pdf import Layout, shared
 
     cache = _CACHE[-1] if _CACHE else None
     key = _sheet_key(html) if cache is not None else ""
@@ -244,8 +259,7 @@ def to_pdf(html: str, layouts: dict | None = None) -> Pdf:
         out = Pdf(data)
         out.pages, out.overflows = meta["pages"], tuple(tuple(o) for o in meta["overflows"])
         return out
-    base, layouts = TILE_TEMPLATES.as_uri() + "/", {} if layouts is None else layouts
-    document = (layouts.get(base) or layouts.setdefault(base, Layout(base))).render(html)
+    document = shared(_base()).render(html)
     out = Pdf(Layout.write(document.pages, document))
     out.pages = len(document.pages)
     out.overflows = tuple(sorted(set(_overflows(document))))
@@ -261,8 +275,7 @@ def to_pdf_pages(template: str, pages: list, **context) -> Pdf:
     (to_pdf), and the pages are drawn into one file (join). A constant that changes one page
     (the round cap: the round track's cells) lays out that page, not the sheet; the file is
     the same whatever the cache held."""
-    layouts: dict = {}
-    parts = [to_pdf(render_html(template, pages=[page], **context), layouts) for page in pages]
+    parts = [to_pdf(render_html(template, pages=[page], **context)) for page in pages]
     out = Pdf(join(parts))
     out.pages = sum(part.pages for part in parts)
     out.overflows = tuple(sorted({o for part in parts for o in part.overflows}))
@@ -299,10 +312,9 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
                              sort_keys=True)
             pieces.setdefault(key, item)
             keyed[-1].append((key, item))
-    layouts: dict = {}
     laid = {key: to_pdf(render_html(template, pages=[[dict(item, x=margin, y=margin)]],
                                     paper=(item["w"] + 2 * margin, item["h"] + 2 * margin),
-                                    **context), layouts)
+                                    **context))
             for key, item in pieces.items()}
     frags = fragments([(laid[key], [key]) for key in pieces], _CACHE[-1] if _CACHE else None)
     height = paper[1] * PT_PER_MM

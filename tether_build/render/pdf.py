@@ -395,6 +395,43 @@ class Layout:
             return first_document.copy(pages).write_pdf()
 
 
+_SHARED: dict = {}     # base URL -> the Layout this process's documents of it share
+_WARMED: set = set()   # bases prewarm()ed since the last fresh() of each
+
+
+def shared(base: str) -> Layout:
+    """The Layout (font configuration, parsed style sheets, images) that a stage's documents
+    with this base URL are laid out with in this process: the fonts and the style sheets
+    they link are read once for all of them (_LinkedSheets), not once a document or a
+    sheet, in this process and those it forks. A document's bytes do not depend on what
+    shared its Layout. A stage starts with fresh()."""
+    found = _SHARED.get(base)
+    if found is None:
+        found = _SHARED[base] = Layout(base)
+    return found
+
+
+def fresh(base: str, warm: str | None = None) -> None:
+    """Start a stage's layouts of `base`: forget a Layout of an earlier stage in this
+    process (a file it read may have changed since: `tether build --watch`), unless
+    prewarm() made it for this build; then lay out `warm` (a document linking the style
+    sheets the stage's documents link) in it, so a process forked next finds them read."""
+    if base in _WARMED:
+        _WARMED.discard(base)
+        return
+    _SHARED.pop(base, None)
+    if warm is not None:
+        shared(base).render(warm)
+
+
+def prewarm(base: str, warm: str) -> None:
+    """fresh(base, warm) ahead of the stage, in a process that forks this build's stage
+    workers (stagerun's preloaded process, while it waits for their job): the stage's
+    fresh() then keeps what was read."""
+    fresh(base, warm)
+    _WARMED.add(base)
+
+
 WARM_UP_HTML = """<!DOCTYPE html><html><head><link rel="stylesheet" href="fonts/fonts.css">
 <style>@page { size: 63mm 88mm; margin: 3mm; } p { font-family: "Tether Sans"; }
 h1 { font-family: "Tether Serif"; font-weight: bold; } img { width: 4mm; }</style></head>

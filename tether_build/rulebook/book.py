@@ -342,9 +342,7 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     def card_face(inline: bool):
         return lambda c: faces.face(c["id"], c["scale"], inline)
 
-    # every part links the same fonts and style sheets: read once, here, before the fork
-    runon.fresh_layouts(book["base"], env.get_template("rulebook/partdoc.html").render(
-        title=book["title"], **runon.page_sizes(True, None)))
+    runon.fresh_layouts(book["base"])   # (read once, here, before the fork below)
     runon.watched("bookch")   # (chapterdocs.ahead below stops where the forked chain is)
     wait = _ahead(lambda: chapterdocs.layout(env, book, papers, cache, card_face(False)),
                   cache, workers)

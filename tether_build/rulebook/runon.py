@@ -369,31 +369,36 @@ def _lay_out(html: str, kind: str, cache, base: str, first: float, measure: Call
     return entry
 
 
-_LAYOUTS: dict = {}   # base URL -> the Layout the book is laid out with here (layout())
-
-
 def layout(base: str):
-    """The Layout (font configuration, parsed style sheets, images) that the book's documents
-    are laid out with in this process, one per base URL: the fonts and style sheets every
-    part links are read once for all of them (render/pdf.py parses a linked sheet once per
-    Layout), not once a chain (about 30 ms each), in this process and those it forks after
-    fresh_layouts(). A part's bytes do not depend on what shared its Layout."""
-    from ..render.pdf import Layout
+    """The Layout the book's documents are laid out with in this process (render/pdf.py's
+    shared(): the fonts and the style sheets every part links read once, not once a chain,
+    about 30 ms each); the rulebook starts with fresh_layouts()."""
+    from ..render.pdf import shared
 
-    found = _LAYOUTS.get(base)
-    if found is None:
-        found = _LAYOUTS[base] = Layout(base)
-    return found
+    return shared(base)
 
 
-def fresh_layouts(base: str, warm: str | None = None) -> None:
-    """Start a book's layouts: forget the Layouts of a book laid out before in this process
-    (a file one read may have changed since: `tether build --watch`), and lay out `warm` (a
-    document linking the style sheets the parts link) once, so a process forked next
-    (book._ahead) finds the fonts and sheets read."""
-    _LAYOUTS.clear()
-    if warm is not None:
-        layout(base).render(warm)
+# what every part of the book links (templates/rulebook/partdoc.html): read by fresh_layouts
+WARM_HTML = ('<!DOCTYPE html><html><head><link rel="stylesheet" href="fonts/fonts.css">'
+             '<link rel="stylesheet" href="rulebook/book.css"></head><body></body></html>')
+
+
+def fresh_layouts(base: str) -> None:
+    """Start a book's layouts (render/pdf.py's fresh()), the fonts and style sheets every
+    part links read now, before book._ahead forks the chapters' process."""
+    from ..render.pdf import fresh
+
+    fresh(base, WARM_HTML)
+
+
+def prewarm() -> None:
+    """Read the book's fonts and style sheets in a process that forks this build's stage
+    workers, while it waits for their job (stagerun): the rulebook's fresh_layouts() then
+    finds them read."""
+    from ..render.pdf import prewarm as warm
+    from .book import TEMPLATES
+
+    warm(TEMPLATES.as_uri() + "/", WARM_HTML)
 
 
 JOB: dict = {}   # what a paper's work reads (template, book, cache...): set around each_paper
