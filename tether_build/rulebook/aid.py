@@ -90,7 +90,7 @@ def hit_table(content, words, cards: list[dict]) -> dict:
 def battle_table(content) -> dict:
     """P(attacker wins) for battles of Cohorts only, 1..BATTLE_MAX a side."""
     force = content.game["units"]["force"]
-    battle = odds.Battle(int(force["dice"]), int(force["hit"]),
+    battle = odds.battle(int(force["dice"]), int(force["hit"]),
                          int(content.game["combat"]["die_sides"]))
     sizes = list(range(1, BATTLE_MAX + 1))
     return {"sizes": sizes,

@@ -136,6 +136,18 @@ def glossary(content, words: Words, cards: list[dict]) -> list[dict]:
 
 def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
              ) -> tuple[dict, Words, object]:
+    """(the book's template context, its glossary words, its card faces)."""
+    book, words, faces, parts = _chapters_context(content, content_dir, cache)
+    _rest_of_context(book, content, content_dir, words, faces, parts, papers, board)
+    return book, words, faces
+
+
+def _chapters_context(content, content_dir: Path, cache=None) -> tuple[dict, Words, object,
+                                                                       list]:
+    """What the rules chapters' documents read of the book's context (chapterdoc.html: the
+    title, the chapters, the card anatomy figure and the icon key, the base URL), and the
+    words, faces and components the rest of it is made from (_rest_of_context): the
+    chapters' process is forked with this much (render_rulebook)."""
     from ..printing.components import components
     from .faces import Faces
 
@@ -150,23 +162,31 @@ def _context(content, content_dir: Path, cache=None, papers=("a4",), board=BOARD
     wanted = any(ANATOMY in str(ch.html) for ch in chapters)
     if wanted:  # the anatomy figure measures its card as printed; the rest fit later
         faces.fit([anatomy.pick_card(faces.cards)["id"]])
-    game = content.game
     book = {
-        "title": words.plain(game["title"]),
+        "title": words.plain(content.game["title"]), "chapters": chapters,
+        "anatomy": anatomy.figure(faces, words) if wanted else None,
+        "icon_key": anatomy.icon_key(content, words),
+        "base": faces.base_url,
+    }
+    return book, words, faces, parts
+
+
+def _rest_of_context(book: dict, content, content_dir: Path, words: Words, faces, parts: list,
+                     papers=("a4",), board=BOARD) -> None:
+    """Add to `book` what the rest of the book reads: the cover, the setting, the factions,
+    the glossary, the card reference, the player aid and the print-and-assemble guide."""
+    game = content.game
+    book.update({
         "version": content_version(str(game["version"]), Path(content_dir)),
-        "players": game["players"], "chapters": chapters,
+        "players": game["players"],
         "setting": setting(content, words), "factions": factions(content, words, faces),
         "emblems": [f.get("emblem") for f in content.factions.values() if f.get("emblem")],
         "glossary": glossary(content, words, faces.cards),
         "decks": reference.reference(words, faces),
         "card_total": sum(c["copies"] for c in faces.cards),
-        "aid": aid.player_aid(content, words, faces.cards, chapters),
+        "aid": aid.player_aid(content, words, faces.cards, book["chapters"]),
         "guide": printguide.guide(content, faces.cards, words, parts, papers, board),
-        "anatomy": anatomy.figure(faces, words) if wanted else None,
-        "icon_key": anatomy.icon_key(content, words),
-        "base": faces.base_url,
-    }
-    return book, words, faces
+    })
 
 
 def _layout(paper: str) -> tuple[str, bytes, list, int]:
@@ -335,7 +355,7 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         raise TetherError(f"unknown paper {', '.join(unknown) or '(none)'} "
                           f"(choose from {', '.join(PAPERS)})")
     cache = Cache(cache_dir)
-    book, words, faces = _context(content, content_dir, cache, papers, board)
+    book, words, faces, parts = _chapters_context(content, content_dir, cache)
     env = _env(words, cache)
     template = env.get_template("rulebook/book.html")
 
@@ -346,7 +366,8 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     runon.watched("bookch")   # (chapterdocs.ahead below stops where the forked chain is)
     wait = _ahead(lambda: chapterdocs.layout(env, book, papers, cache, card_face(False)),
                   cache, workers)
-    try:
+    try:   # (the chapters' process has what it reads of the book: the rest is made here)
+        _rest_of_context(book, content, content_dir, words, faces, parts, papers, board)
         aids = chapterdocs.layout_aid(env, book, papers, cache)
         refs = reference.pages(env, book, papers, cache)
         if workers > 1:   # the guide with the page counts _settle tries first (cached)

@@ -141,7 +141,7 @@ def combat_example(ctx: Ctx) -> Markup:
                 f"{_n(r['hits_d'], 'hit')}. ")
         text += _losses(r)
         items.append(f"<li>{_bold(w.html(text))}</li>")
-    battle = odds.Battle(dice, hit, sides)
+    battle = odds.battle(dice, hit, sides)
     win, lose, both, rounds = battle.outcome(a, d)
     intro = w.html(
         f"The [attacker] moves {a} [force:pl] into a [hex] held by {d} enemy [force:pl]. "

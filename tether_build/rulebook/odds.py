@@ -85,6 +85,13 @@ class Battle:
         return result
 
 
+@cache
+def battle(dice: int, hit: int, sides: int) -> Battle:
+    """The Battle of these dice, one a process: the player aid's table and the combat
+    example ask for the same battles (their sub-battles), worked out once."""
+    return Battle(dice, hit, sides)
+
+
 def seeded_battle(a: int, d: int, dice: int, hit: int, sides: int, seed: int) -> list[dict]:
     """A battle played out with a seeded RNG: per combat round, the rolls and casualties."""
     rng = random.Random(seed)
