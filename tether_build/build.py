@@ -317,8 +317,10 @@ def _stamp_json(outputs: dict[str, bytes], version: str) -> dict[str, bytes]:
 
 def designer_notes(ctx: Context) -> dict[str, bytes]:
     """Stage: the designer report."""
+    from .render.cache import Cache
     from .report import render_html
-    return {"designer-notes.html": render_html(ctx.content, ctx.content_dir / "rules")}
+    return {"designer-notes.html": render_html(ctx.content, ctx.content_dir / "rules",
+                                               ctx.cards, Cache(ctx.cache_dir))}
 
 
 def validate_stage(ctx: Context) -> dict[str, bytes]:

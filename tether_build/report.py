@@ -122,21 +122,27 @@ def load_designer_notes(path: Path, shown: str, memo=None) -> tuple[list[dict], 
     return (doc.data if not problems else []), problems
 
 
-def _readings(content: Content) -> list[dict]:
+def _readings(content: Content, cards: list | None = None) -> list[dict]:
     """Every card's printed text and the engine's reading of its effect."""
     from .cards import normalized_cards
     from .effects.describe import reading
 
     return [{"id": c["id"], "name": c["name"], "text": c["text"], "reading": reading(c)}
-            for c in normalized_cards(content)]
+            for c in (normalized_cards(content) if cards is None else cards)]
 
 
-def render_html(content: Content, rules_dir: Path | None = None) -> bytes:
-    """The designer report as one self-contained HTML page."""
+def render_html(content: Content, rules_dir: Path | None = None, cards: list | None = None,
+                cache=None) -> bytes:
+    """The designer report as one self-contained HTML page. cards: the content's normalized
+    cards, when the caller has them; cache: a render cache, where the template's compiled
+    code is kept (render/templatecode.py)."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+    from .render.templatecode import bytecode_cache
+
     templates = Path(__file__).resolve().parent.parent / "templates" / "report"
-    env = Environment(loader=FileSystemLoader(templates), autoescape=select_autoescape())
+    env = Environment(loader=FileSystemLoader(templates), autoescape=select_autoescape(),
+                      bytecode_cache=bytecode_cache(cache))
     items = collect(content, rules_dir)
     groups: dict[str, list[Item]] = {}
     for item in items:
@@ -144,5 +150,6 @@ def render_html(content: Content, rules_dir: Path | None = None) -> bytes:
     return env.get_template("designer-notes.html").render(
         title=content.game["title"], version=content.game["version"], groups=groups,
         total=sum(len(i.notes) for i in items), open_total=sum(i.open_count for i in items),
-        renames=[i for i in items if i.renamed], open_re=OPEN, readings=_readings(content),
+        renames=[i for i in items if i.renamed], open_re=OPEN,
+        readings=_readings(content, cards),
     ).encode()

@@ -90,3 +90,40 @@ def test_a_constant_the_scenarios_read_plays_them_again(content_copy, tmp_path):
     report = _check(content_copy, memo)
     assert not report.scenarios_reused and not report.cached
     assert _json(report) == _json(_check(content_copy, None))
+
+
+def test_the_card_examples_are_reused_while_what_they_read_holds(content_copy, tmp_path,
+                                                                  monkeypatch):
+    """The card examples' results are kept with the game constants read: a round cap edit
+    (and lines moved above an example) reuses them, its failure at its new line; an edit of
+    a constant they read runs them again. Either way the report is the memo-less one."""
+    from tether_build.check import run as module
+
+    ran: list[int] = []
+    real = module.run_examples
+
+    def counting(*args, **kwargs):
+        ran.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(module, "run_examples", counting)
+    memo = Cache(tmp_path / "memo")
+    starter = "cards/starter.yaml"
+    _edit(content_copy, "players: [{gold: 3, mana: 0, discard: 1}]",
+          "players: [{gold: 4, mana: 0, discard: 1}]", starter)   # an example that fails
+    first = _check(content_copy, memo)
+    [fail] = [f for f in first.failures if f.kind == "example"]
+    assert ran == [1] and fail.file == "content/cards/starter.yaml"
+    ran.clear()
+    _edit(content_copy, "round_cap: 10", "round_cap: 4", "game.yaml")
+    _edit(content_copy, "cards:\n", "cards:\n  # a note\n", starter)   # the example moves down
+    capped = _check(content_copy, memo)
+    assert ran == []
+    [moved] = [f for f in capped.failures if f.kind == "example"]
+    assert (moved.subject, moved.why) == (fail.subject, fail.why)
+    assert moved.line == fail.line + 1
+    assert _json(capped) == _json(_check(content_copy, None))
+    ran.clear()
+    _edit(content_copy, "  size: 6", "  size: 5", "game.yaml")   # a hand's size
+    resized = _check(content_copy, memo)
+    assert ran == [1]
+    assert _json(resized) == _json(_check(content_copy, None))

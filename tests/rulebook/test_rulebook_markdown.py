@@ -237,3 +237,35 @@ def test_rules_image_inside_content_is_shown(content_copy):
     assert problems == []
     html = next(c for c in chapters if c.id == "test").html
     assert (img / "map.svg").resolve().as_uri() in html
+
+
+def test_a_clean_chapter_is_not_checked_again_until_the_glossary_changes(content_copy,
+                                                                         tmp_path,
+                                                                         monkeypatch):
+    """A chapter whose tokens and names were checked and found clean is kept so in the
+    render cache: the next build does not read it line by line again, unless its text, the
+    glossary or the code changed (a rename can make its words a glossary name)."""
+    from tether_build.render.cache import Cache
+    from tether_build.rulebook.chapters import ChapterRenderer
+
+    cache = Cache(tmp_path / "cache")
+    _chapter(content_copy, "A Legion rolls.")
+    checked: list[str] = []
+    real = ChapterRenderer._tokens
+
+    def counting(self, line, shown, lineno):
+        checked.append(shown)
+        return real(self, line, shown, lineno)
+    monkeypatch.setattr(ChapterRenderer, "_tokens", counting)
+
+    def problems(content_dir: Path) -> list:
+        checked.clear()
+        content = validate(content_dir)
+        return render_chapters(_ctx(content), content_dir / "rules", content_dir.parent,
+                               cache)[1]
+    assert problems(content_copy) == [] and "content/rules/99-test.md" in checked
+    assert problems(content_copy) == [] and checked == []   # kept as clean
+    terms = content_copy / "terms.yaml"
+    terms.write_text(terms.read_text().replace('singular: "Cohort"', 'singular: "Legion"', 1))
+    found = problems(content_copy)
+    assert [p.message for p in found] == ["glossary name 'Legion' typed literally"]

@@ -282,13 +282,13 @@ def _without(rules, ability, ex: dict, card_id) -> str | None:
     return None
 
 
-def run_examples(rules, content) -> tuple[int, list[Failure]]:
+def run_examples(rules, content, located: bool = True) -> tuple[int, list]:
     """Run every example of the content (cards, Champion abilities, faction passives), each
     example of an ability also without that ability: (examples run, failures located at the
-    example's line)."""
+    example's line). located=False: each failure as [holder number, example number, why]
+    (locate_failures places them in the content)."""
     n, fails = 0, []
-    for subject, card_id, examples, doc_key, path, file, ability in _subjects(content):
-        doc = content.docs.get(doc_key)
+    for h, (_, card_id, examples, _, _, _, ability) in enumerate(_subjects(content)):
         for k, ex in enumerate(examples):
             n += 1
             try:
@@ -298,7 +298,26 @@ def run_examples(rules, content) -> tuple[int, list[Failure]]:
             except Exception as exc:  # noqa: BLE001  (reported as the example's failure)
                 why = f"expected it to resolve, got {type(exc).__name__}: {exc}"
             if why:
-                line = doc.locate(path + ("examples", k))[0] if doc else 0
-                fails.append(Failure(subject, "example", file, line, f"example {k + 1}",
-                                     why))
-    return n, fails
+                fails.append([h, k, why])
+    return n, locate_failures(content, fails) if located else fails
+
+
+def locate_failures(content, fails: list) -> list[Failure]:
+    """Failures [holder number, example number, why] (run_examples) as Failures located at
+    their example's line in `content`."""
+    holders = list(_subjects(content))
+    out = []
+    for h, k, why in fails:
+        subject, _, _, doc_key, path, file, _ = holders[h]
+        doc = content.docs.get(doc_key)
+        line = doc.locate(path + ("examples", k))[0] if doc else 0
+        out.append(Failure(subject, "example", file, line, f"example {k + 1}", why))
+    return out
+
+
+def examples_form(content) -> list:
+    """Every holder's examples as the engine plays them (the card or the ability that
+    carries them, with no file or line), in run_examples' order: what their results depend
+    on besides the definitions and the game constants (memo.examples_key)."""
+    return [[subject, card_id, examples, list(ability) if ability else None]
+            for subject, card_id, examples, _, _, _, ability in _subjects(content)]

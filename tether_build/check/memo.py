@@ -50,6 +50,16 @@ def scenarios_key(play: dict[str, bytes], seed: int) -> str:
                   files_digest(_PKG, PLAY_CODE), (_PKG / "board.py").read_bytes())
 
 
+EXAMPLES_KIND = "check-examples"
+
+
+def examples_key(play: dict[str, bytes], seed: int, examples: list) -> str:
+    """What the card examples' results depend on besides the game constants they read: the
+    scenarios' (scenarios_key) and the examples themselves (examples.examples_form)."""
+    return digest("examples/1", scenarios_key(play, seed),
+                  json.dumps(examples, sort_keys=True, default=str))
+
+
 def memoized(compiled: dict[str, bytes], memo, games: int = DEFAULT_GAMES, seed: int = 1
              ) -> bool:
     """Whether run_check(memo=) finds the scenario and sweep results of these compiled

@@ -8,7 +8,7 @@ and line to every subject and failure, and recomputes only the text/effect drift
 
 The scenarios' results are also kept apart, with the game constants they read (reads.py):
 an edit of a constant that no scenario reads (the round cap) plays the sweep again and
-reuses them.
+reuses them. So are the card examples' results, under the examples themselves.
 """
 
 from __future__ import annotations
@@ -19,9 +19,18 @@ from dataclasses import asdict
 
 from ..compile import compile_engine
 from ..textcheck import drift
-from .examples import run_examples
+from .examples import examples_form, locate_failures, run_examples
 from .instrument import instrumented_rules
-from .memo import DEFAULT_GAMES, MEMO_KIND, SCENARIOS_KIND, play_form, play_key, scenarios_key
+from .memo import (
+    DEFAULT_GAMES,
+    EXAMPLES_KIND,
+    MEMO_KIND,
+    SCENARIOS_KIND,
+    examples_key,
+    play_form,
+    play_key,
+    scenarios_key,
+)
 from .model import Failure, Report
 from .reads import Log, still_hold
 from .scenarios import Runner
@@ -48,7 +57,7 @@ def run_check(content, cards: list[dict], games: int = DEFAULT_GAMES, seed: int 
     examples: list = []  # the card examples, run here while the sweep's workers play
 
     def run_card_examples() -> None:
-        examples.append(run_examples(rules, content))
+        examples.append(_examples(rules, content, memo, play, seed, log))
 
     if found is None:
         kept = _kept_scenarios(memo, play, seed)
@@ -139,6 +148,28 @@ def _play(rules, comp, subs, play, games, seed, cards, progress, then,
                       "sweep": round(time.perf_counter() - t0 - spent["scenarios"]
                                      - spent["then"], 3)}
     return out, ran or None
+
+
+def _examples(rules, content, memo, play: dict, seed: int, log: Log | None
+              ) -> tuple[int, list[Failure]]:
+    """run_examples' (examples run, failures), or those kept in the memo for the same
+    definitions (without their constants) and the same examples, while every game constant
+    read meanwhile (reads.py: the scenarios' too, when they ran first) still has the value
+    it had. The failures are located in the content as it is now."""
+    if memo is None or log is None:
+        return run_examples(rules, content)
+    key = examples_key(play, seed, examples_form(content))
+    entry = _load(memo.get(EXAMPLES_KIND, key))
+    try:
+        if entry is not None and still_hold(entry["reads"],
+                                            json.loads(play["game.json"])["constants"]):
+            return entry["n"], locate_failures(content, entry["failures"])
+    except (KeyError, TypeError, ValueError):
+        pass   # an entry this code did not write: the examples run again
+    n, fails = run_examples(rules, content, located=False)
+    memo.put(EXAMPLES_KIND, key, json.dumps({"n": n, "failures": fails, "reads": log.reads()},
+                                            sort_keys=True).encode())
+    return n, locate_failures(content, fails)
 
 
 def _kept_scenarios(memo, play: dict, seed: int) -> dict | None:

@@ -212,10 +212,12 @@ def cached(cache_dir):
 
     _CACHE.append(Cache(cache_dir))
     fresh(_base())   # this stage's sheets share one Layout (to_pdf)
+    _KEYED.clear()   # (the files and code it names are read again: --watch)
     try:
         yield
     finally:
         _CACHE.pop()
+        _KEYED.clear()
 
 
 def _base() -> str:
@@ -235,12 +237,17 @@ def prewarm() -> None:
 def _sheet_key(html: str) -> str:
     from ..render import cache
 
-    here = Path(__file__).resolve().parent
-    return cache.digest("sheet-pdf/1", html, TILE_TEMPLATES.as_uri(),
-                        cache.files_digest(TEMPLATES, ("tiles", "icons", "fonts")),
-                        cache.code_digest("pdf.py"), (here / "common.py").read_bytes(),
-                        cache.versions(*cache.LAYOUT_PACKAGES),
-                        os.environ.get("SOURCE_DATE_EPOCH", "0"))
+    if _KEYED.get("base") is None:   # (all but the HTML: once a stage, see `cached`)
+        here = Path(__file__).resolve().parent
+        _KEYED["base"] = cache.digest(
+            "sheet-pdf/1", TILE_TEMPLATES.as_uri(),
+            cache.files_digest(TEMPLATES, ("tiles", "icons", "fonts")),
+            cache.code_digest("pdf.py"), (here / "common.py").read_bytes(),
+            cache.versions(*cache.LAYOUT_PACKAGES), os.environ.get("SOURCE_DATE_EPOCH", "0"))
+    return cache.digest(_KEYED["base"], html)
+
+
+_KEYED: dict = {}   # the part of every sheet's key that is not its HTML, once a stage
 
 
 def to_pdf(html: str) -> Pdf:

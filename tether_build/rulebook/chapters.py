@@ -19,7 +19,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from .. import constants, yamlio
@@ -81,7 +80,38 @@ class ChapterRenderer:
         self.literal = textmod.literal_names(ctx.content.terms)
         self.prefer_icon = textmod.icon_preferred(
             (c.get("text") or "" for c in ctx.content.cards), ctx.content.icons)
-        self.md = MarkdownIt("commonmark", {"html": True}).enable("table")
+
+    @functools.cached_property
+    def md(self):
+        """The Markdown parser (imported when a chapter is parsed: most builds find every
+        chapter's HTML in the render cache)."""
+        from markdown_it import MarkdownIt
+
+        return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+    @functools.cached_property
+    def _lint(self) -> str | None:
+        """What a chapter's token check reads besides its text (the glossary's terms and
+        icons, the icons the content prefers, this code), hashed: a chapter whose text and
+        this are unchanged found nothing before (_linted), so it is not read line by line
+        again. None without a render cache."""
+        import json
+
+        from ..render.cache import digest
+
+        if self.cache is None:
+            return None
+        content = self.ctx.content
+        return digest("chapter-lint/1", json.dumps([content.terms, content.icons,
+                                                    sorted(self.prefer_icon)],
+                                                   sort_keys=True, default=str),
+                      _code(), Path(textmod.__file__).read_bytes())
+
+    def _linted(self, text: str) -> str | None:
+        """The cache key under which chapter text `text` is kept as checked and clean."""
+        from ..render.cache import digest
+
+        return None if self._lint is None else digest(self._lint, text)
 
     # ---- checks ------------------------------------------------------------------------
     def _constants(self, body: str, shown: str, first: int) -> tuple[str, list[Problem]]:
@@ -150,12 +180,15 @@ class ChapterRenderer:
                ) -> tuple[Chapter | None, list[Problem]]:
         """One chapter file -> (Chapter, problems); Chapter is None if it cannot render
         (or if only checking)."""
-        meta, body, first, problems = split_front_matter(path.read_text(encoding="utf-8"),
-                                                         shown)
+        text = path.read_text(encoding="utf-8")
+        meta, body, first, problems = split_front_matter(text, shown)
         if problems:
             return None, problems
         chapter = Chapter(str(meta["id"]), shown, str(meta["title"]))
-        problems += self._tokens(chapter.title_source, shown, 2)
+        linted = self._linted(text)   # its tokens and names were checked, and found clean
+        clean = linted is not None and self.cache.get("chapterlint", linted) is not None
+        if not clean:
+            problems += self._tokens(chapter.title_source, shown, 2)
         directives: list[str] = []
         lines = []
         for i, line in enumerate(body.split("\n")):
@@ -172,8 +205,11 @@ class ChapterRenderer:
                 lines.append(PLACEHOLDER.format(len(directives)))
                 directives.append(name)
                 continue
-            problems += self._tokens(line, shown, first + i)
+            if not clean:
+                problems += self._tokens(line, shown, first + i)
             lines.append(line)
+        if linted is not None and not clean and not problems:
+            self.cache.put("chapterlint", linted, b"clean")
         rendered, errors = self._constants("\n".join(lines), shown, first)
         problems += errors
         if "![" in rendered:   # (every Markdown image starts so: no parse without one)
