@@ -1,11 +1,47 @@
-"""The garbage collector around heavy work (forking.py): a frozen heap while pools fork, no
-collection while WeasyPrint lays out, and either way the process is left as it was."""
+"""Forking safely and the garbage collector around heavy work (forking.py): no fork while a
+C library's thread runs, a frozen heap while pools fork, no collection while WeasyPrint lays
+out, and either way the process is left as it was."""
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import sys
+import time
 
-from tether_build.forking import collector_paused, frozen_heap
+import pytest
+
+from tether_build.forking import collector_paused, foreign_threads, frozen_heap, quiet
+
+
+def _c_thread(microseconds: int):
+    """Start a thread that runs no Python (libc's usleep, as a C library's thread would)."""
+    libc = ctypes.CDLL(None)
+    libc.pthread_create.argtypes = [ctypes.POINTER(ctypes.c_ulong), ctypes.c_void_p,
+                                    ctypes.c_void_p, ctypes.c_void_p]
+    handle = ctypes.c_ulong()
+    usleep = ctypes.cast(libc.usleep, ctypes.c_void_p)
+    assert libc.pthread_create(ctypes.byref(handle), None, usleep, microseconds) == 0
+    return libc, handle
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/task lists threads")
+def test_a_fork_waits_until_no_c_library_thread_runs():
+    """A thread that a C library started (Pango matching fonts after a layout) may hold a
+    lock a forked child would wait for forever: a fork waits for it to end, and no longer
+    than its limit when it does not."""
+    assert foreign_threads() == []
+    libc, handle = _c_thread(300_000)
+    assert len(foreign_threads()) == 1
+    t = time.monotonic()
+    quiet()
+    assert foreign_threads() == [] and time.monotonic() - t >= 0.2
+    libc.pthread_join(handle, None)
+    libc, handle = _c_thread(1_500_000)
+    t = time.monotonic()
+    quiet(timeout=0.2)   # a thread that outlives the limit: the fork goes ahead
+    assert 0.2 <= time.monotonic() - t < 1.0 and len(foreign_threads()) == 1
+    libc.pthread_join(handle, None)
 
 
 def test_a_pool_freezes_the_heap_for_its_life_only():

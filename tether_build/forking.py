@@ -1,6 +1,11 @@
-"""The garbage collector around heavy work. Forked worker pools (the build's stages, the
-rulebook's papers, the card faces, the check's sweep, simulations): the parent's heap is
-frozen out of the garbage collector while they fork.
+"""Forking safely, and the garbage collector around heavy work. Forked worker pools (the
+build's stages, the rulebook's papers, the card faces, the check's sweep, simulations): the
+parent's heap is frozen out of the garbage collector while they fork.
+
+Every fork waits first until no thread but Python's own runs in the process (quiet()): after
+a layout, Pango matches fonts in a thread of its own for a few milliseconds, holding
+fontconfig's lock, and a process forked meanwhile waited for that lock forever (a build hung
+so, with the book's fonts read before the chapters' process was forked).
 
 What a worker inherits (the loaded content, the compiled rules, the imported libraries: some
 hundred thousand objects) is then never walked by its collections, which layout and game code
@@ -11,12 +16,44 @@ stay shared with the parent instead of being copied when the collector touches t
 from __future__ import annotations
 
 import gc
+import os
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+
+
+QUIET_WAIT = 2.0   # seconds a fork waits at most for the threads of C libraries to end
+
+
+def foreign_threads() -> list[int]:
+    """The threads of this process that are not Python's (started by a C library: Pango's
+    font matching), by id; [] where the system does not list them (/proc/self/task)."""
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return []
+    ours = {t.native_id for t in threading.enumerate()}
+    return [int(t) for t in tasks if int(t) not in ours]
+
+
+def quiet(timeout: float = QUIET_WAIT) -> None:
+    """Before a fork: wait until foreign_threads() have ended, `timeout` seconds at most (then
+    fork as before). A lock such a thread holds at the fork stays held in the child, which
+    then waits for it forever."""
+    deadline = time.monotonic() + timeout
+    while foreign_threads() and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+def fork() -> int:
+    """os.fork(), once quiet()."""
+    quiet()
+    return os.fork()
 
 
 @contextmanager
@@ -58,10 +95,10 @@ def fork_pool(workers: int, cancel: bool = False, nice: int = 0
     `cancel`, work not started yet is dropped first (a build's stages after a Ctrl-C).
     nice: how much lower their CPU priority is (os.nice; GIVE_WAY inside giving_way())."""
     import multiprocessing
-    import os
     from concurrent.futures import ProcessPoolExecutor
 
     nice = nice or (_NICE[-1] if _NICE else 0)
+    quiet()   # (its workers fork at its first task: nothing runs in between)
     with frozen_heap():
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                    initializer=os.nice if nice else None,

@@ -32,6 +32,7 @@ import sys
 import time
 from collections.abc import Callable
 
+from . import forking
 from .commit import Outputs
 from .forking import fork_pool
 
@@ -127,7 +128,7 @@ def preload(ctx) -> None:
     ours, theirs = multiprocessing.Pipe()
     sys.stdout.flush()   # (what is buffered would be written twice)
     sys.stderr.flush()
-    pid = os.fork()
+    pid = forking.fork()
     if pid == 0:
         code = 1
         try:

@@ -65,8 +65,10 @@ def build_once(run: Callable[[], None]) -> tuple[int, list[str]]:
         return _exit_code(run), []
     sys.stdout.flush()
     sys.stderr.flush()
+    from .forking import fork
+
     read, write = os.pipe()
-    pid = os.fork()
+    pid = fork()
     if pid == 0:   # the child: build, send the module names, leave without cleanup
         code = 1
         try:

@@ -317,7 +317,9 @@ def _ahead(work: Callable[[], object], cache, workers: int) -> Callable[[], None
         return lambda: None
     sys.stdout.flush()
     sys.stderr.flush()
-    pid = os.fork()
+    from ..forking import fork
+
+    pid = fork()
     if pid == 0:
         code = 1
         try:
