@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gc
 import os
-import threading
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,15 +30,16 @@ if TYPE_CHECKING:
 QUIET_WAIT = 2.0   # seconds a fork waits at most for the threads of C libraries to end
 
 
-def foreign_threads() -> list[int]:
-    """The threads of this process that are not Python's (started by a C library: Pango's
-    font matching), by id; [] where the system does not list them (/proc/self/task)."""
+def foreign_threads() -> int:
+    """How many threads of this process run no Python (started by a C library: Pango's font
+    matching): its threads (/proc/self/task) less those Python knows (sys._current_frames,
+    which counts the threads of the low-level _thread module too); 0 where the system does
+    not list them."""
     try:
-        tasks = os.listdir("/proc/self/task")
+        tasks = len(os.listdir("/proc/self/task"))
     except OSError:
-        return []
-    ours = {t.native_id for t in threading.enumerate()}
-    return [int(t) for t in tasks if int(t) not in ours]
+        return 0
+    return max(0, tasks - len(sys._current_frames()))
 
 
 def quiet(timeout: float = QUIET_WAIT) -> None:
