@@ -48,10 +48,6 @@ _import_weasyprint()
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 
-from .balance import apply as _balance_columns
-
-_balance_columns()   # balanced columns without WeasyPrint's one-pixel crawl (balance.py)
-
 
 class _UnsizedArrays:
     """WeasyPrint's cffi handle as its font subsetter (weasyprint.pdf.fonts) sees it, with
