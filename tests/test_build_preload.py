@@ -223,26 +223,3 @@ def test_ctrl_c_while_the_workers_run_stops_every_process_and_writes_nothing(sma
     assert [p for p in [*preloaded, *workers] if _alive(p)] == []
     assert written() == before   # no output written (nor the manifest)
 
-
-def test_the_preloaded_process_warms_the_stages_up_until_their_job_comes(monkeypatch):
-    """While it waits for the stages' job, the preloaded process runs their warm-ups (the
-    fonts and style sheets their layouts read first) in build order, once each; none once
-    the job is there, which never waits for more than the warm-up under way."""
-    import multiprocessing
-    from dataclasses import replace
-
-    from tether_build import build, stagerun
-
-    ran: list[str] = []
-    monkeypatch.setattr(build, "_call_plain", lambda target: ran.append(target))
-    stages = [replace(s, warm=f"mod:{s.name}" if s.name in ("rulebook", "tiles") else None)
-              for s in build.STAGES]
-    stages.append(replace(stages[-1], name="again", warm="mod:rulebook"))
-    monkeypatch.setattr(build, "STAGES", stages)
-    ours, theirs = multiprocessing.Pipe()
-    stagerun._warm(theirs)
-    assert ran == ["mod:rulebook", "mod:tiles"]
-    ran.clear()
-    ours.send("job")
-    stagerun._warm(theirs)
-    assert ran == []

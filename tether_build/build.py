@@ -125,9 +125,6 @@ class Stage:
     # beside the others, runs (its workers run) at a lower CPU priority: its work is shorter
     # than the rulebook's or the cards', which take the cores first (stagerun._pool)
     gives_way: bool = False
-    # "module:function" with no arguments: reads ahead what the stage's layouts read first
-    # (fonts, style sheets), in the preloaded process while it waits for the stages' job
-    warm: str | None = None
 
     def render(self, ctx: Context) -> dict[str, bytes]:
         from .render.cache import one_reading
@@ -137,13 +134,8 @@ class Stage:
 
 
 def _call(target: str, ctx: Context):
-    return _call_plain(target, ctx)
-
-
-def _call_plain(target: str, *args):
-    """Call "module:function" with args."""
     module, func = target.split(":")
-    return getattr(importlib.import_module(module), func)(*args)
+    return getattr(importlib.import_module(module), func)(ctx)
 
 
 @dataclass
@@ -468,12 +460,12 @@ STAGES: list[Stage] = [
           ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
            "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
           ("rulebook/*.py", "render/*.py", "printing/*.py", "board.py"), uses_paper=True,
-          versioned="work", parallel=True, warm="tether_build.rulebook.runon:prewarm"),
+          versioned="work", parallel=True),
     Stage("tiles", "hex tiles, tokens, components", "tether_build.build:tiles_stage",
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py"),
           uses_paper=True, card_view="tether_build.build:tiles_cards", versioned="commit",
-          parallel=True, gives_way=True, warm="tether_build.printing.common:prewarm"),
+          parallel=True, gives_way=True),
     Stage("board", "board map", "tether_build.build:board_stage",
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py",

@@ -173,7 +173,6 @@ def _preloaded(pipe) -> None:
         _import_layout()
     except Exception:  # noqa: BLE001, S110  (no print extra, no Pango...: the stages that lay out say so)
         pass
-    _warm(pipe)
     try:
         job = pipe.recv()
     except EOFError:
@@ -186,22 +185,6 @@ def _preloaded(pipe) -> None:
         pipe.send(("raised", exc))
         raise
     pipe.send(("end", None))
-
-
-def _warm(pipe) -> None:
-    """While the stages' job has not come: the stages' warm-ups (Stage.warm), in build
-    order (the rulebook's first: the longest stage), each read once here for the workers
-    forked after. The job waits for one warm-up at most (a few tens of ms), and a warm-up
-    that fails leaves its stage to read what it needs itself."""
-    from .build import STAGES, _call_plain
-
-    for target in dict.fromkeys(s.warm for s in STAGES if s.warm):
-        if pipe.poll():
-            return
-        try:
-            _call_plain(target)
-        except Exception:  # noqa: BLE001, S112  (the stage reads it, and says what is wrong)
-            continue
 
 
 def _remote(ctx, stages: list, render: Render, progress, workers: int,

@@ -224,16 +224,6 @@ def _base() -> str:
     return TILE_TEMPLATES.as_uri() + "/"
 
 
-def prewarm() -> None:
-    """Read the sheets' fonts and style sheet (print.css) in a process that forks this
-    build's stage workers, while it waits for their job (stagerun): the tiles' and the
-    board's sheets then find them read."""
-    from ..render.pdf import prewarm as warm
-
-    warm(_base(), '<!DOCTYPE html><html><head><link rel="stylesheet" href="print.css">'
-                  '</head><body></body></html>')
-
-
 def _sheet_key(html: str) -> str:
     from ..render import cache
 

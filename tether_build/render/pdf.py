@@ -396,7 +396,6 @@ class Layout:
 
 
 _SHARED: dict = {}     # base URL -> the Layout this process's documents of it share
-_WARMED: set = set()   # bases prewarm()ed since the last fresh() of each
 
 
 def shared(base: str) -> Layout:
@@ -413,23 +412,12 @@ def shared(base: str) -> Layout:
 
 def fresh(base: str, warm: str | None = None) -> None:
     """Start a stage's layouts of `base`: forget a Layout of an earlier stage in this
-    process (a file it read may have changed since: `tether build --watch`), unless
-    prewarm() made it for this build; then lay out `warm` (a document linking the style
-    sheets the stage's documents link) in it, so a process forked next finds them read."""
-    if base in _WARMED:
-        _WARMED.discard(base)
-        return
+    process (a file it read may have changed since: `tether build --watch`), and lay out
+    `warm` (a document linking the style sheets the stage's documents link) in the new one,
+    so a process forked next finds them read."""
     _SHARED.pop(base, None)
     if warm is not None:
         shared(base).render(warm)
-
-
-def prewarm(base: str, warm: str) -> None:
-    """fresh(base, warm) ahead of the stage, in a process that forks this build's stage
-    workers (stagerun's preloaded process, while it waits for their job): the stage's
-    fresh() then keeps what was read."""
-    fresh(base, warm)
-    _WARMED.add(base)
 
 
 WARM_UP_HTML = """<!DOCTYPE html><html><head><link rel="stylesheet" href="fonts/fonts.css">

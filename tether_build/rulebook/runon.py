@@ -391,15 +391,6 @@ def fresh_layouts(base: str) -> None:
     fresh(base, WARM_HTML)
 
 
-def prewarm() -> None:
-    """Read the book's fonts and style sheets in a process that forks this build's stage
-    workers, while it waits for their job (stagerun): the rulebook's fresh_layouts() then
-    finds them read."""
-    from ..render.pdf import prewarm as warm
-    from .book import TEMPLATES
-
-    warm(TEMPLATES.as_uri() + "/", WARM_HTML)
-
 
 JOB: dict = {}   # what a paper's work reads (template, book, cache...): set around each_paper
 
