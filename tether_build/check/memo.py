@@ -30,8 +30,12 @@ def play_form(compiled: dict[str, bytes]) -> dict[str, bytes]:
 
 def play_key(play: dict[str, bytes], games: int, seed: int) -> str:
     """What the scenario and sweep results depend on, hashed."""
-    return digest(sys.version, str(games), str(seed),
-                  *(part for name in sorted(play) for part in (name, play[name])),
+    return _played(play, sys.version, str(games), str(seed))
+
+
+def _played(play: dict[str, bytes], *head: str) -> str:
+    """`head`, the compiled definitions `play` and the code that plays them, hashed."""
+    return digest(*head, *(part for name in sorted(play) for part in (name, play[name])),
                   files_digest(_PKG, PLAY_CODE), (_PKG / "board.py").read_bytes())
 
 
@@ -45,9 +49,7 @@ def scenarios_key(play: dict[str, bytes], seed: int) -> str:
     game = json.loads(play["game.json"])
     game.pop("constants", None)
     rest = dict(play, **{"game.json": json.dumps(game, sort_keys=True).encode()})
-    return digest("scenarios/1", sys.version, str(seed),
-                  *(part for name in sorted(rest) for part in (name, rest[name])),
-                  files_digest(_PKG, PLAY_CODE), (_PKG / "board.py").read_bytes())
+    return _played(rest, "scenarios/1", sys.version, str(seed))
 
 
 EXAMPLES_KIND = "check-examples"

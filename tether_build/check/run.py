@@ -159,10 +159,9 @@ def _examples(rules, content, memo, play: dict, seed: int, log: Log | None
     if memo is None or log is None:
         return run_examples(rules, content)
     key = examples_key(play, seed, examples_form(content))
-    entry = _load(memo.get(EXAMPLES_KIND, key))
+    entry = _kept(memo, EXAMPLES_KIND, key, play)
     try:
-        if entry is not None and still_hold(entry["reads"],
-                                            json.loads(play["game.json"])["constants"]):
+        if entry is not None:
             return entry["n"], locate_failures(content, entry["failures"])
     except (KeyError, TypeError, ValueError):
         pass   # an entry this code did not write: the examples run again
@@ -177,13 +176,21 @@ def _kept_scenarios(memo, play: dict, seed: int) -> dict | None:
     constant they read still has the value it had (reads.py); else None."""
     if memo is None:
         return None
-    entry = _load(memo.get(SCENARIOS_KIND, scenarios_key(play, seed)))
+    entry = _kept(memo, SCENARIOS_KIND, scenarios_key(play, seed), play)
+    return entry.get("found") if isinstance(entry, dict) else None
+
+
+def _kept(memo, kind: str, key: str, play: dict) -> dict | None:
+    """The memo's entry under (kind, key), kept with the game constants read while it was
+    made (its "reads"), when every one of them still has that value in `play`; else None
+    (none kept, or one this code did not write)."""
+    entry = _load(memo.get(kind, key))
     try:
         if entry is not None and still_hold(entry["reads"],
                                             json.loads(play["game.json"])["constants"]):
-            return entry["found"]
+            return entry
     except (KeyError, TypeError, ValueError):
-        pass   # an entry this code did not write: the scenarios run again
+        pass
     return None
 
 
