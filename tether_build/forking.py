@@ -88,6 +88,11 @@ def giving_way() -> Iterator[None]:
         _NICE.pop()
 
 
+def beside() -> bool:
+    """Is this work giving way to other work (inside giving_way()): the cores are busy."""
+    return bool(_NICE)
+
+
 @contextmanager
 def fork_pool(workers: int, cancel: bool = False, nice: int = 0
               ) -> Iterator[ProcessPoolExecutor]:

@@ -81,6 +81,33 @@ def test_the_sweep_over_two_processes_finds_what_one_finds(built, monkeypatch):
     assert found[1] == found[2]
 
 
+def test_beside_a_build_the_native_sweep_is_played_without_forking(built, monkeypatch):
+    """Natively played games are not worth a fork beside a build's other stages (they give
+    way: forking.giving_way): the default sweep is played in the checking process; alone,
+    over two workers; the counts are the same."""
+    from tether_build.check import sweep as module
+    from tether_build.engine import native
+    from tether_build.forking import giving_way
+
+    if not native.available():
+        pytest.skip("the native engine is not built (scripts/setup.sh builds it)")
+    compiled, cards = built
+    monkeypatch.setattr(module, "WORKERS", 2)
+    pools: list[int] = []
+    real = module.fork_pool
+
+    def counted(workers, *args, **kwargs):
+        pools.append(workers)
+        return real(workers, *args, **kwargs)
+    monkeypatch.setattr(module, "fork_pool", counted)
+    alone = sweep(compiled, 120, 7, cards)
+    assert pools == [2]
+    with giving_way():
+        beside = sweep(compiled, 120, 7, cards)
+    assert pools == [2], "beside other work, the native sweep forked workers"
+    assert beside == alone
+
+
 def test_the_invariant_games_seat_every_player_count():
     """Every INVARIANT_EVERY-th game checks the rules invariants after each step, and they
     seat every player count (a 3-player game can break what a 2-player one cannot)."""
