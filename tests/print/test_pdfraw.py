@@ -9,13 +9,13 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader, PdfWriter
 
-from tether_build.render import pdfasm, pdfraw
+from tether_build.render import pdfasm, pdfobjects, pdfraw
 from tether_build.render.geometry import sheet_for
 from tether_build.render.sheets import build_sheets
 
 
 def _by_pypdf(pdf: bytes) -> list[pdfasm.Fragment]:
-    return [pdfasm.fragment(page) for page in PdfReader(io.BytesIO(pdf)).pages]
+    return [pdfobjects.fragment(page) for page in PdfReader(io.BytesIO(pdf)).pages]
 
 
 def _pixels(pdf: bytes) -> list[bytes]:
@@ -56,3 +56,19 @@ def test_a_file_it_does_not_know_is_read_by_pypdf(small_build):
     assert [read[k].content for k in keys] == [f.content for f in _by_pypdf(other)]
     with pytest.raises(pdfraw.Unsupported):
         pdfraw.fragments(b"not a pdf")
+
+
+def test_text_strings_are_written_as_pypdf_writes_them():
+    """A PDF's title is written without pypdf (pdfasm.text), with the bytes pypdf wrote:
+    PDFDocEncoding where it holds every character, UTF-16 with its byte order mark else,
+    escaped alike."""
+    from pypdf.generic import TextStringObject
+
+    def by_pypdf(value: str) -> bytes:
+        return pdfasm._write(TextStringObject(value))
+
+    samples = ["The Last Tether – Cards (A4)", "", "a(b)c\\d)", "€ ﬁ ł Ÿ", "\x00x", "\x16",
+               "Axis Mundi · 日本", "😀 emoji", "tab\tnew\nline"]
+    samples += [chr(i) for i in range(0xD800)]   # every character up to the surrogates
+    for value in samples:
+        assert pdfasm.text(value) == by_pypdf(value), repr(value)

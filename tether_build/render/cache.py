@@ -128,7 +128,8 @@ LAYOUT_PACKAGES = ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2",
 
 def load_layout() -> None:
     """Import the layout library (WeasyPrint: 0.2-0.4 s), the PDF assembler every layout
-    stage uses (pypdf: about 0.1 s) and the templates' engine (Jinja), and read the versions
+    stage uses (pdfasm; not pypdf, which only a file it does not read and a new rulebook
+    skeleton need: see pdfasm) and the templates' engine (Jinja), and read the versions
     the render cache's keys name, in this process: done before forking workers that lay
     out, they inherit all of it (each imported them again, on its own critical path), and
     this process has them for the keys it works out after."""

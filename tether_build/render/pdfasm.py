@@ -6,7 +6,9 @@ Here a face page becomes a `Fragment` once (its content stream and every object 
 reach, serialized, references kept as local indices) and is cached by the face PDF's hash;
 an output is then the concatenation of fragments, references renumbered, small objects packed
 into compressed object streams, with a cross-reference stream. Same parts in, same bytes
-out, whichever build made the parts.
+out, whichever build made the parts. The files this project writes are read without pypdf
+(pdfraw.py); pypdf, and the code that works on its objects (pdfobjects.py), is imported only
+for a file pdfraw does not read and for the rulebook's skeleton (rulebook/stamp.py).
 """
 
 from __future__ import annotations
@@ -15,95 +17,17 @@ import io
 import json
 import re
 import zlib
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pypdf.generic import (
-    ArrayObject,
-    DictionaryObject,
-    IndirectObject,
-    NameObject,
-    NullObject,
-    PdfObject,
-    StreamObject,
-    TextStringObject,
-)
-
 OBJECTS_PER_STREAM = 200
 REF = re.compile(rb"\x00(\d+)\x00")   # a reference to local object n, inside a serialized part
-
-
-class Placeholder(PdfObject):
-    """A reference to an object the writer supplies later (a face form, a content stream)."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def clone(self, pdf_dest, force_duplicate: bool = False, ignore_fields=()):
-        return self
 
 
 def _write(obj) -> bytes:
     buf = io.BytesIO()
     obj.write_to_stream(buf)
     return buf.getvalue()
-
-
-class Serializer:
-    """Writes pypdf objects as PDF syntax, each reference as its local index (\\0n\\0), and
-    collects the objects the references reach, numbered in the order first met."""
-
-    def __init__(self, resolve: Callable | None = None):
-        self.index: dict[tuple, int] = {}      # reference (or placeholder name) -> local n
-        self.todo: deque = deque()             # (local n, referenced object) to serialize
-        self.placeholders: dict[str, int] = {}
-        self._resolve = resolve or (lambda ref: ref.get_object())
-
-    def ref(self, ref) -> bytes:
-        placeholder = isinstance(ref, Placeholder)
-        assert placeholder or isinstance(ref, IndirectObject)
-        key = ("placeholder", ref.name) if placeholder else ("ref", ref.idnum, ref.generation)
-        if key not in self.index:
-            self.index[key] = len(self.index)
-            if placeholder:
-                self.placeholders[ref.name] = self.index[key]
-            else:
-                self.todo.append((self.index[key], self._resolve(ref)))
-        return b"\x00%d\x00" % self.index[key]
-
-    def value(self, obj) -> bytes:
-        """A direct value (dictionaries and arrays recursively)."""
-        if isinstance(obj, (IndirectObject, Placeholder)):
-            return self.ref(obj)
-        if isinstance(obj, DictionaryObject):
-            return b"<<" + self.entries(obj) + b">>"
-        if isinstance(obj, ArrayObject):
-            return b"[" + b" ".join(self.value(v) for v in obj) + b"]"
-        if obj is None:
-            return _write(NullObject())
-        out = _write(obj)
-        if b"\x00" in out:  # pypdf escapes strings and names: a raw NUL would be ours alone
-            raise ValueError(f"unexpected NUL byte in a PDF value: {out[:40]!r}")
-        return out
-
-    def entries(self, obj, skip=("/Length",)) -> bytes:
-        """The entries of a dictionary without its << >>."""
-        return b"".join(_write(NameObject(k)) + b" " + self.value(v) + b"\n"
-                        for k, v in obj.items() if k not in skip)
-
-    def objects(self) -> list[tuple[bytes, bytes | None] | None]:
-        """Every collected object by local index: (head, stream data) or None (placeholder).
-
-        A stream's head is its dictionary's entries (no /Length, no << >>)."""
-        out: dict[int, tuple[bytes, bytes | None]] = {}
-        while self.todo:
-            n, obj = self.todo.popleft()
-            if isinstance(obj, StreamObject):
-                out[n] = (self.entries(obj), obj._data)
-            else:
-                out[n] = (self.value(obj), None)
-        return [out.get(n) for n in range(len(self.index))]
 
 
 def split(data: bytes, sizes: list[int]) -> list[bytes]:
@@ -149,16 +73,6 @@ class Fragment:
                    for i, stream in enumerate(meta["streams"])]
         return cls(meta["mediabox"], blobs[0], blobs[1], blobs[2], objects,
                    float(meta.get("lower", 0.0)))
-
-
-def fragment(page) -> Fragment:
-    """A pypdf page as a Fragment: content, resources and everything they reach."""
-    ser = Serializer()
-    resources = ser.value(page["/Resources"]) if "/Resources" in page else b"<<>>"
-    group = ser.value(page["/Group"]) if "/Group" in page else b""
-    objects = ser.objects()
-    content = zlib.compress(page.get_contents().get_data()) if "/Contents" in page else b""
-    return Fragment([float(v) for v in page.mediabox], content, resources, group, objects)
 
 
 def stack(parts: list[Fragment], mediabox: list[float]) -> Fragment:
@@ -307,9 +221,33 @@ class Writer:
         return out.getvalue()
 
 
+# PDFDocEncoding (PDF 1.7, Annex D): Latin-1 but for these bytes (pypdf's table: the bytes a
+# text string was written with when pypdf wrote it; 0 marks a byte that encodes nothing)
+_PDFDOC_OWN = {24: "˘ˇˆ˙˝˛˚˜", 128: "•†‡…—–ƒ⁄‹›−‰„“”‘’‚™ﬁﬂŁŒŠŸŽıłœšž", 160: "€"}
+_PDFDOC_NONE = (0, 22, 127, 159, 173)
+
+
+def _pdfdoc() -> dict[str, int]:
+    table = [chr(i) for i in range(256)]
+    for start, chars in _PDFDOC_OWN.items():
+        table[start:start + len(chars)] = chars
+    return {c: i for i, c in enumerate(table) if i not in _PDFDOC_NONE}
+
+
+_PDFDOC_REV = _pdfdoc()
+_PLAIN = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ")
+
+
 def text(value: str) -> bytes:
-    """A PDF text string (for /Title and the like)."""
-    return _write(TextStringObject(value))
+    """A PDF text string (for /Title and the like): PDFDocEncoding when every character has a
+    byte there, else UTF-16BE after its byte order mark; every byte but a letter, a digit or a
+    space written as an octal escape. The bytes pypdf's TextStringObject writes (a test
+    compares them), without importing pypdf."""
+    try:
+        data = bytes(_PDFDOC_REV[c] for c in value)
+    except KeyError:
+        data = b"\xfe\xff" + value.encode("utf-16be")
+    return b"(" + b"".join(bytes((c,)) if c in _PLAIN else b"\\%03o" % c for c in data) + b")"
 
 
 def fragments(parts: list[tuple[bytes, list[str]]], cache=None,
@@ -318,14 +256,13 @@ def fragments(parts: list[tuple[bytes, list[str]]], cache=None,
     `known`: fragments already made (as bytes) by the layout workers, by page key."""
     import hashlib
 
-    from pypdf import PdfReader
-
     from .cache import Cache, code_digest, digest, versions
     from .pdfraw import Unsupported
     from .pdfraw import fragments as read_raw
 
     cache = cache if cache is not None else Cache(None)
-    salt = digest("fragment/2", code_digest("pdfasm.py", "pdfraw.py"), versions("pypdf"))
+    salt = digest("fragment/2", code_digest("pdfasm.py", "pdfraw.py", "pdfobjects.py"),
+                  versions("pypdf"))
     out = {}
     for pdf, keys in parts:
         sha, reader, raw = hashlib.sha256(pdf).hexdigest(), None, None
@@ -350,8 +287,10 @@ def fragments(parts: list[tuple[bytes, list[str]]], cache=None,
                     raw = []
             if index < len(raw):
                 out[key] = raw[index]
-            else:
-                reader = reader or PdfReader(io.BytesIO(pdf))
+            else:   # (a file pdfraw does not read: pypdf does)
+                from .pdfobjects import fragment, reader_of
+
+                reader = reader or reader_of(pdf)
                 out[key] = fragment(reader.pages[index])
             cache.put("forms", ckey, out[key].to_bytes())
     return out

@@ -209,7 +209,7 @@ def layout_key(html: str, base: str) -> str:
 
     code = Path(__file__).resolve().parent
     return cache.digest("book/1", html, base, cache.files_digest(TEMPLATES, BOOK_TEMPLATES),
-                        cache.code_digest("pdf.py", "pdfasm.py"),
+                        cache.code_digest("pdf.py", "pdfasm.py", "pdfobjects.py"),
                         (code / "stamp.py").read_bytes(), (code / "runon.py").read_bytes(),
                         cache.versions(*cache.LAYOUT_PACKAGES), cache.versions("pypdf"),
                         os.environ.get("SOURCE_DATE_EPOCH", "0"))

@@ -124,7 +124,7 @@ def skeleton(book_pdf: bytes, placed: list[Slot], paper=None) -> Skeleton:
     from pypdf import PdfReader
     from pypdf.generic import ArrayObject, FloatObject, IndirectObject, NameObject
 
-    from ..render.pdfasm import Placeholder, Serializer
+    from ..render.pdfobjects import Placeholder, Serializer
 
     reader = PdfReader(io.BytesIO(book_pdf))
     overrides: dict[int, object] = {}
