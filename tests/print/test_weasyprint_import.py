@@ -104,3 +104,43 @@ def test_another_shape_of_weasyprints_module_is_imported_the_usual_way(tmp_path,
                                      "lib = None\n")
     _, tree, source = wpffi.shape(tmp_path / "ffi.py")
     assert source == "int f(int);" and "cdef" not in ast.unparse(tree)
+
+
+FONTTOOLS = """
+import sys
+import tether_build.render.pdf
+from weasyprint.pdf import fonts
+print(sorted(m for m in ("fontTools.subset", "fontTools.varLib", "fontTools.varLib.mutator")
+             if m in sys.modules))
+"""
+
+
+def test_fonttools_subsetter_is_loaded_only_when_weasyprint_subsets_with_it():
+    """WeasyPrint's import loads fontTools' subsetter and variable-font instancer, which a
+    build that subsets with HarfBuzz never runs: ours leaves them for their first use. When
+    WeasyPrint must subset with fontTools, the PDF is the usual import's, byte for byte."""
+    done = subprocess.run([sys.executable, "-c", FONTTOOLS], cwd=ROOT, capture_output=True,
+                          text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.stdout.strip() == "[]"
+    by_fonttools = ("\nimport weasyprint.pdf.fonts as fonts_module\n"
+                    "fonts_module.harfbuzz_subset = None\n")
+    fixed = {"SOURCE_DATE_EPOCH": "0"}   # (fontTools stamps a font it writes with the time)
+    ours = _layout("import tether_build.render.pdf" + by_fonttools, fixed)
+    usual = _layout("import weasyprint" + by_fonttools, fixed)
+    assert ours["pdf"] == usual["pdf"]
+    assert ours["pdf"] != _layout("import weasyprint", fixed)["pdf"]   # (fontTools subset)
+
+
+INSTANCER = """
+import fontTools.varLib.mutator as mutator
+mutator.instantiateVariableFont = lambda font, location: ("made", font, location)
+print(fonts.instantiateVariableFont("font", {"wght": 700}))
+"""
+
+
+def test_the_variable_font_instancer_stand_in_calls_the_real_one():
+    """The instancer WeasyPrint holds (for a variable font) is the real one once called."""
+    done = subprocess.run([sys.executable, "-c", FONTTOOLS + INSTANCER], cwd=ROOT,
+                          capture_output=True, text=True, check=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.stdout.splitlines() == ["[]", "('made', 'font', {'wght': 700})"]

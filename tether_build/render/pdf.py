@@ -33,6 +33,7 @@ def _import_weasyprint() -> None:
 
     real = ctypes.util.find_library
     ctypes.util.find_library = lambda name: None
+    stand_ins = _stand_ins()
     try:
         import weasyprint.text.fonts  # noqa: F401
     except OSError:
@@ -40,6 +41,53 @@ def _import_weasyprint() -> None:
             del sys.modules[name]
     finally:
         ctypes.util.find_library = real
+        for name in stand_ins:   # (WeasyPrint holds them; a later import gets the real one)
+            sys.modules.pop(name, None)
+
+
+class _Later:
+    """A stand-in for a module WeasyPrint imports as it loads but uses only in work this
+    project's builds do not do: fontTools' subsetter (WeasyPrint subsets with HarfBuzz when
+    it can: render/cache.py's font_subsetter) and its variable-font instancer (the project's
+    fonts are not variable fonts). The real module is imported when an attribute is first
+    read, or one of `functions` first called: together about 0.09 s of CPU (fontTools.varLib
+    and fontTools.subset) in the process every stage forks from, on the path of every
+    build that lays anything out."""
+
+    def __init__(self, name: str, functions: tuple[str, ...] = ()):
+        self.__name__ = name
+        for function in functions:   # (`from module import function` reads it at import)
+            setattr(self, function, self._later(function))
+
+    def _real(self):
+        import importlib
+
+        return importlib.import_module(self.__name__)
+
+    def _later(self, function: str):
+        def call(*args, **kwargs):
+            return getattr(self._real(), function)(*args, **kwargs)
+        return call
+
+    def __getattr__(self, attr: str):
+        if attr.startswith("__"):   # (the import system's questions: not a package...)
+            raise AttributeError(attr)
+        return getattr(self._real(), attr)
+
+
+_LATER = {"fontTools.subset": (), "fontTools.varLib.mutator": ("instantiateVariableFont",)}
+
+
+def _stand_ins() -> list[str]:
+    """Put a _Later in sys.modules for each module of _LATER not imported yet; their names.
+    WeasyPrint's `from fontTools import subset` and `from fontTools.varLib.mutator import
+    instantiateVariableFont` then find them there, and its fonts module keeps them."""
+    import sys
+
+    names = [name for name in _LATER if name not in sys.modules]
+    for name in names:
+        sys.modules[name] = _Later(name, _LATER[name])
+    return names
 
 
 _import_weasyprint()
