@@ -171,6 +171,48 @@ def test_a_stage_that_lays_nothing_out_runs_here_while_the_preloaded_process_imp
     assert all(plain[n][0] != pid for n in ("check", "other"))   # nothing beside to wait for
 
 
+def test_the_light_stages_run_while_the_workers_run_theirs(tmp_path):
+    """Beside a preloaded process, the building process sends the workers their job first,
+    then runs the light stages (validate, engine, notes) and the check: a light stage sees
+    what a worker's stage did meanwhile. A light stage that fails is the build's error, in
+    build order, and the stages this process would run after it in build order are not."""
+    got = _stages_script(tmp_path, (
+        "import time\n"
+        "flag = Path(ctx.content_dir) / 'laid-out'\n"
+        "ran = []\n"
+        "def render(stage, ctx):\n"
+        "    if stage.name == 'rulebook':\n"
+        "        flag.write_text('yes')\n"
+        "    if stage.name == 'notes':   # (waits for the rulebook, at most 20 s)\n"
+        "        end = time.time() + 20\n"
+        "        while not flag.exists() and time.time() < end:\n"
+        "            time.sleep(0.01)\n"
+        "    if stage.name == FAIL:\n"
+        "        raise ValueError(stage.name + ' failed')\n"
+        "    ran.append(stage.name)\n"
+        "    return {stage.name: str(flag.exists()).encode()}\n"
+        "def stages():\n"
+        "    return [S('validate', parallel=False), S('check', lays_out=False),\n"
+        "            S('engine', parallel=False), S('notes', parallel=False), S('rulebook'),\n"
+        "            S('tiles')]\n"
+        "seen = {}\n"
+        "for FAIL in ('', 'engine', 'validate'):\n"
+        "    flag.unlink(missing_ok=True)\n"
+        "    ran.clear()\n"
+        "    stagerun.preload(ctx)\n"
+        "    try:\n"
+        "        done = stagerun.run_stages(ctx, stages(), render, lambda *a: None)\n"
+        "        seen[FAIL] = {n: out[0].changed[n].decode() for n, out in done.items()}\n"
+        "    except ValueError as exc:\n"
+        "        seen[FAIL] = {'error': str(exc), 'here': list(ran)}\n"
+        "    stagerun.release()\n"
+        "print(json.dumps(seen))\n"))
+    assert got[""]["notes"] == "True"   # the rulebook had run: its job went first
+    assert set(got[""]) == {"validate", "check", "engine", "notes", "rulebook", "tiles"}
+    assert got["engine"] == {"error": "engine failed", "here": ["validate", "check"]}
+    assert got["validate"] == {"error": "validate failed", "here": []}
+
+
 def _alive(pid: int) -> bool:
     """A process that runs (a zombie waiting to be reaped has ended)."""
     try:

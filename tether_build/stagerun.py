@@ -14,13 +14,14 @@ the render cache (`quick`: the check after a text edit), while the workers run t
 
 A build in a fresh process forks the process its workers will fork from as soon as one heavy
 stage's key has changed (`preload`: before the content is loaded). That process imports
-WeasyPrint and the layout code while this one loads the content, hashes the other keys and
-runs the light stages; then it gets the loaded content and the stages to run (pickled: a few
-milliseconds), forks the workers and sends back each stage's outcome as it ends. Both halves
-take about 0.2 s, so a card edit's build starts laying out about 0.2 s sooner. A heavy stage
-that lays nothing out (`lays_out` False: the check) then runs in this process, which would
-otherwise wait: it starts before the library is imported, and leaves the workers to the
-stages that lay out.
+WeasyPrint and the layout code while this one loads the content and hashes the other keys;
+then it gets the loaded content and the stages to run (pickled: a few milliseconds), forks
+the workers and sends back each stage's outcome as it ends. Both halves take about 0.2 s, so
+a card edit's build starts laying out about 0.2 s sooner. This process runs the light stages
+once the job is sent, not before (they took about 0.1 s that the preloaded process, done
+importing, spent waiting for its job); then a heavy stage that lays nothing out (`lays_out`
+False: the check), which it would otherwise wait for: it starts before the library is
+imported, and leaves the workers to the stages that lay out.
 """
 
 from __future__ import annotations
@@ -79,18 +80,24 @@ def run_stages(ctx, stages: list, render: Render,
     if workers < 2:
         heavy = []
     results: dict[str, Outcome | BaseException] = {}
-    for index, stage in enumerate(stages):
-        if stage not in heavy:
-            progress(stage.name, "running")
-            try:
-                results[stage.name] = _run(render, stage, ctx)
-            except Exception as exc:  # noqa: BLE001  (raised below, in build order)
-                results[stage.name] = exc
-                heavy = [s for s in heavy if stages.index(s) < index]  # a serial build's
-                break
-    if heavy:
-        _prefetch(ctx, layout=not _PRELOADED)
-        results.update(_side_by_side(ctx, heavy, render, progress, workers, _quick(ctx, heavy)))
+    if heavy and _PRELOADED:   # the workers' job first, then the light stages: see _side_by_side
+        _prefetch(ctx, layout=False)
+        results.update(_side_by_side(ctx, heavy, render, progress, workers, _quick(ctx, heavy),
+                                     [s for s in stages if s not in heavy], stages))
+    else:
+        for index, stage in enumerate(stages):
+            if stage not in heavy:
+                progress(stage.name, "running")
+                try:
+                    results[stage.name] = _run(render, stage, ctx)
+                except Exception as exc:  # noqa: BLE001  (raised below, in build order)
+                    results[stage.name] = exc
+                    heavy = [s for s in heavy if stages.index(s) < index]  # a serial build's
+                    break
+        if heavy:
+            _prefetch(ctx)
+            results.update(_side_by_side(ctx, heavy, render, progress, workers,
+                                         _quick(ctx, heavy)))
     for stage in stages:
         if isinstance(results.get(stage.name), BaseException):
             raise results[stage.name]
@@ -254,17 +261,34 @@ def wait_for(name: str) -> None:
 
 
 def _side_by_side(ctx, stages: list, render: Render, progress, workers: int,
-                  here: set[str] = frozenset()) -> dict[str, Outcome | BaseException]:
+                  here: set[str] = frozenset(), light: list = (), order: list = ()
+                  ) -> dict[str, Outcome | BaseException]:
     """The stages over `workers` forked processes (from the preloaded process when there is
     one), each started once what it runs after is done; those named in `here` run in this
-    process once the workers have theirs."""
+    process once the workers have theirs.
+
+    light: stages that run in this process first, once the workers have theirs (a fresh
+    build's validate, engine and notes: the preloaded process, done importing, need not
+    wait for them, about 0.1 s); `order`, the build's stages in build order. As a serial
+    build would, one that fails stops them, and the `here` stages after it in build order
+    are not run; the workers' stages after it run (they were sent first) and are not used."""
     out: dict[str, Outcome | BaseException] = {}
     first = [s for s in stages if s.name in here]   # quick: their work is cached
     if _PRELOADED:   # and this process would wait meanwhile: see _plain
         here = set(here) | _plain(stages, here)
 
     def run_here() -> None:
+        failed = len(order)   # build-order index of the light stage that failed
+        for stage in light:
+            progress(stage.name, "running")
+            try:
+                out[stage.name] = _run(render, stage, ctx)
+            except Exception as exc:  # noqa: BLE001  (raised in build order)
+                out[stage.name], failed = exc, order.index(stage)
+                break
         for stage in first + [s for s in stages if s.name in here and s not in first]:
+            if light and order.index(stage) > failed:
+                continue
             progress(stage.name, "running")
             try:
                 out[stage.name] = _run(render, stage, ctx, beside=True)
