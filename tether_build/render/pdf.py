@@ -220,9 +220,11 @@ class _LineSplits:
     1,548 times for 534 different lines, the board chapter's layout took 0.86 s, 0.55 s with
     this. The key is everything the result depends on (the text, the style and layout context
     objects, the width, the justification spacing and the two flags); the entry holds the
-    style and context, so an id is never another object's. Each call gets its own copy of
-    the (deactivated) Pango layout holder, which drawing may change (an ellipsis). Outside a
-    scope, nothing is kept."""
+    style and context, so an id is never another object's. A repeated split gets its own
+    copy of the (deactivated) Pango layout holder, so no two text boxes share one (drawing
+    may change a box's: an ellipsis); the first caller keeps the one made, which nothing
+    changes before the layout ends (drawing comes after). Outside a scope, nothing is
+    kept."""
 
     def __init__(self, real):
         self._real = real
@@ -232,18 +234,19 @@ class _LineSplits:
     def __call__(self, text, style, context, max_width, justification_spacing,
                  is_line_start=True, minimum=False):
         kept = self._kept
-        key = (text, id(style), id(context), max_width, justification_spacing,
-               is_line_start, minimum)
-        hit = kept.get(key) if kept is not None else None
-        if hit is None or hit[0] is not style or hit[1] is not context:
-            self.calls += 1
-            out = self._real(text, style, context, max_width, justification_spacing,
-                             is_line_start, minimum)
-            if kept is None:
-                return out
-            hit = kept[key] = (style, context, out)
-        layout, *rest = hit[2]
-        return (copy.copy(layout), *rest)
+        if kept is not None:
+            key = (text, id(style), id(context), max_width, justification_spacing,
+                   is_line_start, minimum)
+            hit = kept.get(key)
+            if hit is not None and hit[0] is style and hit[1] is context:
+                layout, *rest = hit[2]
+                return (_copied(layout), *rest)
+        self.calls += 1
+        out = self._real(text, style, context, max_width, justification_spacing,
+                         is_line_start, minimum)
+        if kept is not None:   # (the first caller's holder: nothing changes it in a layout)
+            kept[key] = (style, context, out)
+        return out
 
     @contextmanager
     def scope(self):
@@ -256,6 +259,17 @@ class _LineSplits:
         finally:
             if outer is None:
                 self._kept = None
+
+
+def _copied(holder):
+    """A shallow copy of a layout holder (its attributes: a deactivated one holds no Pango
+    object), made without copy.copy's detour: the split of a repeated line costs this."""
+    try:
+        new = object.__new__(type(holder))
+        new.__dict__.update(holder.__dict__)
+    except (AttributeError, TypeError):   # (a holder with no __dict__)
+        return copy.copy(holder)
+    return new
 
 
 def _split_lines_once() -> _LineSplits | None:
