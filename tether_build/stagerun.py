@@ -20,8 +20,8 @@ the workers and sends back each stage's outcome as it ends. Both halves take abo
 a card edit's build starts laying out about 0.2 s sooner. This process runs the light stages
 once the job is sent, not before (they took about 0.1 s that the preloaded process, done
 importing, spent waiting for its job); then a heavy stage that lays nothing out (`lays_out`
-False: the check), which it would otherwise wait for: it starts before the library is
-imported, and leaves the workers to the stages that lay out.
+False: the check), rather than wait for the workers: it needs no layout library, and
+leaves the workers to the stages that lay out.
 """
 
 from __future__ import annotations

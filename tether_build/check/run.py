@@ -101,9 +101,10 @@ def _play(rules, comp, subs, play, games, seed, cards, progress, then,
     The sweep's games play in forked workers (one per core) while this process runs the
     scenarios, and then `then` (the card examples, which are not kept with these results);
     none reads the others' results. Beside a build's other stages, natively played games
-    are played here after them (sweep._workers). kept: the scenarios' part of an earlier run whose game
-    constants read still hold (_kept_scenarios), used instead of running them; log: the
-    reads.Log of `rules`, whose reads so far are kept with the scenarios' part."""
+    are played here after them (sweep._workers). kept: the scenarios' part of an earlier
+    run whose game constants read still hold (_kept_scenarios), used instead of running
+    them; log: the reads.Log of `rules`, whose reads so far are kept with the scenarios'
+    part."""
     t0 = time.perf_counter()
     runner = Runner(rules, comp)
     out: dict = {"subjects": {}, "failures": []}

@@ -223,9 +223,9 @@ def _workers(games: int, rules) -> int:
     build's check gives way to the stages that lay out: forking.giving_way). There, the
     default sweep (120 games) is played in this process: two workers were measured at
     0.27-0.29 s of CPU against 0.17 s for one process (each worker forks, then works out
-    again the battle odds its agents read), and a build after a round-cap edit ended 0.2 s
-    sooner. Alone (`tether check`), the workers play while this process runs the scenarios,
-    which ends sooner (0.72 s against 0.79 s)."""
+    again the battle odds its agents read), CPU the stages that lay out need. Alone
+    (`tether check`), the workers play while this process runs the scenarios, which ends
+    sooner (0.72 s against 0.79 s)."""
     import multiprocessing
 
     from ..engine import native

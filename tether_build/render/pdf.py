@@ -212,6 +212,7 @@ def _parse_linked_sheets_once() -> None:
 
 _parse_linked_sheets_once()
 
+
 class _LineSplits:
     """WeasyPrint's split_first_line (one line of a text run: Pango lays it out and measures
     it) as its inline and preferred-width layout see it, with what it returned kept for the
@@ -292,7 +293,6 @@ def _split_lines_once() -> _LineSplits | None:
 
 _LINES = _split_lines_once()
 
-MAX_RESOURCE_BYTES = 64 * 1024 * 1024
 MAX_RESOURCE_BYTES = 64 * 1024 * 1024
 
 
