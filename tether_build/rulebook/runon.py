@@ -391,7 +391,6 @@ def fresh_layouts(base: str) -> None:
     fresh(base, WARM_HTML)
 
 
-
 JOB: dict = {}   # what a paper's work reads (template, book, cache...): set around each_paper
 
 
