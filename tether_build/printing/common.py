@@ -175,13 +175,13 @@ def _env(cache_root: Path | None = None):
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
     from ..render.cache import Cache
-    from ..render.templatecode import bytecode_cache
+    from ..render.templatecode import bytecode_cache, pure_filter
 
     env = Environment(loader=FileSystemLoader(TILE_TEMPLATES), undefined=StrictUndefined,
                       autoescape=select_autoescape(["html", "j2"], default=True),
                       trim_blocks=True, lstrip_blocks=True,
                       bytecode_cache=bytecode_cache(Cache(cache_root) if cache_root else None))
-    env.filters["mm"] = lambda v: f"{float(v):.3f}"
+    env.filters["mm"] = pure_filter(lambda v: f"{float(v):.3f}")
     env.globals["icon"] = icon_svg
     return env
 

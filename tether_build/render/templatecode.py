@@ -6,6 +6,14 @@ code object, like Python's own `__pycache__`) in a bytecode cache; this one is a
 ("jinja") of the build's render cache. Jinja checks each entry's source checksum and Python
 magic before using it, and the key names both, so an edited template is compiled afresh and
 an entry of another Python version is never read.
+
+Compiled code is keyed on the template's source alone, so it must never hold content. Jinja's
+optimizer folds a filter over a constant into the compiled code (`{{ "[force:pl]" | tok }}`
+would be stored as "Cohorts", and a glossary rename would print the old word from the cache).
+So a filter whose result depends on content is registered with `data_filter`, which Jinja
+cannot fold, and a filter that is a pure function of its arguments is marked `pure_filter`.
+An environment with any other filter of its own is never cached: its templates are compiled
+afresh in every build (slower, never stale).
 """
 
 from __future__ import annotations
@@ -13,6 +21,42 @@ from __future__ import annotations
 import hashlib
 
 import jinja2
+
+
+FORMAT = 2  # 2: content filters are no longer folded (entries of format 1 may hold words)
+
+
+def data_filter(func):
+    """A filter whose result depends on content (the glossary): applied at render time,
+    never folded into compiled code (Jinja folds no filter that takes the context)."""
+
+    @jinja2.pass_context
+    def at_render(_context, value, *args, **kwargs):
+        return func(value, *args, **kwargs)
+
+    at_render.tether_data = True
+    return at_render
+
+
+def pure_filter(func):
+    """A filter that depends on its arguments alone (a unit's formatting): safe to fold."""
+    func.tether_pure = True
+    return func
+
+
+def foldable_content(env: jinja2.Environment) -> list[str]:
+    """The environment's own filters and tests that Jinja may fold into compiled code but
+    that are marked neither pure nor content (data_filter)."""
+    from jinja2.defaults import DEFAULT_FILTERS, DEFAULT_TESTS
+
+    found = []
+    for table, defaults in ((env.filters, DEFAULT_FILTERS), (env.tests, DEFAULT_TESTS)):
+        for name, func in table.items():
+            if defaults.get(name) is func or getattr(func, "tether_pure", False) \
+                    or getattr(func, "tether_data", False):
+                continue
+            found.append(name)
+    return sorted(found)
 
 
 class TemplateCode(jinja2.BytecodeCache):
@@ -35,10 +79,12 @@ class TemplateCode(jinja2.BytecodeCache):
                     env.line_comment_prefix, env.trim_blocks, env.lstrip_blocks,
                     env.newline_sequence, env.keep_trailing_newline, env.optimized, escape,
                     sorted(env.extensions))
-        return hashlib.sha256(f"{bucket.key}|{bucket.checksum}|{settings!r}".encode()
+        return hashlib.sha256(f"{FORMAT}|{bucket.key}|{bucket.checksum}|{settings!r}".encode()
                               + jinja2.bccache.bc_magic).hexdigest()
 
     def load_bytecode(self, bucket) -> None:
+        if foldable_content(bucket.environment):
+            return  # it might hold content: compiled afresh, never cached
         data = self.cache.get("jinja", self._key(bucket))
         if data is None:
             return
@@ -48,6 +94,8 @@ class TemplateCode(jinja2.BytecodeCache):
             bucket.reset()
 
     def dump_bytecode(self, bucket) -> None:
+        if foldable_content(bucket.environment):
+            return
         self.cache.put("jinja", self._key(bucket), bucket.bytecode_to_string())
 
 

@@ -47,14 +47,14 @@ def _env(words: Words, cache=None) -> jinja2.Environment:
     """The rulebook's templates, with the glossary filters, the book's and the aid's page
     margins and the sheet the book is laid out on for every paper (runon.sheet); cache:
     the render cache, where their compiled code is kept (templatecode.py)."""
-    from ..render.templatecode import bytecode_cache
+    from ..render.templatecode import bytecode_cache, data_filter
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True,
                              bytecode_cache=bytecode_cache(cache))
-    env.filters["tok"] = words.html          # token text -> glossary HTML
-    env.filters["plain"] = words.plain       # token text -> plain text
+    env.filters["tok"] = data_filter(words.html)     # token text -> glossary HTML
+    env.filters["plain"] = data_filter(words.plain)  # token text -> plain text
     env.globals["term"] = words.term
     env.globals["icon"] = lambda name: Markup(words.icon_html(name))
     env.globals["ruler"] = printguide.ruler_svg
