@@ -234,15 +234,27 @@ def notes(content_dir: Path, out: Path) -> None:
 @click.option("--watch", is_flag=True,
               help="Build, then build again whenever the content, the templates or the schemas "
                    "change, until Ctrl-C (each build starts with the code already loaded).")
+@click.option("--verify", is_flag=True,
+              help="After the build, build again from nothing in a temporary folder and "
+                   "name every output that differs (exit 1 if any does).")
 def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed: int,
           board_players: int, force: bool, ink_saver: bool, grayscale: bool,
           allow_unresolved: bool, jobs: int | None, quiet: bool, as_json: bool,
-          watch: bool) -> None:
+          watch: bool, verify: bool) -> None:
     """Validate, check and build every output; only what changed is rebuilt."""
     from functools import partial
 
     run = partial(build_outputs, content_dir, out, only, paper, seed, board_players, force,
                   ink_saver, grayscale, allow_unresolved, jobs, quiet, as_json)
+    if verify and watch:
+        raise click.UsageError("--verify builds once: it cannot be combined with --watch")
+    if verify:
+        run()
+        return verify_build(out, only, partial(
+            build_outputs, content_dir, only=only, paper=paper, seed=seed,
+            board_players=board_players, force=False, ink_saver=ink_saver,
+            grayscale=grayscale, allow_unresolved=allow_unresolved, jobs=jobs, quiet=True,
+            as_json=False))
     if not watch:
         return run()
     from .build import ROOT, select, stage_modules
@@ -253,6 +265,26 @@ def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed:
     warm_up()
     keep_building(run, [content_dir, ROOT / "templates", ROOT / "schemas"],
                   ROOT / "tether_build", lambda line: click.echo(line, err=True))
+
+
+def verify_build(out: Path, only: tuple[str, ...], build_clean) -> None:
+    """`tether build --verify`: compare the build in `out` with a clean one (verify.py)."""
+    from .build import select
+    from .errors import TetherError
+    from .verify import verify
+
+    click.echo("verifying: building again from nothing in a temporary folder ...", err=True)
+    count, lines = verify(out, [s.name for s in select(only)],
+                          lambda folder: build_clean(out=folder))
+    if lines:
+        for line in lines:
+            click.echo(f"DIFFERS {line}", err=True)
+        raise TetherError(f"{len(lines)} of {count} output(s) differ from a clean build "
+                          "(the incremental build reused something stale: please report it; "
+                          "`tether build --force` does not clear the render cache, deleting "
+                          f"{out}/.cache does)")
+    click.echo(f"verified: all {count} output(s) are byte-identical to a clean build",
+               err=True)
 
 
 def build_outputs(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed: int,
