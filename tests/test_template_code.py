@@ -12,8 +12,12 @@ import jinja2
 import pytest
 
 from tether_build.render.cache import Cache
-from tether_build.render.templatecode import (bytecode_cache, data_filter, foldable_content,
-                                              pure_filter)
+from tether_build.render.templatecode import (
+    bytecode_cache,
+    data_filter,
+    foldable_content,
+    pure_filter,
+)
 
 SOURCE = {"t.html": '<h2>{{ "[force:pl]" | word }}</h2>{{ 2.5 | mm }}'}
 

@@ -1,4 +1,4 @@
-"""What render/pdf.py changes in how WeasyPrint works, to spend less time: each change
+"""What render/patches.py changes in how WeasyPrint works, to spend less time: each change
 writes the very bytes WeasyPrint writes without it."""
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ def test_font_subsetting_parses_no_array_type_per_font():
     import cffi
     from weasyprint.pdf import fonts
 
-    from tether_build.render import pdf
+    from tether_build.render import patches
 
     # in-line only when WeasyPrint was imported before render.pdf, the usual way
     real = getattr(fonts.ffi, "_ffi", fonts.ffi)
-    assert isinstance(fonts.ffi, pdf._UnsizedArrays) == hasattr(real, "_parsed_types")
+    assert isinstance(fonts.ffi, patches._UnsizedArrays) == hasattr(real, "_parsed_types")
     inline = cffi.FFI()
     inline.cdef("typedef uint32_t hb_codepoint_t;")
-    shim = pdf._UnsizedArrays(inline)
+    shim = patches._UnsizedArrays(inline)
     glyphs = [3, 17, 4000, 65]
     array = shim.new(f"hb_codepoint_t[{len(glyphs)}]", glyphs)
     assert list(array) == glyphs and inline.sizeof(array) == 4 * len(glyphs)
@@ -46,9 +46,9 @@ def test_a_linked_stylesheet_is_parsed_once_per_layout(tmp_path, monkeypatch):
     import tinycss2
     from weasyprint import css as wcss
 
-    from tether_build.render import pdf
+    from tether_build.render import patches, pdf
 
-    assert isinstance(wcss.CSS, pdf._LinkedSheets)   # the locked WeasyPrint has one
+    assert isinstance(wcss.CSS, patches._LinkedSheets)   # the locked WeasyPrint has one
     sheet = tmp_path / "a.css"
     sheet.write_text("@page { background: #ddeeff; } .x { color: #c00000; font-size: 14pt; }")
     parsed = []
@@ -164,9 +164,9 @@ def test_lines_split_once_per_document_give_the_same_bytes(tmp_path):
     once the layout is done."""
     from weasyprint.text import line_break
 
-    from tether_build.render import pdf
+    from tether_build.render import patches, pdf
 
-    splits = pdf._LINES
+    splits = patches._LINES
     assert splits is not None and line_break.split_first_line is splits
     html = _balanced()
     layout = pdf.Layout(tmp_path.as_uri() + "/")
@@ -192,14 +192,14 @@ def test_a_kept_split_is_never_shared(tmp_path):
     """Each call gets its own copy of the line's layout holder (drawing an ellipsis changes
     it), and an entry is found only for the very style and layout context it was made
     with."""
-    from tether_build.render import pdf
+    from tether_build.render import patches
 
     results = []
 
     def real(text, style, context, *rest):
         results.append(object())
         return (type("Holder", (), {})(), len(text), None, 1.0, 2.0, 3.0)
-    splits = pdf._LineSplits(real)
+    splits = patches._LineSplits(real)
     style, other, context = {}, {}, object()
     with splits.scope():
         first = splits("Gold", style, context, 10.0, 0)

@@ -1,5 +1,5 @@
 """Long inline SVG (token sheets, board maps) is read by the XML parser instead of the HTML
-tokenizer (render/pdf.parse): the PDF must be the same bytes either way, and anything that
+tokenizer (render/patches.parse): the PDF must be the same bytes either way, and anything that
 is not plain well-formed SVG must be read the usual way."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 
 from tether_build.printing import tokens
-from tether_build.render import pdf
+from tether_build.render import patches, pdf
 
 
 def _both_ways(monkeypatch, make) -> tuple[bytes, bytes]:
     """make() laid out with long SVG read as XML, then with everything read as HTML."""
     fast = make()
-    monkeypatch.setattr(pdf, "SVG_ISLAND_CHARS", 10**12)
+    monkeypatch.setattr(patches, "SVG_ISLAND_CHARS", 10**12)
     slow = make()
     return bytes(fast), bytes(slow)
 
@@ -42,7 +42,7 @@ def _many_shapes(n: int = 400) -> str:
 def test_a_long_svg_read_as_xml_gives_the_same_pdf(monkeypatch):
     body = _many_shapes() + '<svg x="1" y="1" width="3" height="3"><circle r="1"/></svg>'
     html = _sheet(body)
-    assert len(pdf._islands(html)[0]) == 1
+    assert len(patches._islands(html)[0]) == 1
     fast, slow = _both_ways(monkeypatch, lambda: _layout(html))
     assert fast == slow
 
@@ -60,7 +60,7 @@ def test_svg_that_is_not_plain_xml_is_read_the_usual_way(monkeypatch, why, extra
 
 def test_an_unbalanced_svg_is_left_to_the_html_parser():
     html = _sheet(_many_shapes()).replace("</svg>", "", 1)
-    assert pdf._islands(html) == ([], html)
+    assert patches._islands(html) == ([], html)
 
 
 def test_the_token_sheets_are_the_same_bytes_either_way(content, monkeypatch):

@@ -103,7 +103,7 @@ def font_subsetter() -> str:
     """Which library subsets fonts into the PDFs: HarfBuzz (with its version) when WeasyPrint
     finds libharfbuzz-subset, else fontTools. The bytes differ, so the cache key names it."""
     try:
-        from . import pdf  # noqa: F401  (imports WeasyPrint: see pdf._import_weasyprint)
+        from . import pdf  # noqa: F401  (imports WeasyPrint: see patches.import_weasyprint)
     except ImportError:  # the print extra is not installed: nothing is laid out
         return "-"
     from weasyprint.text.ffi import harfbuzz, harfbuzz_subset
@@ -139,8 +139,12 @@ def load_layout() -> None:
 
 
 def code_digest(*names: str) -> str:
-    """SHA-256 of render/ modules by name (e.g. "pdf.py") or of every one ("*.py")."""
-    h = hashlib.sha256()
+    """SHA-256 of render/ modules by name (e.g. "pdf.py") or of every one ("*.py"), and of
+    the layout mode (patches.mode(): patched or stock libraries), so an entry laid out one
+    way never serves the other."""
+    from .patches import mode
+
+    h = hashlib.sha256(mode().encode())
     for name in names:
         for path in sorted(_RENDER.glob(name)):
             h.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())

@@ -22,7 +22,6 @@ import hashlib
 
 import jinja2
 
-
 FORMAT = 2  # 2: content filters are no longer folded (entries of format 1 may hold words)
 
 

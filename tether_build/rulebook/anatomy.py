@@ -42,7 +42,8 @@ def pick_card(cards: list[dict]) -> dict:
 
 
 def _boxes(root, want: tuple[str, ...]):
-    from ..render.pdf import _classes, _walk
+    from ..render.boxes import classes as _classes
+    from ..render.boxes import walk as _walk
 
     for box in _walk(root):
         if set(want) <= _classes(box):
@@ -75,7 +76,8 @@ def measure(faces, card: dict) -> list[dict]:
 
 def _measure(pages, html: str) -> list[dict]:
     """measure()'s work: lay the face out and read each part's box."""
-    from ..render.pdf import Layout, _walk
+    from ..render.boxes import walk as _walk
+    from ..render.pdf import Layout
 
     document = Layout(pages.base_url).render(html)
     root = document.pages[0]._page_box

@@ -125,8 +125,10 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
     one table of every row with no text, laid out (cached by its HTML) as the rows would lay
     it out, so every run of rows gets the same columns. None when cached_only and not
     cached."""
+    from ..render.boxes import first as _first
+    from ..render.boxes import walk as _walk
     from ..render.cache import digest, pack, unpack
-    from ..render.pdf import PX_PER_MM, _first, _walk
+    from ..render.pdf import PX_PER_MM
     from .book import layout_key
 
     html = template.render(**dict(book, paper=paper, ref_slots=None,

@@ -1,0 +1,74 @@
+"""TETHER_STOCK_LAYOUT=1: every layout through the stock libraries, the same outputs (issue 40).
+
+The speed-ups that reach into WeasyPrint, cffi and fontTools live in render/patches.py. With
+the switch set (or with library versions they were not written for) none is installed, and
+a clean build writes the same bytes as the patched one.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from build_edits import Project
+
+from tether_build.render import patches
+from tether_build.verify import differences, outputs
+
+ROOT = Path(__file__).resolve().parents[2]
+STAGES = ("validate", "engine", "notes", "cards", "rulebook", "tiles", "board", "check")
+
+
+def _run(code: str, stock: bool, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop(patches.STOCK_ENV, None)
+    if stock:
+        env[patches.STOCK_ENV] = "1"
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, env=env, check=False,
+                          capture_output=True, text=True, timeout=900)
+
+
+PROBE = """
+import sys
+from tether_build.render import patches, pdf
+from weasyprint import css
+from weasyprint.text import line_break
+from weasyprint.pdf import fonts
+print(patches.mode(), type(css.CSS).__name__, type(line_break.split_first_line).__name__,
+      type(fonts.ffi).__name__, "fontTools.subset" in sys.modules,
+      any(type(f).__name__ == "_Finder" for f in sys.meta_path))
+"""
+
+
+def test_the_switch_installs_no_patch():
+    stock = _run(PROBE, True)
+    assert stock.returncode == 0, stock.stderr
+    mode, sheets, splits, *_ = stock.stdout.split()
+    assert (mode, sheets, splits) == ("stock", "type", "function")   # WeasyPrint's own
+    assert stock.stdout.split()[5] == "False"          # WeasyPrint's ffi imported as it is
+    patched = _run(PROBE, False)
+    assert patched.stdout.split()[:3] == ["patched", "_LinkedSheets", "_LineSplits"]
+
+
+def test_other_library_versions_lay_out_stock(monkeypatch):
+    monkeypatch.setattr(patches, "WRITTEN_FOR", {"weasyprint": ("65.",)})
+    assert patches.versions_match.__wrapped__() is False
+    monkeypatch.setattr(patches, "WRITTEN_FOR", {"weasyprint": ("66.",)})
+    assert patches.versions_match.__wrapped__() is True
+
+
+BUILD = "from tether_build.cli import run; run()"
+
+
+def test_a_stock_build_writes_the_patched_builds_bytes(tmp_path):
+    """A clean build of a cut-down fixture project, each way: every output the same bytes."""
+    project = Project.make(tmp_path / "project")
+    common = ["build", "--content", "content", "--paper", "a4", "--quiet"]
+    for stock, name in ((False, "patched"), (True, "stock")):
+        proc = _run(BUILD, stock, *common, "--out", str(tmp_path / name), cwd=project.root)
+        assert proc.returncode == 0, proc.stderr
+    patched, stock = outputs(tmp_path / "patched", STAGES), outputs(tmp_path / "stock", STAGES)
+    assert any(rel.endswith(".pdf") for rel in patched)
+    assert differences(patched, stock) == []
