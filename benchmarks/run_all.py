@@ -1,4 +1,5 @@
-"""Every figure of the README's table, measured the way a newcomer gets them.
+"""Every figure of the README's table and of docs/performance.md, measured the way a newcomer
+gets them.
 
     python3 benchmarks/run_all.py            # every figure, 3 rounds each (about 10 minutes)
     python3 benchmarks/run_all.py --quick    # one round each, fewer games (about 3 minutes)

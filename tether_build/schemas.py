@@ -19,7 +19,7 @@ ID = "^[a-z][a-z0-9_]*$"
 
 # Every number content may hold has a range (issue 17.13): effect parameters (counts,
 # amounts, distances) up to SMALL_MAX; any other integer of any schema up to ANY_MAX unless
-# its schema says less. README "Bounds" lists them.
+# its schema says less. docs/security.md "Bounds" lists them.
 SMALL_MAX = 100
 ANY_MAX = 1000
 
