@@ -101,7 +101,7 @@ def constant(p: Project, rng: random.Random) -> str:
 def card_text(p: Project, rng: random.Random) -> str:
     path = p.content / "cards" / "starter.yaml"
     word = rng.choice(["Now", "At once", "Swiftly"])
-    _sub(path, r'^(    text: "[^"\n]*?)\."$', rf"\1. {word}.", count=1)
+    _sub(path, r'^(    text: "[^"\n]*?)\."$', rf'\1. {word}."', count=1)
     return f"card text: first starter card + '{word}.'"
 
 

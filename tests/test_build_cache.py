@@ -150,7 +150,7 @@ def test_a_damaged_cache_entry_is_a_miss(content, tmp_path):
 
 def test_template_and_code_change_miss_the_book_layout(monkeypatch, tmp_path):
     from tether_build.render import cache
-    from tether_build.rulebook import book
+    from tether_build.rulebook import pagebase as book
 
     templates = tmp_path / "templates"
     for folder in book.BOOK_TEMPLATES:
@@ -172,7 +172,7 @@ def test_a_stage_reads_the_templates_once_the_next_build_sees_an_edit(monkeypatc
     """Within one stage the book's template digest is read once (one_reading); an edit made
     meanwhile reaches the next stage render, as in `tether build --watch`."""
     from tether_build.render import cache
-    from tether_build.rulebook import book
+    from tether_build.rulebook import pagebase as book
 
     templates = tmp_path / "templates"
     for folder in book.BOOK_TEMPLATES:

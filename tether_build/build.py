@@ -11,7 +11,6 @@ writes nothing.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import time
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from . import __version__
 from .commit import commit, recover
 from .errors import TetherError
 from .manifest import MANIFEST, inside, load_manifest, record_stats, untouched
+from .stagecall import Only, call_stage
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPERS = ("a4", "letter")
@@ -130,12 +130,7 @@ class Stage:
         from .render.cache import one_reading
 
         with one_reading():   # the stage's template folders listed and stat'ed once
-            return _call(self.target, ctx)
-
-
-def _call(target: str, ctx: Context):
-    module, func = target.split(":")
-    return getattr(importlib.import_module(module), func)(ctx)
+            return call_stage(self.target, ctx)
 
 
 @dataclass
@@ -178,7 +173,7 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
                           if p.startswith("content/"))
     if view and stage.view:
         content_globs = ()
-        h.update(b"|view|" + json.dumps(_call(stage.view, ctx), sort_keys=True, default=str,
+        h.update(b"|view|" + json.dumps(call_stage(stage.view, ctx), sort_keys=True, default=str,
                                         ensure_ascii=False).encode())
     groups = [(ctx.content_dir, content_globs),
               (ROOT, tuple(p for p in stage.inputs if not p.startswith("content/"))),
@@ -199,7 +194,7 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
                 digest = seen[path] = hashlib.sha256(path.read_bytes()).digest()
             h.update(digest)
     if card_view:
-        cards = json.dumps(_call(stage.card_view, ctx), sort_keys=True, ensure_ascii=False)
+        cards = json.dumps(call_stage(stage.card_view, ctx), sort_keys=True, ensure_ascii=False)
         h.update(b"|cards|" + cards.encode())
     return h.hexdigest()
 
@@ -397,20 +392,10 @@ TILE_CARD_FIELDS = ("id", "name", "type", "type_name", "faction", "copies", "dec
                     "deck_kind", "deck_name")
 
 
-class _Only(dict):
-    """A card cut down to the fields a stage declared: reading any other one is an error,
-    so a stage can never depend on a field its key leaves out."""
-
-    def get(self, key, default=None):
-        if key not in self:
-            raise KeyError(f"{key!r}: not in this stage's view of the cards (add it)")
-        return self[key]
-
-
 def tiles_cards(ctx: Context) -> list[dict]:
     """The tiles stage's view of the cards (Stage.card_view)."""
-    return [_Only({**{f: c[f] for f in TILE_CARD_FIELDS},
-                   "champion": _Only(hp=c["champion"]["hp"]) if c.get("champion") else None})
+    return [Only({**{f: c[f] for f in TILE_CARD_FIELDS},
+                   "champion": Only(hp=c["champion"]["hp"]) if c.get("champion") else None})
             for c in ctx.cards]
 
 

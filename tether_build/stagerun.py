@@ -239,13 +239,13 @@ def _quick(ctx, stages: list) -> set[str]:
     run the others, so no slow stage waits for a worker that one of them holds. Not a stage
     that another runs `after`; one whose quick test raises is not quick (the stage reports
     the error itself, in build order)."""
-    from .build import _call
+    from .stagecall import call_stage
 
     def quick(stage) -> bool:
         if not stage.quick or stage.name in {s.after for s in stages}:
             return False
         try:
-            return bool(_call(stage.quick, ctx))
+            return bool(call_stage(stage.quick, ctx))
         except Exception:  # noqa: BLE001
             return False
     return {s.name for s in stages if quick(s)}

@@ -6,7 +6,7 @@ hands the stage only that view, so it cannot read more than its key covers.
 
 from __future__ import annotations
 
-from .build import _Only
+from .stagecall import Only
 
 # What the board stage reads of game.yaml (the map's layout, its title, the version stamp)
 # besides the glossary, icons and tiles: a constant outside these leaves the board up to date.
@@ -26,7 +26,7 @@ class ContentView:
 
     def __init__(self, view: dict):
         self._view = view
-        self.game = _Only(view["game"])
+        self.game = Only(view["game"])
 
     def __getattr__(self, name: str):
         if name.startswith("_") or name not in self._view:

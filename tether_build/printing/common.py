@@ -232,7 +232,7 @@ def _sheet_key(html: str) -> str:
         _KEYED["base"] = cache.digest(
             "sheet-pdf/1", TILE_TEMPLATES.as_uri(),
             cache.files_digest(TEMPLATES, ("tiles", "icons", "fonts")),
-            cache.code_digest("pdf.py"), (here / "common.py").read_bytes(),
+            cache.code_digest(*cache.LAYOUT_CODE), (here / "common.py").read_bytes(),
             cache.versions(*cache.LAYOUT_PACKAGES), os.environ.get("SOURCE_DATE_EPOCH", "0"))
     return cache.digest(_KEYED["base"], html)
 

@@ -138,6 +138,10 @@ def load_layout() -> None:
     versions(*LAYOUT_PACKAGES)
 
 
+# the modules that lay out and measure: a layout's key names them all
+LAYOUT_CODE = ("pdf.py", "patches.py", "boxes.py", "resources.py", "wpffi.py")
+
+
 def code_digest(*names: str) -> str:
     """SHA-256 of render/ modules by name (e.g. "pdf.py") or of every one ("*.py"), and of
     the layout mode (patches.mode(): patched or stock libraries), so an entry laid out one

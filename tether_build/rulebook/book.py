@@ -22,12 +22,9 @@ from ..render.geometry import PAPERS  # the papers a book is printed on, and the
 from . import aid, anatomy, chapterdocs, columns, printguide, reference, runon
 from .chapters import render_chapters
 from .directives import ANATOMY, Ctx
+from .pagebase import AID_MARGIN, MARGIN, TEMPLATES, layout_key
 from .words import Words
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-BOOK_TEMPLATES = ("rulebook", "cards", "backs", "fonts", "icons")  # what the book may load
-MARGIN = (17.0, 15.0, 16.0, 15.0)  # the book's page margins in mm: top, right, bottom, left
-AID_MARGIN = (11.0, 12.0, 12.0, 12.0)  # the player aid's (its sheet and the book's last pages)
 CARD_SCALE = {"faction": 1.0}
 BOARD = (4, 1)  # players and seed of the board map the build prints (tether build's default)
 README = "print/README.pdf"
@@ -198,21 +195,6 @@ def _layout(paper: str) -> tuple[str, bytes, list, int]:
     document = runon.layout(runon.JOB["base"]).render(runon.JOB["html"][paper])
     pdf = Layout.write(document.pages, document)
     return paper, pdf, slots(document), len(document.pages)
-
-
-def layout_key(html: str, base: str) -> str:
-    """Cache key of a book layout: its HTML and all that shapes its PDF (files, code, libs).
-
-    Card faces and the card reference's pages are not in the HTML (only empty slots): an
-    edit that shows on faces or in the reference lays out that part alone and stamps again."""
-    from ..render import cache
-
-    code = Path(__file__).resolve().parent
-    return cache.digest("book/1", html, base, cache.files_digest(TEMPLATES, BOOK_TEMPLATES),
-                        cache.code_digest("pdf.py", "pdfasm.py", "pdfobjects.py"),
-                        (code / "stamp.py").read_bytes(), (code / "runon.py").read_bytes(),
-                        cache.versions(*cache.LAYOUT_PACKAGES), cache.versions("pypdf"),
-                        os.environ.get("SOURCE_DATE_EPOCH", "0"))
 
 
 def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) -> dict:

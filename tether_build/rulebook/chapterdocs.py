@@ -42,7 +42,7 @@ AID_SIDES = ("front", "back")   # the aid's parts: one side each (templates/rule
 
 
 def _aid_chain(paper: str, cached_only: bool = False):
-    from .book import AID_MARGIN
+    from .pagebase import AID_MARGIN
 
     template, book, cache = runon.JOB["template"], runon.JOB["book"], runon.JOB["cache"]
 
@@ -88,7 +88,7 @@ def layout_aid(env, book: dict, papers: tuple[str, ...], cache
     """The player aid of each paper (the book's last two pages), laid out like a chapter,
     each side apart: a number the aid prints (the round cap, the Mana limit...) lays out
     again the side that prints it, not the book."""
-    from .book import AID_MARGIN
+    from .pagebase import AID_MARGIN
 
     found = runon.per_paper(papers, _aid_chain, template=env.get_template("rulebook/aiddoc.html"),
                             book=book, cache=cache)

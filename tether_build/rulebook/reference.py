@@ -129,7 +129,7 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
     from ..render.boxes import walk as _walk
     from ..render.cache import digest, pack, unpack
     from ..render.pdf import PX_PER_MM
-    from .book import layout_key
+    from .pagebase import layout_key
 
     html = template.render(**dict(book, paper=paper, ref_slots=None,
                                   ref_intro=False, ref_probe=True,

@@ -91,7 +91,7 @@ def box(margin: tuple | None = None) -> tuple[float, float]:
     these margins (top, right, bottom, left; default the book's), less SLACK. The same on
     every paper, so a part is laid out once for all papers: the first paper lays it out, the
     others find it in the cache, and every paper's book has the same pages."""
-    from .book import MARGIN
+    from .pagebase import MARGIN
 
     top, right, bottom, left = margin or MARGIN
     width, height = sheet()
@@ -279,7 +279,7 @@ def _entry(html: str, kind: str, cache, base: str, first: float, measure: Callab
 
 
 def _key(html: str, base: str) -> str:
-    from .book import layout_key
+    from .pagebase import layout_key
 
     return layout_key(html, base)
 
