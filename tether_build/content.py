@@ -113,7 +113,7 @@ def _checker_digest() -> str:
     checker's version: read once per process."""
     from importlib import metadata
 
-    from .render.cache import digest
+    from .digests import digest
 
     here = Path(__file__).resolve().parent
     schemas = sorted((here.parent / "schemas").glob("*.schema.json"))
@@ -129,7 +129,7 @@ def schema_checked(doc: yamlio.Doc, path: Path, schema: str, memo) -> list[Probl
     problems are always worded afresh)."""
     if memo is None:
         return _schema_problems(doc, schema)
-    from .render.cache import digest
+    from .digests import digest
 
     key = digest(_checker_digest(), path.read_bytes(), schema)
     if memo.get("valid", key) == b"valid":

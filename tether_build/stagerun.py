@@ -118,7 +118,7 @@ def _prefetch(ctx, layout: bool = True) -> None:
 
 
 def _import_layout() -> None:
-    from .render.cache import load_layout
+    from .render.preload import load_layout
 
     load_layout()   # the layout libraries and the versions the cache keys name: inherited
 

@@ -65,7 +65,7 @@ def test_text_strings_are_written_as_pypdf_writes_them():
     from pypdf.generic import TextStringObject
 
     def by_pypdf(value: str) -> bytes:
-        return pdfasm._write(TextStringObject(value))
+        return pdfobjects._write(TextStringObject(value))
 
     samples = ["The Last Tether – Cards (A4)", "", "a(b)c\\d)", "€ ﬁ ł Ÿ", "\x00x", "\x16",
                "Axis Mundi · 日本", "😀 emoji", "tab\tnew\nline"]

@@ -20,24 +20,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..digests import digest  # noqa: F401  (re-exported: every cache key's digest)
 from ..fsutil import write_atomic
 
 CACHE_DIR = ".cache"
 MAX_BYTES = 256 * 1024 * 1024   # a full build of the shipped content caches ~30 MB
 _RENDER = Path(__file__).resolve().parent
-
-
-def digest(*parts) -> str:
-    """SHA-256 of the parts (str, bytes, or anything JSON can write), each length-prefixed."""
-    h = hashlib.sha256()
-    for part in parts:
-        if isinstance(part, str):
-            part = part.encode()
-        elif not isinstance(part, bytes):
-            part = json.dumps(part, sort_keys=True, ensure_ascii=False, default=str).encode()
-        h.update(len(part).to_bytes(8, "little"))
-        h.update(part)
-    return h.hexdigest()
 
 
 _FILES: dict[tuple, tuple[tuple, str]] = {}   # (base, folders) -> (files' stat, digest)
@@ -124,18 +112,6 @@ def font_subsetter() -> str:
 LAYOUT_PACKAGES = ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "pyphen",
                    "tinyhtml5", "pillow",
                    "jinja2", "markupsafe")   # the HTML: a face's key names its template only
-
-
-def load_layout() -> None:
-    """Import the layout library (WeasyPrint: 0.2-0.4 s), the PDF assembler every layout
-    stage uses (pdfasm; not pypdf, which only a file it does not read and a new rulebook
-    skeleton need: see pdfasm) and the templates' engine (Jinja), and read the versions
-    the render cache's keys name, in this process: done before forking workers that lay
-    out, they inherit all of it (each imported them again, on its own critical path), and
-    this process has them for the keys it works out after."""
-    from . import html, pdf, pdfasm  # noqa: F401
-
-    versions(*LAYOUT_PACKAGES)
 
 
 # the modules that lay out and measure: a layout's key names them all

@@ -238,7 +238,7 @@ def _lay_out(pages, cards: list[dict], backs: list[str], workers: int):
             results = [_work(0)]
         else:
             from ..forking import fork_pool
-            from .cache import load_layout
+            from .preload import load_layout
 
             # loaded here, not in each worker: this process needs it too, for the sheets'
             # keys (read_faces), and the workers inherit it

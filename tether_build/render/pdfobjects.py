@@ -20,7 +20,13 @@ from pypdf.generic import (
     StreamObject,
 )
 
-from .pdfasm import Fragment, _write
+from .fragment import Fragment
+
+
+def _write(obj) -> bytes:
+    buf = io.BytesIO()
+    obj.write_to_stream(buf)
+    return buf.getvalue()
 
 
 class Placeholder(PdfObject):

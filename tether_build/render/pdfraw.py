@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from .pdfasm import Fragment
+from .fragment import Fragment
 
 REF = re.compile(rb"(\d+)\s+(\d+)\s+R(?![A-Za-z0-9])")
 LENGTH = re.compile(rb"/Length\s+(\d+)(?![\d.]|\s+\d+\s+R)")

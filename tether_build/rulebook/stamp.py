@@ -82,7 +82,7 @@ class Skeleton:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Skeleton:
-        from ..render.pdfasm import split
+        from ..render.fragment import split
 
         head, _, rest = data.partition(b"\n")
         meta = json.loads(head)
