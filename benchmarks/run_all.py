@@ -4,6 +4,7 @@ gets them.
     python3 benchmarks/run_all.py            # every figure, 3 rounds each (about 10 minutes)
     python3 benchmarks/run_all.py --quick    # one round each, fewer games (about 3 minutes)
     python3 benchmarks/run_all.py --tests    # also time the whole test suite
+    TETHER_STOCK_LAYOUT=1 python3 benchmarks/run_all.py   # the same with no library patched
 
 Each figure is the median of its rounds, run as whole processes on a copy of this checkout
 (builds) or on it (commands), with the machine's load average printed before and after. Beside
@@ -148,6 +149,9 @@ def tests() -> dict[str, list[float]]:
 
 
 def report(figures: dict[str, list[float]], loads: list[float]) -> None:
+    stock = os.environ.get("TETHER_STOCK_LAYOUT", "").strip() == "1"
+    print("layout: " + ("the stock libraries, no patch (TETHER_STOCK_LAYOUT=1)" if stock else
+                        "with the patches of render/patches.py (the default)"))
     print(f"{os.cpu_count()} cores; 1-minute load average before and after: "
           f"{loads[0]:.2f} / {loads[1]:.2f}. CPU: the median CPU seconds (user + system) of "
           "the whole process and the workers it started, which other load on the machine "

@@ -12,8 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from build_edits import Project
 
+from tether_build.errors import TetherError
 from tether_build.render import patches
 from tether_build.verify import differences, outputs
 
@@ -72,3 +74,19 @@ def test_a_stock_build_writes_the_patched_builds_bytes(tmp_path):
     patched, stock = outputs(tmp_path / "patched", STAGES), outputs(tmp_path / "stock", STAGES)
     assert any(rel.endswith(".pdf") for rel in patched)
     assert differences(patched, stock) == []
+
+
+def test_the_switch_takes_all_or_named_patches(monkeypatch):
+    for value, off in (("", set()), ("0", set()), ("1", set(patches.PATCHES)),
+                       ("lines, svg", {"lines", "svg"})):
+        monkeypatch.setenv(patches.STOCK_ENV, value)
+        assert patches.stock_requested() == off
+    monkeypatch.setenv(patches.STOCK_ENV, "lines,fonts")
+    with pytest.raises(TetherError, match="unknown patch fonts"):
+        patches.stock_requested()
+
+
+def test_one_patch_off_is_its_own_mode():
+    proc = _run("import os; os.environ['TETHER_STOCK_LAYOUT'] = 'lines'\n" + PROBE, False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[:3] == ["stock:lines", "_LinkedSheets", "function"]

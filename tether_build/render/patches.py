@@ -12,10 +12,11 @@ Every speed-up that changes how WeasyPrint, cffi or fontTools work inside lives 
 - `parse`: long inline SVGs read by the XML parser (the same tree);
 - `derive`: a card copy's page made from the first copy's laid-out boxes.
 
-`patched()` says whether they are in force: only when `TETHER_STOCK_LAYOUT` is not set to 1
-and the installed libraries are the versions in WRITTEN_FOR. Otherwise every layout runs
-through the stock libraries with no patch at all (tests compare the bytes of both paths). The
-render cache's keys name the mode (`mode()`), so entries of one path never serve the other.
+`patched(name)` says whether one is in force: only when the installed libraries are the
+versions in WRITTEN_FOR and `TETHER_STOCK_LAYOUT` does not switch it off (`1`: every one, so
+every layout runs through the stock libraries with no patch at all; or a list of PATCHES
+names, to measure each alone). Tests compare the bytes of both paths. The render cache's keys
+name the mode (`mode()`), so entries of one path never serve the other.
 """
 
 from __future__ import annotations
@@ -36,9 +37,23 @@ STOCK_ENV = "TETHER_STOCK_LAYOUT"
 WRITTEN_FOR = {"weasyprint": ("66.",), "cffi": ("2.",), "fonttools": ("4.",)}
 
 
-def stock_requested() -> bool:
-    """TETHER_STOCK_LAYOUT=1: lay out with the stock libraries, no patch at all."""
-    return os.environ.get(STOCK_ENV, "").strip() == "1"
+PATCHES = ("import", "arrays", "sheets", "lines", "svg", "derive")  # the names the switch takes
+
+
+def stock_requested() -> frozenset[str]:
+    """The patches TETHER_STOCK_LAYOUT switches off: `1` every one (the stock libraries, no
+    patch at all), or a comma-separated list of PATCHES names (to measure one alone)."""
+    value = os.environ.get(STOCK_ENV, "").strip()
+    if value in ("", "0"):
+        return frozenset()
+    if value == "1":
+        return frozenset(PATCHES)
+    names = frozenset(n.strip() for n in value.split(",") if n.strip())
+    unknown = sorted(names - set(PATCHES))
+    if unknown:
+        raise TetherError(f"{STOCK_ENV}: unknown patch {', '.join(unknown)} (1 for all, or "
+                          f"some of: {', '.join(PATCHES)})")
+    return names
 
 
 @functools.cache
@@ -56,22 +71,24 @@ def versions_match() -> bool:
     return True
 
 
-def patched() -> bool:
-    """Whether this process lays out with the patches (decided once, at WeasyPrint's import:
-    a process does not switch)."""
-    global _MODE
-    if _MODE is None:
-        _MODE = "patched" if not stock_requested() and versions_match() else "stock"
-    return _MODE == "patched"
+_OFF: frozenset[str] | None = None
 
 
-_MODE: str | None = None
+def patched(name: str | None = None) -> bool:
+    """Whether this process lays out with the patch `name` (with any patch, when None);
+    decided once, at WeasyPrint's import: a process does not switch."""
+    global _OFF
+    if _OFF is None:
+        _OFF = stock_requested() if versions_match() else frozenset(PATCHES)
+    return len(_OFF) < len(PATCHES) if name is None else name not in _OFF
 
 
 def mode() -> str:
-    """'patched' or 'stock': named in the render cache's keys."""
+    """'patched', 'stock' or 'stock:<names>' (some off): named in the render cache's keys."""
     patched()
-    return _MODE
+    if not _OFF:
+        return "patched"
+    return "stock" if len(_OFF) == len(PATCHES) else "stock:" + ",".join(sorted(_OFF))
 
 
 def import_weasyprint() -> None:
@@ -87,7 +104,7 @@ def import_weasyprint() -> None:
 
     if "weasyprint" in sys.modules:
         return
-    if not patched():
+    if not patched("import"):
         import weasyprint.text.fonts
         return
     from . import wpffi
@@ -347,11 +364,12 @@ _LINES: _LineSplits | None = None
 def install() -> None:
     """After WeasyPrint's import: the patches that replace its functions (when patched())."""
     global _LINES
-    if not patched():
-        return
-    _parse_array_types_once()
-    _parse_linked_sheets_once()
-    _LINES = _split_lines_once()
+    if patched("arrays"):
+        _parse_array_types_once()
+    if patched("sheets"):
+        _parse_linked_sheets_once()
+    if patched("lines"):
+        _LINES = _split_lines_once()
 
 
 def line_scope():
@@ -370,7 +388,7 @@ def parse(html: str, base_url: str, fetcher):
     bytes); anything that is not plain well-formed SVG is read the usual way."""
     from weasyprint import HTML
 
-    islands, skeleton = _islands(html) if patched() else ([], html)
+    islands, skeleton = _islands(html) if patched("svg") else ([], html)
     if islands:
         from xml.etree.ElementTree import ParseError, fromstring
 
@@ -438,7 +456,7 @@ def derive(page, cls: str, was: str, text: str):
     text, laid out as written (no CSS text-transform made it other than `was`), and the
     new text must be exactly as wide as the old. None otherwise, and always with the stock
 libraries: then lay the page out."""
-    if not patched():
+    if not patched("derive"):
         return None
 
     from weasyprint.document import Page
