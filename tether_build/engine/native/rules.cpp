@@ -1004,7 +1004,7 @@ int64_t Game::extra_move(int p, const std::vector<Champion*>& champs, int64_t n_
 }
 
 bool Game::stops_at(int p, int h, bool stop_occ) const {
-  if (stop_occ) return nocc[h] != 0 || (cap_owner[h] >= 0 && cap_owner[h] != p);
+  if (stop_occ) return nocc[h] != 0;  // occupied = holds units (§4.3), Capitals too
   int others = nocc[h] - (occupies(p, h) ? 1 : 0);
   if (!others) return false;
   if (cap_owner[h] < 0) return true;
