@@ -144,3 +144,34 @@ def test_min_distance_is_a_ring(rules):
     assert sel.candidates(ctx) == [] and not sel.exists(ctx)
     foe = put_champion(g, 1, "sergeant", g.s.topo.nbrs[h][0])
     assert sel.candidates(ctx) == [foe] and sel.exists(ctx)
+
+
+# ---- "a hex you occupy that contains a Champion": one reading on both cards ---------------
+PHRASE_CARDS = {"rally_where_you_stand": 3, "dispatch_to_front": 2}
+
+
+def test_the_phrase_compiles_alike_on_both_cards(rules):
+    wheres = {cid: rules.by_id[cid].effect[0].params["where"] for cid in PHRASE_CARDS}
+    assert {w["contains"] for w in wheres.values()} == {"champion"}
+    assert {w["occupied_by"] for w in wheres.values()} == {"you"}
+
+
+@pytest.mark.parametrize("card", sorted(PHRASE_CARDS))
+def test_the_phrase_counts_an_enemy_champion_in_a_siege(rules, card):
+    """Besieging the enemy Capital, whose Champion is there: both cards deploy there."""
+    n = PHRASE_CARDS[card]
+    ex = {"players": [{"faction": "cipher", "mana": 1, "gold": 3}, {"faction": "cipher"}],
+          "play": card,
+          "units": [{"hex": "enemy_capital", "player": 0, "cohorts": 1},
+                    {"hex": "enemy_capital", "player": 1, "champion": "brute"}],
+          "expect": {"units": [{"hex": "enemy_capital", "player": 0, "cohorts": 1 + n}]}}
+    assert run_example(rules, None, ex) is None
+
+
+@pytest.mark.parametrize("card", sorted(PHRASE_CARDS))
+def test_the_phrase_counts_your_own_champion(rules, card):
+    n = PHRASE_CARDS[card]
+    ex = {"players": [{"faction": "cipher", "mana": 1, "gold": 3}, {"faction": "cipher"}],
+          "play": card, "units": [{"hex": "path2", "player": 0, "champion": "brute"}],
+          "expect": {"units": [{"hex": "path2", "player": 0, "cohorts": n}]}}
+    assert run_example(rules, None, ex) is None
