@@ -175,3 +175,18 @@ def test_the_phrase_counts_your_own_champion(rules, card):
           "play": card, "units": [{"hex": "path2", "player": 0, "champion": "brute"}],
           "expect": {"units": [{"hex": "path2", "player": 0, "cohorts": n}]}}
     assert run_example(rules, None, ex) is None
+
+
+# ---- Scry (Center Relic's look): no reshuffle ----------------------------------------------
+def test_center_relic_scry_never_reshuffles(rules):
+    """Away from the center Center Relic scries 2; with 1 card in the draw pile it looks at
+    that one and the discard pile stays put (the Scry ruling says so)."""
+    ex = {"players": [{"faction": "cipher", "mana": 1, "draw": ["supply_cache"],
+                       "discard": ["supply_cache", "supply_cache"]}],
+          "play": "center_relic",
+          "expect": {"players": [{"draw": 1, "discard": 3, "hand": 0}]}}
+    assert run_example(rules, None, ex) is None
+    empty = {**ex, "players": [{"faction": "cipher", "mana": 1,
+                                "discard": ["supply_cache", "supply_cache"]}],
+             "expect": {"players": [{"draw": 0, "discard": 3}]}}
+    assert run_example(rules, None, empty) is None
