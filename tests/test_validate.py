@@ -122,6 +122,13 @@ def test_reference_to_unchosen_target_is_an_error(content_copy):
     assert any("unknown target 'patient'" in m.group("msg") for m in _errors(content_copy))
 
 
+def test_an_area_nearer_than_its_minimum_is_an_error(content_copy):
+    _edit(content_copy / "cards/age3_market.yaml", "within: {distance: 1, min_distance: 1, of: this}",
+          "within: {distance: 1, min_distance: 2, of: this}")
+    (m,) = [m for m in _errors(content_copy) if "min_distance" in m.group("field")]
+    assert m.group("file").endswith("age3_market.yaml") and "above distance 1" in m.group("msg")
+
+
 def test_schema_files_match_the_effect_language():
     result = run_cli("schemas", "--check")
     assert result.exit_code == 0, result.output

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 # the example board's named hexes (resolved by check.example_agent.named_hexes)
 HEX_NAMES = ("capital", "enemy_capital", "center", "path1", "path2", "path3", "side",
-             "enemy_path1", "mine", "mine2", "forge")
+             "enemy_path1", "enemy_side", "mine", "mine2", "forge")
 UNITS = ("all", "champions", "cohorts")
 
 ID = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}

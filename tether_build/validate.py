@@ -164,6 +164,34 @@ def check_effect_refs(content: Content):
                                       "choose it first with a choose_target step (as: name)")
 
 
+def _areas(node, path=()):
+    """Yield (path, within dict) for every `within:` area in steps."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "within" and isinstance(value, dict):
+                yield path + (key,), value
+            yield from _areas(value, path + (key,))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _areas(item, path + (i,))
+
+
+def check_areas(content: Content):
+    """A `within:` area with `min_distance` above `distance` holds no hex."""
+    for card in content.cards:
+        src = card["_src"]
+        for path, w in _areas({k: card[k] for k in ("effect", "triggers", "champion")
+                               if k in card}):
+            lo, d = w.get("min_distance"), w.get("distance")
+            if isinstance(lo, int) and isinstance(d, int) and lo > d:
+                yield content.problem(src["doc"], ("cards", src["index"]) + path
+                                      + ("min_distance",),
+                                      f"min_distance {lo} is above distance {d}: no hex "
+                                      "is that far and that near",
+                                      f"at most {d}; distance 1 with min_distance 1 is the "
+                                      "adjacent hexes")
+
+
 # Files whose text may interpolate constants as {{ path }} (card text may not: its numbers
 # come from the card's effect, and braces typed there print as typed).
 CONSTANT_FILES = ("tiles.yaml", "keywords.yaml", "factions.yaml", "setting.yaml", "ages.yaml")
@@ -239,8 +267,8 @@ def check_palette(content: Content):
     yield from palette_problems(content)
 
 
-CHECKS = (check_ids, check_text, check_effect_refs, check_constants, check_game_numbers,
-          check_palette, check_art)
+CHECKS = (check_ids, check_text, check_effect_refs, check_areas, check_constants,
+          check_game_numbers, check_palette, check_art)
 
 
 def deck_counts(content: Content) -> list[tuple[str, int, int, int | None]]:

@@ -160,7 +160,7 @@ CARDS = [
         _mod("end_of_round", {"modifier": "prevent_damage_for_gold", "units": "champions",
                               "gold": 1}),
         _mod("end_of_round", {"modifier": "untargetable", "units": "all",
-                              "by": ["order", "spell"]}),
+                              "by": ["order", "spell", "champion"]}),
         _mod("end_of_round", {"modifier": "assign_hits"})]),
     _card("ks_move_mods", [
         _mod("end_of_round", {"modifier": "extra_move", "amount": 1,
@@ -229,6 +229,10 @@ CARDS = [
         {"name": "Zap", "trigger": "activated", "limit": "once_per_round", "steps": [
             {"step": "damage", "amount": 1,
              "champion": {"side": "enemy", "within": {"distance": 2, "of": "this"}}}]},
+        {"name": "Storm", "trigger": "activated", "limit": "once_per_round", "steps": [
+            {"step": "damage", "amount": 1, "champion": {
+                "side": "any", "pick": "all",
+                "within": {"distance": 1, "min_distance": 1, "of": "this"}}}]},
         {"name": "Arrive", "trigger": "on_deploy",
          "steps": [{"step": "deploy", "count": 1, "where": {"this": True}}]},
         {"name": "Last", "trigger": "on_death",

@@ -3,7 +3,8 @@
 Named hexes (a 2-player board from the example's seed): `capital` and `enemy_capital`;
 `center` (the Axis Mundi); `path1`..`path3`, the hexes from `capital` toward `center`
 (`path1` touches the Capital, `path3` touches the center); `side`, another hex touching
-`capital`; `enemy_path1`, the hex from `enemy_capital` toward the center; `mine` and `mine2`,
+`capital`; `enemy_path1`, the hex from `enemy_capital` toward the center; `enemy_side`,
+another hex touching `enemy_capital`; `mine` and `mine2`,
 the two Mines nearest to `capital`; `forge`, the Forge nearest to it.
 
 Each step of an example (its doing and each of `then:`) adds its `choose:` answers to its
@@ -55,9 +56,10 @@ def named_hexes(g) -> dict[str, int]:
     out = {"capital": cap, "enemy_capital": ecap, "center": center,
            "enemy_path1": toward(ecap)}
     out.update({f"path{i + 1}": h for i, h in enumerate(path[:3])})
-    sides = [n for n in t.nbrs[cap] if n not in path and n not in s.capital_of]
-    if sides:
-        out["side"] = min(sides, key=lambda n: (n in special, n))
+    for name, home, away in (("side", cap, path[0]), ("enemy_side", ecap, out["enemy_path1"])):
+        sides = [n for n in t.nbrs[home] if n != away and n not in s.capital_of]
+        if sides:
+            out[name] = min(sides, key=lambda n: (n in special, n))
     for name, hexes in (("mine", mines[:1]), ("mine2", mines[1:2]), ("forge", forges[:1])):
         if hexes:
             out[name] = hexes[0]

@@ -41,7 +41,12 @@ def _within(w: dict) -> str:
     of = {"your_capital": "your Capital", "your_champion": "one of your Champions",
           "your_units": "your units", "your_forces": "your Cohorts", "this": "this Champion",
           "ref": f"the chosen {w.get('ref', 'target')}"}.get(w.get("of"), w.get("of"))
-    return f"within {w.get('distance')} of {of}"
+    d, lo = w.get("distance"), w.get("min_distance") or 0
+    if lo == 1 and d == 1:
+        return f"adjacent to {of}"
+    if lo:
+        return f"between {lo} and {d} hexes from {of}"
+    return f"within {d} of {of}"
 
 
 OCCUPIED = {"you": "you occupy", "enemy": "an enemy occupies", "nobody": "nobody occupies",

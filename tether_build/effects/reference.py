@@ -112,7 +112,9 @@ def render() -> str:
     out += _keys("Champion selector", "Every key given must hold.", spec.CHAMPION_SELECTOR)
     out += ["```yaml", f"champion: {_flow(SAMPLES['champion'])}", "```", ""]
     out += _keys("Bridge selector", "Which Bridge(s) a step may use.", spec.BRIDGE_SELECTOR)
-    out += _keys("Within", "A distance from something of yours.", spec.WITHIN)
+    out += _keys("Within", ("A distance from something of yours: the hexes at most `distance` "
+                            "away, and with `min_distance` at least that far (`{distance: 1, "
+                            "min_distance: 1}`: the adjacent hexes, not its own)."), spec.WITHIN)
     out += _keys("Conditions", "Every key given must hold (`if`, `when`, `requires`).",
                  spec.CONDITIONS)
     out += ["```yaml", f"condition: {_flow(SAMPLES['condition'])}", "```", ""]

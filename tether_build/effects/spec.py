@@ -117,7 +117,9 @@ CHAMPION_SELECTOR = {
     "exclude_this": "bool",
 }
 BRIDGE_SELECTOR = {"ref": "name", "touching": "hex", "anywhere": "bool"}
-WITHIN = {"distance": "int!",
+# 'min_distance' leaves out the nearer hexes: {distance: 1, min_distance: 1} is the hexes
+# adjacent to a source, not the source's own hex (§2.1: "Distance 1" = adjacent)
+WITHIN = {"distance": "int!", "min_distance": "int",
           "of": "enum:your_capital|your_champion|your_units|your_forces|this|ref!",
           "ref": "name"}
 PLAYERS = ["self", "chosen_opponent", "each_opponent", "owner", "killer", "battle_enemy",

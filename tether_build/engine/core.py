@@ -110,8 +110,12 @@ class Ctx:
 
     @property
     def source_type(self) -> str | None:
-        """Card type of the card running this effect (for 'untargetable')."""
-        return self.inst.defn.type if self.inst is not None else None
+        """Card type of the card running this effect (for 'untargetable'): a played card's,
+        or for a Champion's ability its Champion card's ('champion'); None for a faction
+        passive, which is no card."""
+        if self.inst is not None:
+            return self.inst.defn.type
+        return self.champ.defn.type if self.champ is not None else None
 
     def child(self, p: int | None = None, champ=None, event=None) -> Ctx:
         """A context for a nested effect (trigger) sharing the game."""

@@ -94,15 +94,16 @@ class PathsMixin:
 
     def stops_at(self, p: int, h: int, stop_on_occupied: bool) -> bool:
         """Does a move end on entering h (contact, §12.5). With `stop_on_occupied` (Column
-        Advance) any occupied hex stops it, the mover's own other units and an enemy Capital
-        included; asked before the moving units enter h."""
+        Advance) any occupied hex stops it, the mover's own other units included; occupied
+        means holding units (§4.3), so an empty enemy Capital does not stop it. Asked
+        before the moving units enter h."""
         s = self.s
         if stop_on_occupied:
-            return bool(s.nocc[h]) or s.capital_of.get(h, p) != p
+            return bool(s.nocc[h])
         others = s.nocc[h] - (h in s.ucount[p])  # players other than p with units there
         if not others:
             return False
-        if stop_on_occupied or h not in self.s.capital_of:
+        if h not in self.s.capital_of:
             return True
         return self.opt.capital_stops_move
 

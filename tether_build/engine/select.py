@@ -59,13 +59,25 @@ def ref_hex(ctx, name: str | None):
 class Within:
     """A compiled 'within' area: called, the set of hexes within `d` of its sources."""
 
-    __slots__ = ("d", "of", "ref")
+    __slots__ = ("d", "lo", "of", "ref")
 
     def __init__(self, spec: dict):
         self.d, self.of, self.ref = spec["distance"], spec["of"], spec.get("ref")
+        self.lo = spec.get("min_distance") or 0  # 1: adjacent hexes, not the source's own
 
     def __call__(self, ctx) -> set[int]:
-        return ctx.s.topo.within(self.sources(ctx), self.d)
+        if not self.lo:
+            return ctx.s.topo.within(self.sources(ctx), self.d)
+        dist, lo, d = ctx.s.topo.dist, self.lo, self.d
+        return {x for s in self.sources(ctx) for x, k in enumerate(dist[s]) if lo <= k <= d}
+
+    def reaches(self, row, sources) -> bool:
+        """Is the hex whose distance row this is in the area of these sources."""
+        lo, d = self.lo, self.d
+        for x in sources:
+            if lo <= row[x] <= d:
+                return True
+        return False
 
     def sources(self, ctx) -> list[int]:
         """The hexes the area is measured from, now."""
@@ -276,20 +288,15 @@ class ChampSel:
             sources = within.sources(ctx)
             if not sources:
                 return False
-            dist, d = s.topo.dist, within.d
+            dist = s.topo.dist
         guarded = ctx.g.hooks.mods.get("untargetable")
         for c in s.champions.values():
             if (side == 1 and c.owner != p) or (side == 2 and c.owner == p):
                 continue
             if skip is not None and c is skip:
                 continue
-            if within is not None:
-                row = dist[c.hex]
-                for x in sources:
-                    if row[x] <= d:
-                        break
-                else:
-                    continue  # not within reach of any source
+            if within is not None and not within.reaches(dist[c.hex], sources):
+                continue  # not within reach of any source
             if not guarded or not ctx.g.untargetable(c, ctx):
                 return True
         return False

@@ -69,7 +69,7 @@ static const int64_t ALL_COUNT = 1000000;
 
 // ---- selectors (select.py) -------------------------------------------------------------------
 struct Within {  // select.Within
-  int64_t d = 0;
+  int64_t d = 0, lo = 0;  // lo: min_distance (1: the adjacent hexes, not the source's own)
   int of = 0;  // WITHIN_OF index
   int ref = -1;  // interned name
 };

@@ -63,6 +63,8 @@ struct Loader {
                                      "your_forces", "this", "ref"};
     Within w;
     w.d = spec.at("distance").num();
+    const J* lo = nonnull(spec, "min_distance");
+    w.lo = lo ? lo->num() : 0;
     w.of = find_name(OF, 6, spec.at("of").s);
     if (w.of < 0) unsupported("within.of " + spec.at("of").s);
     const J* r = nonnull(spec, "ref");

@@ -89,7 +89,7 @@ std::vector<char> Game::within_area(const Ctx& ctx, const Within& w) const {
   std::vector<char> area(N, 0);
   for (int s : src)
     for (int x = 0; x < N; ++x)
-      if (topo.d(s, x) <= w.d) area[x] = 1;
+      if (topo.d(s, x) <= w.d && topo.d(s, x) >= w.lo) area[x] = 1;
   return area;
 }
 
@@ -299,7 +299,10 @@ bool Game::champ_exists(const ChampSel& sel, const Ctx& ctx) {
     if (sel.has_within) {
       bool near = false;
       for (int x : sources)
-        if (topo.d(c->hex, x) <= sel.within.d) { near = true; break; }
+        if (topo.d(c->hex, x) <= sel.within.d && topo.d(c->hex, x) >= sel.within.lo) {
+          near = true;
+          break;
+        }
       if (!near) continue;
     }
     if (!guarded || !untargetable(c, ctx)) return true;
@@ -446,8 +449,10 @@ std::vector<int> Game::deploy_anchors(int p) {
 }
 
 bool Game::untargetable(const Champion* ch, const Ctx& ctx) {
-  if (!ctx.inst || ctx.p == ch->owner) return false;
-  const std::string& src = ctx.inst->defn->type;
+  // the source: the played card, or the Champion card whose ability runs (core.source_type)
+  const CardDef* from = ctx.inst ? ctx.inst->defn : ctx.champ ? ctx.champ->defn : nullptr;
+  if (!from || ctx.p == ch->owner) return false;
+  const std::string& src = from->type;
   for (auto* a : mods[M_UNTARGETABLE]) {
     if (a->owner != ch->owner) continue;
     const auto& by = a->mod->by;
@@ -1004,7 +1009,7 @@ int64_t Game::extra_move(int p, const std::vector<Champion*>& champs, int64_t n_
 }
 
 bool Game::stops_at(int p, int h, bool stop_occ) const {
-  if (stop_occ) return nocc[h] != 0 || (cap_owner[h] >= 0 && cap_owner[h] != p);
+  if (stop_occ) return nocc[h] != 0;  // occupied = holds units (§4.3), Capitals too
   int others = nocc[h] - (occupies(p, h) ? 1 : 0);
   if (!others) return false;
   if (cap_owner[h] < 0) return true;
