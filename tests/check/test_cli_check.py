@@ -107,3 +107,15 @@ def test_check_reuses_the_build_cache_and_gives_the_same_report(content_copy, tm
         r.pop("seconds", None)
         r.pop("cached", None)
     assert reports[0] == reports[1] == reports[2]
+
+
+def test_a_check_that_failed_only_on_drift_says_so(content_copy):
+    """Issue 41.7: the last line names drift, not a count of resolved cards."""
+    _edit(content_copy, "cards/starter.yaml", 'text: "Gain +2 {gold}."', 'text: "Gain +3 {gold}."')
+    result = _check(content_copy, "--games", "0")
+    assert result.exit_code == 1
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("Error: check failed on text/effect drift: 2 text/effect drifts "
+                           "in 1 card"), last
+    assert last.endswith("every card resolves")
+
