@@ -89,7 +89,7 @@ def test_text_number_that_disagrees_with_the_effect_fails(content_copy):
         ("DRIFT content/cards/age1_market.yaml:224: trade_caravan: effect has 3 but the text "
         "never says 3")]
     assert "FAIL" not in result.output
-    assert "0 failures, 2 text/effect drifts" in result.output
+    assert "check failed on text/effect drift: 2 text/effect drifts in 1 card" in result.output
 
 
 def test_check_reuses_the_build_cache_and_gives_the_same_report(content_copy, tmp_path):
