@@ -170,6 +170,16 @@ def test_a_reference_error_in_a_card_the_schema_rejects_is_reported(content_copy
     assert ref == ["reference to unknown target 'pushd' (did you mean 'pushed'?)"]
 
 
+def test_a_rejected_cards_faction_and_keyword_references_are_checked_too(content_copy):
+    path = content_copy / "cards" / "faction.yaml"
+    _edit(path, "          keyword: bodyguard\n", "          keyword: bodygard\n")
+    _edit(path, "      hp: 6\n", "      hp: six\n")  # the same card: rejected by the schema
+    found = {m["field"]: m["msg"] for m in _errors(content_copy)}
+    assert any(f.endswith("champion.hp") for f in found), found
+    kw = [msg for f, msg in found.items() if f.endswith("abilities[0].keyword")]
+    assert kw == ["unknown keyword 'bodygard' (did you mean 'bodyguard'?)"]
+
+
 # ---- YAML indentation hints ----------------------------------------------------------------
 def test_over_indentation_gets_an_indentation_hint_not_a_quoting_one():
     from tether_build.yamlio import parse

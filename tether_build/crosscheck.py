@@ -161,7 +161,30 @@ def check_example_ids(content: Content):
                                       f"the {kind} must exist in the content")
 
 
-CHECKS = (check_ages, check_keywords, check_example_ids)
+def check_rejected_cards(content: Content):
+    """The faction and keyword references of cards the schema rejected (the model leaves
+    them out, so validate.check_ids never sees them): reported in the same run."""
+    from .validate import _bad_cards
+
+    for doc, index, card in _bad_cards(content):
+        base = ("cards", index)
+        faction = card.get("faction")
+        if isinstance(faction, str) and faction not in content.factions:
+            yield content.problem(doc, base + ("faction",), f"unknown faction {faction!r}",
+                                  _close(faction, content.factions))
+        champion = card.get("champion") if isinstance(card.get("champion"), dict) else {}
+        for key, items in ((("champion", "abilities"), champion.get("abilities")),
+                           (("triggers",), card.get("triggers"))):
+            for i, ability in enumerate(items if isinstance(items, list) else []):
+                kw = ability.get("keyword") if isinstance(ability, dict) else None
+                if isinstance(kw, str) and kw not in content.keywords:
+                    yield content.problem(doc, base + key + (i, "keyword"),
+                                          f"unknown keyword {kw!r}",
+                                          _close(kw, content.keywords) or
+                                          "add it to keywords.yaml")
+
+
+CHECKS = (check_ages, check_keywords, check_example_ids, check_rejected_cards)
 
 
 # ---- warnings -------------------------------------------------------------------------------

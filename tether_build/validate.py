@@ -262,7 +262,7 @@ def _crosscheck(name: str):
 
 CHECKS = (check_ids, check_text, check_effect_refs, check_constants, check_game_numbers,
           check_palette, check_art, _crosscheck("check_ages"), _crosscheck("check_keywords"),
-          _crosscheck("check_example_ids"))
+          _crosscheck("check_example_ids"), _crosscheck("check_rejected_cards"))
 # The core files each check reads: when some core file has problems of its own, the checks
 # that do not read it still run, so every problem is reported in one run (issue 41.7).
 NEEDS = {"check_ids": CORE, "check_text": ("terms.yaml",), "check_effect_refs": (),
@@ -270,7 +270,8 @@ NEEDS = {"check_ids": CORE, "check_text": ("terms.yaml",), "check_effect_refs": 
          "check_game_numbers": ("game.yaml",), "check_palette": ("factions.yaml", "tiles.yaml", "terms.yaml"),
          "check_art": (), "check_ages": ("game.yaml", "ages.yaml"),
          "check_keywords": ("keywords.yaml", "factions.yaml"),
-         "check_example_ids": ("factions.yaml",)}
+         "check_example_ids": ("factions.yaml",),
+         "check_rejected_cards": ("factions.yaml", "keywords.yaml")}
 
 
 def runnable(content: Content):
