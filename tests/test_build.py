@@ -268,6 +268,8 @@ def test_a_drift_is_named_as_drift_at_the_text_line(content_copy, tmp_path):
     assert f"starter.yaml:{line}" in result.output
     assert "text drifts from its effect" in result.output
     assert "does not resolve" not in result.output.splitlines()[-1]
+    error = next(ln for ln in result.output.splitlines() if ln.startswith("Error:"))
+    assert error.startswith("Error: check failed on text/effect drift"), error  # issue 41.7
 
 
 def test_every_literal_glossary_name_is_reported_in_one_run(content_copy):

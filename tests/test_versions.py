@@ -77,7 +77,12 @@ def test_diff_names_every_kind_of_change(repo, tmp_path):
     assert changed["supply_cache"]["text"] == "Gain +2 [-Gold.-] {+Gold now.+}"
     assert set(changed) == {"war_taxes", "supply_cache"}
     page = (tmp_path / "out" / "changes.html").read_text()
-    assert page.count("class='faces'") == 2 and "<ins>Gold now.</ins>" in page
+    assert page.count("class='faces'") == 4 and "<ins>Gold now.</ins>" in page
+    # a new card shows its new face, a removed card its old one (issue 41.5)
+    levy = page[page.index("id='war_levy'"):]
+    levy = levy[:levy.index("<h2", 5)]
+    assert "class='faces'" in levy and "<figcaption>v2</figcaption>" in levy
+    assert "<figcaption>v1</figcaption>" not in levy
 
 
 def test_default_revision_is_the_last_tag_and_the_work_tree_is_dirty(repo, tmp_path):
@@ -202,3 +207,76 @@ def test_a_failed_reprint_leaves_no_errata_sheet(repo, tmp_path, monkeypatch):
              "--paper", "a4", "--png", "none", "--no-tts", "--out", str(out))
     assert r.exit_code == 1 and "printer caught fire" in r.output
     assert not (out / "print" / "errata.pdf").exists()
+
+
+def _new_card(repo):
+    """Add a card (a copy of Supply Cache under a new id and name) to the work tree."""
+    path = repo / "content" / "cards" / "starter.yaml"
+    text = path.read_text()
+    start = text.index("  - id: supply_cache")
+    card = text[start:text.index("\n  - id:", start + 5) + 1]
+    path.write_text(text + "\n" + card.replace("id: supply_cache", "id: supply_drop")
+                    .replace("name: Supply Cache", "name: Supply Drop"))
+
+
+def test_errata_show_a_new_card_a_rules_number_and_a_rules_chapter(repo, tmp_path):
+    """Issue 41.5: the errata of an edit that adds a card and changes a constant show both,
+    and a rules chapter's change as a line with its changed words."""
+    content = repo / "content"
+    _new_card(repo)
+    _replace(content / "game.yaml", "round_cap: 10", "round_cap: 12")
+    _replace(content / "ages.yaml", "rounds: [8, 9, 10]", "rounds: [8, 9, 10, 11, 12]")
+    _replace(content / "rules" / "04-round.md", "draw up to a full [hand]",
+             "draw up to a full [hand] of cards")
+    out = tmp_path / "reprint"
+    r = _run("print-cards", "--content", str(content), "--changed-since", "v2",
+             "--paper", "a4", "--png", "none", "--no-tts", "--json", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["cards"] == 1  # the new card: no other face changed
+    from pypdf import PdfReader
+
+    text = " ".join(" ".join(page.extract_text().split())
+                    for page in PdfReader(out / "print" / "errata.pdf").pages)
+    assert "Supply Drop" in text and "new card" in text
+    assert "Round cap (victory.round_cap)" in text and "rules number" in text
+    assert re.search(r"rules number 10 12", text), text
+    assert "Rules: Round Structure" in text and "of cards" in text
+
+
+def test_a_glossary_rename_is_one_line_after_the_real_edits(repo, tmp_path):
+    """Issue 41.5: a rename's echoes on every card are grouped in one line; the one real
+    edit comes first, with its faces; the echoed cards show none."""
+    content = repo / "content"
+    _replace(content / "terms.yaml", 'singular: "Gold"\n    plural: "Gold"',
+             'singular: "Crown"\n    plural: "Crowns"')
+    _replace(content / "cards" / "age2_market.yaml", "initiative: [60, 135]",
+             "initiative: [61, 135]")
+    out = tmp_path / "out"
+    r = _run("diff", "--content", str(content), "--json", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    changed = json.loads(r.output)["cards"]["changed"]
+    real = [c["id"] for c in changed if not c["glossary_echo"]]
+    echoes = [c["id"] for c in changed if c["glossary_echo"]]
+    assert real == ["war_taxes"] and changed[0]["id"] == "war_taxes"
+    assert len(echoes) > 10 and "supply_cache" in echoes
+    page = (out / "changes.html").read_text()
+    assert page.count("class='faces'") == 1
+    assert page.index("id='war_taxes'") < page.index("Glossary: Gold → Crown")
+    assert f"{len(echoes)} cards print the new name and change in nothing else" in page
+    r = _run("diff", "--content", str(content), "--out", str(out))
+    lines = r.output.splitlines()
+    echo = [ln for ln in lines if "glossary echo:" in ln]
+    assert len(echo) == 1 and "supply_cache" in echo[0]
+    assert not any(ln.startswith("  changed supply_cache") for ln in lines)
+    assert lines.index(echo[0]) > next(i for i, ln in enumerate(lines) if "war_taxes" in ln)
+
+
+def test_a_real_edit_beside_a_rename_is_not_an_echo(repo, tmp_path):
+    content = repo / "content"
+    _replace(content / "terms.yaml", 'singular: "Gold"\n    plural: "Gold"',
+             'singular: "Crown"\n    plural: "Crown"')
+    _replace(content / "cards" / "starter.yaml", "Gain +2 {gold} now.", "Gain +2 {gold} later.")
+    r = _run("diff", "--content", str(content), "--json", "--out", str(tmp_path / "out"))
+    changed = {c["id"]: c for c in json.loads(r.output)["cards"]["changed"]}
+    assert changed["supply_cache"]["glossary_echo"] is False
+    assert changed["supply_cache"]["text"] == "Gain +2 [-Gold now.-] {+Crown later.+}"

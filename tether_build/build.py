@@ -342,7 +342,8 @@ def check_stage(ctx: Context) -> dict[str, bytes]:
                                           ("a card's text drifts from its effect",
                                            report.drift)) if n)
         if not ctx.allow_unresolved:
-            raise TetherError("\n".join(lines) + f"\nthe build writes nothing while {why} "
+            raise TetherError(report.verdict() + "\n" + "\n".join(lines)
+                              + f"\nthe build writes nothing while {why} "
                               "(see 'tether check'; --allow-unresolved builds anyway)")
         ctx.warnings.append(f"BUILT ALTHOUGH {why.upper()}:\n" + "\n".join(lines))
     return {"check.json": (json.dumps(report.to_json(timings=False), indent=1, sort_keys=True)

@@ -61,11 +61,17 @@ def validate(content_dir: Path, quiet: bool) -> None:
         return
     click.echo(f"{'deck':<14} {'cards':>5} {'copies':>6} {'document':>8}")
     for deck, distinct, copies, stated in deck_counts(content):
-        mark = "" if stated in (None, distinct, copies) else "  (differs: see deck notes)"
+        mark = "" if stated in (None, distinct, copies) else "  (differs: see the warning)"
         shown = "-" if stated is None else str(stated)
         click.echo(f"{deck:<14} {distinct:>5} {copies:>6} {shown:>8}{mark}")
+    from .crosscheck import warnings
+
+    found = warnings(content)
+    for problem in found:
+        click.echo(f"warning: {problem}")
+    shown = f", {len(found)} warning{'s' * (len(found) != 1)}" if found else ""
     click.echo(f"ok: {len(content.cards)} cards, {len(content.factions)} factions, "
-               f"{len(content.terms)} terms, {len(content.keywords)} keywords")
+               f"{len(content.terms)} terms, {len(content.keywords)} keywords{shown}")
 
 
 def _validate_rules(content, content_dir: Path, memo=None) -> None:

@@ -67,9 +67,7 @@ def check(content_dir: Path, as_json: bool, games: int | None, seed: int, cache_
         for line in report.summary():
             click.echo(line)
     if not report.ok:
-        n, d = len(report.failures), len(report.drift)
-        raise CheckFailed(f"check failed: {n} failure{'s' * (n != 1)}, "
-                          f"{d} text/effect drift{'s' * (d != 1)}")
+        raise CheckFailed(report.verdict())
 
 
 def _design_document(content_dir: Path, path: str) -> None:

@@ -39,8 +39,9 @@ def changes(content_dir: Path, rev: str | None, to: str | None):
     return diff(old[0], old[1], old[2], old[3], new[0], new[1], new[2], new[3]), old, new
 
 
-def faces(old, new, ids: list[str]) -> dict[str, tuple[str, str]]:
-    """Old and new card faces (HTML, drawn by the print templates) of the given cards."""
+def faces(old, new, ids: list[str]) -> dict[str, tuple[str | None, str | None]]:
+    """Old and new card faces (HTML, drawn by the print templates) of the given cards: a
+    new card has only its new face, a removed card only its old one."""
     from .render.context import Renderer
     from .render.html import TEMPLATES, Pages
 
@@ -48,9 +49,10 @@ def faces(old, new, ids: list[str]) -> dict[str, tuple[str, str]]:
     pages = [Pages(Renderer(s[1], TEMPLATES)) for s in (old, new)]
     by_id = [{c["id"]: c for c in s[2]} for s in (old, new)]
     for cid in ids:
-        if cid in by_id[0] and cid in by_id[1]:
-            out[cid] = (str(pages[0].face(by_id[0][cid], 1)),
-                        str(pages[1].face(by_id[1][cid], 1)))
+        pair = tuple(str(pages[i].face(by_id[i][cid], 1)) if cid in by_id[i] else None
+                     for i in (0, 1))
+        if pair != (None, None):
+            out[cid] = pair
     return out
 
 
@@ -61,7 +63,8 @@ def changes_html(content_dir: Path, rev: str | None, to: str | None, base: str):
     from .versions.report import page
 
     ch, old, new = changes(content_dir, rev, to)
-    html_page = page(ch, faces(old, new, [c.id for c in ch.changed]))
+    shown = [c.id for c in ch.edits] + [c["id"] for c in ch.added + ch.removed]
+    html_page = page(ch, faces(old, new, shown))
     wrapper = Pages(Renderer(new[1], TEMPLATES)).document([])
     head = wrapper.split("</head>")[0].split("<head>")[-1]
     return ch, html_page.replace("</head>", f"<base href='{base}'>{head}</head>", 1)

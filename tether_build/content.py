@@ -32,6 +32,9 @@ class Content:
     cards: list[dict] = field(default_factory=list)  # raw card dicts + deck + _src
     card_docs: list[str] = field(default_factory=list)
     bad_cards: dict[str, set[int]] = field(default_factory=dict)  # schema-invalid, left out
+    # files that parsed but failed their schema as a whole: left out of the model, yet their
+    # text is still checked (tokens, literal names), so one run reports every problem
+    broken: dict[str, yamlio.Doc] = field(default_factory=dict)
     complete: bool = True
 
     def data(self, name: str):
@@ -175,10 +178,13 @@ def load_partial(root: Path, memo=None) -> tuple[Content, list[Problem]]:
         if schema != CARD_SCHEMA:
             if not schema_probs:
                 content.docs[key] = doc
+            else:
+                content.broken[key] = doc
             continue
         whole_file_bad = not isinstance(doc.data, dict) or any(
             not p.field.startswith("cards[") for p in schema_probs)
         if whole_file_bad:
+            content.broken[key] = doc
             continue
         content.docs[key] = doc
         content.card_docs.append(key)

@@ -132,6 +132,8 @@ def _hint(error) -> str | None:
         return "one of: " + ", ".join(vals[:12]) + (" ..." if len(vals) > 12 else "")
     if error.validator == "required":
         return "add the missing field"
+    if _initiative_pair(error):
+        return "write [first, second] as the design document's 'Init: first / second'"
     if error.validator == "type":
         return f"expected {error.validator_value}"
     return None
@@ -154,7 +156,18 @@ def _message(error) -> str:
         return error.message.replace(" is a required property", " is required")
     if error.validator == "enum":
         return f"{error.instance!r} is not allowed here"
+    if _initiative_pair(error):
+        n = len(error.instance)
+        return (f"initiative needs both numbers, as a card prints them (e.g. [40, 110]); "
+                f"{n} given")
     return error.message
+
+
+def _initiative_pair(error) -> bool:
+    """A card's `initiative` with other than its two numbers (§22: 'Init: 40 / 110')."""
+    path = tuple(error.absolute_path)
+    return (error.validator in ("minItems", "maxItems") and bool(path)
+            and path[-1] == "initiative" and isinstance(error.instance, list))
 
 
 def check(data, schema_name: str):

@@ -9,10 +9,10 @@ import difflib
 from collections import Counter
 from pathlib import Path
 
-from . import constants
+from . import constants, yamlio
 from . import text as textmod
-from .content import Content, load_partial
-from .errors import ContentError
+from .content import CORE, Content, load_partial
+from .errors import ContentError, Problem
 
 # keys whose string values (or lists of strings) are player-facing text
 TEXT_KEYS = {"text", "reminder", "rulings", "lore", "flavor", "summary", "collection",
@@ -49,29 +49,42 @@ def check_text(content: Content):
     prefer_icon = textmod.icon_preferred(
         (v for n, d in content.docs.items() if n not in NO_TOKEN_FILES
          for _, v in _walk_text(d.data)), icons)
-    for name, doc in content.docs.items():
+    # cards and files that failed their schema are checked too: their text is read as
+    # strings only, so a broken structure elsewhere in them cannot mislead the check
+    docs = {**content.broken, **content.docs}
+    for name, doc in docs.items():
         if name in NO_TOKEN_FILES:
             continue
-        if name.startswith("cards/") and content.bad_cards.get(name):
-            data = {**doc.data, "cards": [c if i not in content.bad_cards[name] else {}
-                                          for i, c in enumerate(doc.data["cards"])]}
-        else:
-            data = doc.data
-        for path, value in _walk_text(data):
+        for path, value in _walk_text(doc.data):
             for kind, tid, form, _ in textmod.tokens(value):
                 table = terms if kind == "term" else icons
                 if tid not in table:
                     shown = f"[{tid}]" if kind == "term" else f"{{{tid}}}"
-                    yield content.problem(name, path, f"unknown {kind} token {shown}",
+                    yield _problem(doc, path, f"unknown {kind} token {shown}",
                                           _close(tid, table) or f"see content/terms.yaml {kind}s")
             if path[-1] == "name" or (len(path) > 1 and path[-2] == "name"):
                 continue  # a card's own name may use a game word ("Bridge Crew")
             bare = textmod.strip_tokens(value)
             for pos, typed, fix in textmod.literal_hits(bare, literal, terms, icons,
                                                         prefer_icon):
-                yield content.problem(
-                    name, path, f"glossary name {typed!r} typed literally (character {pos + 1})",
+                yield _problem(
+                    doc, path, f"glossary name {typed!r} typed literally (character {pos + 1})",
                     f"write {fix} so a rename reaches this text")
+
+
+def _problem(doc, path, message: str, hint: str | None = None) -> Problem:
+    """A Problem located in a document (loaded cleanly or not)."""
+    line, col = doc.locate(path)
+    return Problem(doc.path, line, col, yamlio.dotted(path), message, hint)
+
+
+def _bad_cards(content: Content):
+    """(doc name, index, card) of the cards left out for schema problems of their own."""
+    for name, bad in content.bad_cards.items():
+        cards = content.docs[name].data["cards"]
+        for i in sorted(bad):
+            if isinstance(cards[i], dict):
+                yield name, i, cards[i]
 
 
 def check_ids(content: Content):
@@ -150,15 +163,15 @@ def _refs(node, path=()):
 
 def check_effect_refs(content: Content):
     """A `{ref: name}` must name a target chosen earlier in the same card."""
-    for card in content.cards:
-        src = card["_src"]
+    cards = [(c["_src"]["doc"], c["_src"]["index"], c) for c in content.cards]
+    for doc, index, card in cards + list(_bad_cards(content)):  # refs are safe in bad cards
         defined: set[str] = set()
         for path, kind, name in _refs({k: card[k] for k in ("effect", "triggers", "champion")
                                        if k in card}):
             if kind == "def":
                 defined.add(name)
             elif name not in defined:
-                yield content.problem(src["doc"], ("cards", src["index"]) + path,
+                yield content.problem(doc, ("cards", index) + path,
                                       f"reference to unknown target {name!r}",
                                       _close(name, defined) or
                                       "choose it first with a choose_target step (as: name)")
@@ -267,8 +280,34 @@ def check_palette(content: Content):
     yield from palette_problems(content)
 
 
+def _crosscheck(name: str):
+    def run(content: Content):
+        from . import crosscheck
+        yield from getattr(crosscheck, name)(content)
+    run.__name__ = run.__qualname__ = name
+    return run
+
+
 CHECKS = (check_ids, check_text, check_effect_refs, check_areas, check_constants,
-          check_game_numbers, check_palette, check_art)
+          check_game_numbers, check_palette, check_art, _crosscheck("check_ages"), _crosscheck("check_keywords"),
+          _crosscheck("check_example_ids"), _crosscheck("check_rejected_cards"))
+# The core files each check reads: when some core file has problems of its own, the checks
+# that do not read it still run, so every problem is reported in one run (issue 41.7).
+NEEDS = {"check_ids": CORE, "check_text": ("terms.yaml",), "check_effect_refs": (),
+         "check_areas": (),
+         "check_constants": ("game.yaml", *CONSTANT_FILES),
+         "check_game_numbers": ("game.yaml",),
+         "check_palette": ("factions.yaml", "tiles.yaml", "terms.yaml"),
+         "check_art": (), "check_ages": ("game.yaml", "ages.yaml"),
+         "check_keywords": ("keywords.yaml", "factions.yaml"),
+         "check_example_ids": ("factions.yaml",),
+         "check_rejected_cards": ("factions.yaml", "keywords.yaml")}
+
+
+def runnable(content: Content):
+    """The checks whose core files all loaded cleanly (every check, when all did)."""
+    return [c for c in CHECKS
+            if content.complete or all(n in content.docs for n in NEEDS[c.__name__])]
 
 
 def deck_counts(content: Content) -> list[tuple[str, int, int, int | None]]:
@@ -285,8 +324,7 @@ def validate(root: Path, memo=None) -> Content:
     """Load, schema-check and cross-check content; raise ContentError listing every problem.
     memo: a render.cache.Cache remembering files found schema-valid (content.load_partial)."""
     content, problems = load_partial(root, memo)
-    if content.complete:
-        problems += [p for check in CHECKS for p in check(content)]
+    problems += [p for check in runnable(content) for p in check(content)]
     if problems:
         raise ContentError(problems)
     for _ in _interpolate(content, apply=True):

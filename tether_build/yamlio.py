@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import marshal
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -202,6 +203,45 @@ def _scan(text: str, display: str) -> list[Problem]:
     return []
 
 
+def _content_col(line: str) -> int:
+    """Where a line's key or value starts: after its indentation and any '- ' markers."""
+    return len(re.match(r"[ ]*(?:-[ ]+)*", line).group(0))
+
+
+def _indent_hint(lines: list[str], line_no: int) -> str | None:
+    """A hint for a line indented more than the field above it (YAML then reads it as more
+    of that field's value), or indented to no column a block above uses; else None."""
+    if not 1 < line_no <= len(lines) or not lines[line_no - 1].strip():
+        return None
+    here = lines[line_no - 1]
+    indent = len(here) - len(here.lstrip(" "))
+    above = [n for n in range(line_no - 1, 0, -1)
+             if lines[n - 1].strip() and not lines[n - 1].lstrip().startswith("#")]
+    if not above:
+        return None
+    prev_no = above[0]
+    prev = lines[prev_no - 1].rstrip()
+    prev_col = _content_col(prev)
+    opens = prev.endswith((":", "|", ">", "|-", ">-", "[", "{", ","))
+    prev_indent = len(prev) - len(prev.lstrip(" "))
+    if here.lstrip().startswith("- ") and prev.lstrip().startswith("- ") \
+            and indent > prev_indent and not opens:
+        return (f"the list item on line {line_no} is indented {indent} spaces, more than "
+                f"the item on line {prev_no} ({prev_indent}): indent it {prev_indent} "
+                "spaces to make it the next item of the same list")
+    if indent > prev_col and not opens:
+        return (f"line {line_no} is indented {indent} spaces, more than line {prev_no} "
+                f"({prev_col}), so it is read as more of line {prev_no}'s value: indent it "
+                f"{prev_col} spaces if it is a field of its own")
+    cols = sorted({_content_col(lines[n - 1]) for n in above}
+                  | {len(lines[n - 1]) - len(lines[n - 1].lstrip(" ")) for n in above})
+    if indent < prev_col and indent not in cols:
+        shown = ", ".join(str(c) for c in cols if c < prev_col + 1)
+        return (f"line {line_no} is indented {indent} spaces, a column no line above uses "
+                f"({shown}): align it with the field it belongs beside")
+    return None
+
+
 def _syntax_problem(text: str, display: str, exc: yaml.MarkedYAMLError) -> Problem:
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -209,7 +249,8 @@ def _syntax_problem(text: str, display: str, exc: yaml.MarkedYAMLError) -> Probl
     if line <= len(lines) and "\t" in lines[line - 1][:col]:
         message, hint = "tab character in indentation", "indent with spaces, not tabs"
     else:
-        message, hint = (exc.problem or str(exc)).strip(), _hint_for(exc)
+        message = (exc.problem or str(exc)).strip()
+        hint = _indent_hint(lines, line) or _hint_for(exc)
     return Problem(display, line, col, "", f"YAML syntax error: {message}", hint)
 
 

@@ -89,7 +89,7 @@ def test_text_number_that_disagrees_with_the_effect_fails(content_copy):
         ("DRIFT content/cards/age1_market.yaml:224: trade_caravan: effect has 3 but the text "
         "never says 3")]
     assert "FAIL" not in result.output
-    assert "0 failures, 2 text/effect drifts" in result.output
+    assert "check failed on text/effect drift: 2 text/effect drifts in 1 card" in result.output
 
 
 def test_check_reuses_the_build_cache_and_gives_the_same_report(content_copy, tmp_path):
@@ -107,3 +107,15 @@ def test_check_reuses_the_build_cache_and_gives_the_same_report(content_copy, tm
         r.pop("seconds", None)
         r.pop("cached", None)
     assert reports[0] == reports[1] == reports[2]
+
+
+def test_a_check_that_failed_only_on_drift_says_so(content_copy):
+    """Issue 41.7: the last line names drift, not a count of resolved cards."""
+    _edit(content_copy, "cards/starter.yaml", 'text: "Gain +2 {gold}."', 'text: "Gain +3 {gold}."')
+    result = _check(content_copy, "--games", "0")
+    assert result.exit_code == 1
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("Error: check failed on text/effect drift: 2 text/effect drifts "
+                           "in 1 card"), last
+    assert last.endswith("every card resolves")
+

@@ -104,7 +104,11 @@ def _in_hand(g, seat: int, card_id: str) -> int:
 def known(g, card_id: str) -> str:
     """A card id the content defines, or an ExampleError naming it."""
     if card_id not in g.rules.by_id:
-        raise ExampleError(f"expected a card id, got {card_id!r}")
+        import difflib
+
+        close = difflib.get_close_matches(str(card_id), list(g.rules.by_id), n=1, cutoff=0.6)
+        raise ExampleError(f"expected a card id, got {card_id!r}"
+                           + (f" (did you mean {close[0]!r}?)" if close else ""))
     return card_id
 
 

@@ -47,6 +47,20 @@ class Report:
         """No failure and no text/effect drift."""
         return not self.failures and not self.drift
 
+    def verdict(self) -> str:
+        """One line naming what failed: failures, drift or both ('' when ok)."""
+        n, d = len(self.failures), len(self.drift)
+        drifts = f"{d} text/effect drift{'s' * (d != 1)}"
+        cards = len({x.card for x in self.drift})
+        if n and d:
+            return f"check failed: {n} failure{'s' * (n != 1)} and {drifts}"
+        if n:
+            return f"check failed: {n} failure{'s' * (n != 1)} (see the FAIL lines)"
+        if d:
+            return (f"check failed on text/effect drift: {drifts} in {cards} "
+                    f"card{'s' * (cards != 1)} (see the DRIFT lines); every card resolves")
+        return ""
+
     def summary(self) -> list[str]:
         """The lines `tether check` prints."""
         lines = [f"{self.resolved}/{self.total} cards resolve",

@@ -7,8 +7,8 @@ listed (name, cost, initiative, stats, effect...) and its printed text as a word
 
 from __future__ import annotations
 
-import difflib
 import json
+import re
 from dataclasses import dataclass, field
 
 # fields of a normalized card that a designer compares (text is shown as a word diff)
@@ -26,19 +26,13 @@ class CardChange:
     fields: dict[str, tuple] = field(default_factory=dict)  # field -> (old, new)
     old_text: str = ""
     new_text: str = ""
+    echo: bool = False  # the change is only a glossary rename showing on the card
 
     def word_diff(self) -> str:
         """The text with removed words as [-x-] and added words as {+y+}."""
-        old, new = self.old_text.split(), self.new_text.split()
-        out = []
-        for op, a1, a2, b1, b2 in difflib.SequenceMatcher(a=old, b=new).get_opcodes():
-            if op == "equal":
-                out += old[a1:a2]
-            if op in ("delete", "replace"):
-                out.append("[-" + " ".join(old[a1:a2]) + "-]")
-            if op in ("insert", "replace"):
-                out.append("{+" + " ".join(new[b1:b2]) + "+}")
-        return " ".join(out)
+        from .rules_diff import word_diff
+
+        return word_diff(self.old_text, self.new_text)
 
 
 @dataclass
@@ -54,6 +48,18 @@ class Changes:
     terms: list[tuple[str, str, str]] = field(default_factory=list)  # (id, old, new)
     constants: list[tuple[str, object, object]] = field(default_factory=list)
     rules: dict[str, list[str]] = field(default_factory=dict)  # added/removed/changed
+    rule_titles: dict[str, str] = field(default_factory=dict)  # chapter file -> its title
+    rule_diffs: dict[str, list[str]] = field(default_factory=dict)  # file -> word diffs
+
+    @property
+    def edits(self) -> list[CardChange]:
+        """The changed cards a designer edited (a glossary rename's echoes left out)."""
+        return [c for c in self.changed if not c.echo]
+
+    @property
+    def echoes(self) -> list[CardChange]:
+        """The cards whose face changed only because a glossary name changed."""
+        return [c for c in self.changed if c.echo]
 
     @property
     def empty(self) -> bool:
@@ -73,11 +79,14 @@ class Changes:
                           "changed": [{"id": c.id, "name": c.name,
                                        "fields": {k: {"old": o, "new": n}
                                                   for k, (o, n) in c.fields.items()},
-                                       "text": c.word_diff() if "text" in c.fields else None}
+                                       "text": c.word_diff() if "text" in c.fields else None,
+                                       "glossary_echo": c.echo}
                                       for c in self.changed]},
                 "glossary": [{"term": t, "old": o, "new": n} for t, o, n in self.terms],
                 "constants": [{"path": p, "old": o, "new": n} for p, o, n in self.constants],
-                "rules": self.rules}
+                "rules": self.rules,
+                "rule_changes": {f: {"title": self.rule_titles.get(f, f), "paragraphs": d}
+                                 for f, d in self.rule_diffs.items()}}
 
 
 def _flat(data, prefix: str = "") -> dict[str, object]:
@@ -106,6 +115,42 @@ def _card_change(old: dict, new: dict) -> CardChange | None:
 def _signature(card: dict) -> str:
     return json.dumps([card["type"], card["mana"], card["gold"], card["effect"],
                        card["champion"], card["triggers"]], sort_keys=True, default=str)
+
+
+def _renames(old, new) -> dict[str, str]:
+    """Every old and new name of each glossary term whose names changed -> a placeholder
+    of that term (longest names first, so 'Gold Mine' goes before 'Gold')."""
+    names: dict[str, str] = {}
+    for tid, term in new.terms.items():
+        was = old.terms.get(tid)
+        forms = ("singular", "plural", "adjective")
+        if not was or all(was.get(f) == term.get(f) for f in forms):
+            continue
+        for side in (was, term):
+            for form in forms:
+                if side.get(form):
+                    names.setdefault(side[form], f"\x00{tid}\x00")
+    return dict(sorted(names.items(), key=lambda kv: -len(kv[0])))
+
+
+ARTICLE = re.compile(r"\b([Aa])n?(?= )")
+
+
+def _renamed(value, names: dict[str, str]) -> str:
+    """A field's value as JSON text with each renamed term's old and new names put to one
+    placeholder (and a/an alike: a rename may change the article)."""
+    text = json.dumps(value, sort_keys=True, default=str)
+    if names:
+        pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])")
+        text = pattern.sub(lambda m: names[m.group(1)], text)
+    return ARTICLE.sub(r"\1", text)
+
+
+def _is_echo(change: CardChange, names: dict[str, str]) -> bool:
+    """Whether every changed field of the card differs only by a renamed glossary term's
+    name: the face changed, but nobody edited the card."""
+    return bool(names) and all(_renamed(o, names) == _renamed(n, names)
+                               for o, n in change.fields.values())
 
 
 def diff(old_rev: str, old, old_cards: list[dict], old_rules: dict[str, str],
@@ -141,6 +186,13 @@ def diff(old_rev: str, old, old_cards: list[dict], old_rules: dict[str, str],
                 "removed": sorted(set(old_rules) - set(new_rules)),
                 "changed": sorted(k for k in set(old_rules) & set(new_rules)
                                   if old_rules[k] != new_rules[k])}
+    names = _renames(old, new)
+    for change in ch.changed:
+        change.echo = _is_echo(change, names)
+    ch.changed.sort(key=lambda c: c.echo)  # real edits first
+    from .rules_diff import chapter_changes
+
+    ch.rule_titles, ch.rule_diffs = chapter_changes(ch.rules, old_rules, new_rules, new)
     return ch
 
 
@@ -152,7 +204,7 @@ def summary(ch: Changes) -> list[str]:
     out += [f"  added   {c['id']} ({c['name']})" for c in ch.added]
     out += [f"  removed {c['id']} ({c['name']})" for c in ch.removed]
     out += [f"  renamed {a} -> {b}" for a, b in ch.renamed]
-    for c in ch.changed:
+    for c in ch.edits:
         names = ", ".join(k for k in c.fields if k != "text")
         out.append(f"  changed {c.id} ({c.name})" + (f": {names}" if names else ""))
         for key, (old, new) in c.fields.items():
@@ -160,8 +212,18 @@ def summary(ch: Changes) -> list[str]:
                 out.append(f"      {key}: {old} -> {new}")
         if "text" in c.fields:
             out.append(f"      text: {c.word_diff()}")
-    out += [f"  glossary {t}: {o} -> {n}" for t, o, n in ch.terms]
     out += [f"  constant {p}: {o} -> {n}" for p, o, n in ch.constants]
     for kind, files in ch.rules.items():
-        out += [f"  rules {kind}: {f}" for f in files]
+        out += [f"  rules {kind}: {f} ({ch.rule_titles.get(f, f)})" for f in files]
+    out += [f"  glossary {t}: {o} -> {n}" for t, o, n in ch.terms]
+    if ch.echoes:
+        out.append(f"  glossary echo: {echo_line(ch)}")
     return out
+
+
+def echo_line(ch: Changes) -> str:
+    """One line for every card whose face changed only by a renamed glossary name."""
+    names = ", ".join(f"{o} -> {n}" for _t, o, n in ch.terms)
+    return (f"{len(ch.echoes)} card{'s' * (len(ch.echoes) != 1)} print the new name"
+            f"{'s' * (len(ch.terms) != 1)} ({names}) and change in nothing else: "
+            + ", ".join(c.id for c in ch.echoes))

@@ -24,54 +24,118 @@ def _diff_html(text: str) -> str:
     return out.replace("{+", "<ins>").replace("+}", "</ins>")
 
 
-def page(ch: Changes, faces: dict[str, tuple[str, str]] | None = None) -> str:
-    """build/changes.html: every change; old and new faces side by side where given."""
+def _figure(face: str, caption: str) -> str:
+    return f"<figure>{face}<figcaption>{html.escape(caption)}</figcaption></figure>"
+
+
+def _faces(ch: Changes, faces: dict, cid: str) -> str:
+    """The card's faces side by side: old and new, or the one side it has."""
+    old, new = faces.get(cid, (None, None))
+    figures = ([_figure(old, ch.old_rev)] if old else []) + \
+        ([_figure(new, ch.new_rev)] if new else [])
+    return f"<div class='faces'>{''.join(figures)}</div>" if figures else ""
+
+
+def _fields(fields: dict) -> str:
+    return "".join(f"<li><b>{html.escape(k)}</b>: {html.escape(str(o))} → "
+                   f"{html.escape(str(n))}</li>" for k, (o, n) in fields.items() if k != "text")
+
+
+def constant_label(path: str) -> str:
+    """'victory.round_cap' -> 'Round cap (victory.round_cap)': a rules number by name."""
+    return f"{path.rsplit('.', 1)[-1].replace('_', ' ').capitalize()} ({path})"
+
+
+def _rules_sections(ch: Changes) -> list[str]:
+    rows = []
+    if ch.constants:
+        rows.append("<h2 id='constants'>Rules numbers</h2><ul>" + "".join(
+            f"<li><b>{html.escape(constant_label(p))}</b>: {html.escape(str(o))} → "
+            f"{html.escape(str(n))}</li>" for p, o, n in ch.constants) + "</ul>")
+    for kind, files in ch.rules.items():
+        for name in files:
+            paragraphs = "".join(f"<p>{_diff_html(d)}</p>" for d in ch.rule_diffs.get(name, []))
+            rows.append(f"<h2>Rules chapter “{html.escape(ch.rule_titles.get(name, name))}” "
+                        f"<code>{html.escape(name)}</code>: {kind}</h2>{paragraphs}")
+    return rows
+
+
+def _echo_section(ch: Changes) -> str:
+    if not ch.echoes:
+        return ""
+    names = ", ".join(f"{html.escape(o)} → {html.escape(n)}" for _t, o, n in ch.terms)
+    cards = ", ".join(f"{html.escape(c.name)}" for c in ch.echoes)
+    return (f"<h2 id='glossary'>Glossary: {names}</h2><p>{len(ch.echoes)} "
+            f"card{'s' * (len(ch.echoes) != 1)} print the new name and change in nothing "
+            f"else (no faces shown): <small>{cards}</small></p>")
+
+
+def page(ch: Changes, faces: dict[str, tuple[str | None, str | None]] | None = None) -> str:
+    """build/changes.html: the real edits first, each with its old and new faces (a new
+    card its new face, a removed one its old); rules numbers and chapters; then a glossary
+    rename's echoes on the cards, in one line."""
     faces = faces or {}
     rows = []
-    for c in ch.changed:
-        fields = "".join(f"<li><b>{html.escape(k)}</b>: {html.escape(str(o))} → "
-                         f"{html.escape(str(n))}</li>" for k, (o, n) in c.fields.items()
-                         if k != "text")
-        face = ""
-        if c.id in faces:
-            old, new = faces[c.id]
-            face = (f"<div class='faces'><figure>{old}<figcaption>{html.escape(ch.old_rev)}"
-                    f"</figcaption></figure><figure>{new}<figcaption>"
-                    f"{html.escape(ch.new_rev)}</figcaption></figure></div>")
+    for c in ch.edits:
         rows.append(f"<h2 id='{html.escape(c.id)}'>{html.escape(c.name)} "
-                    f"<code>{html.escape(c.id)}</code></h2><ul>{fields}</ul>"
+                    f"<code>{html.escape(c.id)}</code></h2><ul>{_fields(c.fields)}</ul>"
                     + (f"<p>{_diff_html(c.word_diff())}</p>" if "text" in c.fields else "")
-                    + face)
+                    + _faces(ch, faces, c.id))
+    for kind, cards in (("new card", ch.added), ("removed", ch.removed)):
+        for c in cards:
+            rows.append(f"<h2 id='{html.escape(c['id'])}'>{html.escape(c['name'])} "
+                        f"<code>{html.escape(c['id'])}</code>: {kind}</h2>"
+                        f"<p>{html.escape(c.get('text', ''))}</p>" + _faces(ch, faces, c["id"]))
+    rows += _rules_sections(ch)
+    rows.append(_echo_section(ch))
     listing = "".join(f"<li>{html.escape(line.strip())}</li>" for line in summary(ch)[1:]
-                      if not line.startswith("      "))
+                      if not line.startswith("      ") and "glossary echo:" not in line)
     return ("<!doctype html><html><head><meta charset='utf-8'><title>Changes</title>" + CSS +
             f"</head><body><h1>Changes from {html.escape(ch.old_rev)} to "
             f"{html.escape(ch.new_rev)}</h1><ul>{listing}</ul>" + "".join(rows) +
             "</body></html>")
 
 
+def _row(name: str, what: str, old: str, new: str) -> str:
+    return (f"<tr><td><b>{html.escape(name)}</b><br><small>{html.escape(what)}</small></td>"
+            f"<td>{old}</td><td>{new}</td></tr>")
+
+
 def errata_html(ch: Changes, title: str) -> str:
-    """The errata sheet: each changed card with its old and new text (for a group that keeps
-    playing with the old printout)."""
+    """The errata sheet for a group that keeps playing with the old printout: each edited,
+    new and removed card; each rules number and rules chapter that changed; a glossary
+    rename in one line (the cards that only print the new name are not listed one by one)."""
     rows = []
-    for c in ch.changed:
+    for c in ch.edits:
         what = ", ".join(f"{k} {o} → {n}" if k not in ("effect", "champion", "triggers")
                          else f"{k} changed" for k, (o, n) in c.fields.items()
                          if k != "text") or "text"
-        rows.append(f"<tr><td><b>{html.escape(c.name)}</b><br><small>{html.escape(what)}"
-                    f"</small></td><td>{html.escape(c.old_text)}</td>"
-                    f"<td>{html.escape(c.new_text)}</td></tr>")
+        rows.append(_row(c.name, what, html.escape(c.old_text), html.escape(c.new_text)))
     for c in ch.added:
-        rows.append(f"<tr><td><b>{html.escape(c['name'])}</b><br><small>new card</small></td>"
-                    f"<td>—</td><td>{html.escape(c.get('text', ''))}</td></tr>")
+        rows.append(_row(c["name"], "new card", "—", html.escape(c.get("text", ""))))
     for c in ch.removed:
-        rows.append(f"<tr><td><b>{html.escape(c['name'])}</b><br><small>removed</small></td>"
-                    f"<td>{html.escape(c.get('text', ''))}</td><td>—</td></tr>")
+        rows.append(_row(c["name"], "removed", html.escape(c.get("text", "")), "—"))
+    for path, old, new in ch.constants:
+        rows.append(_row(constant_label(path), "rules number", html.escape(str(old)),
+                         html.escape(str(new))))
+    for kind, files in ch.rules.items():
+        for name in files:
+            diffs = ch.rule_diffs.get(name, [])
+            shown = "<br>".join(_diff_html(d) for d in diffs[:3]) + \
+                (f"<br><small>and {len(diffs) - 3} more</small>" if len(diffs) > 3 else "")
+            rows.append(_row(f"Rules: {ch.rule_titles.get(name, name)}",
+                             f"chapter {kind} ({name})", "", shown or kind))
+    for _t, old, new in ch.terms:
+        rows.append(_row(f"{old} → {new}", "glossary", html.escape(old), html.escape(new)))
+    if ch.echoes:
+        rows.append(_row(f"{len(ch.echoes)} cards", "print the new name only",
+                         "", "<small>" + html.escape(", ".join(c.name for c in ch.echoes))
+                         + "</small>"))
     return ("<!doctype html><html><head><meta charset='utf-8'><title>Errata</title>" + CSS +
             "<style>@page { size: A4; margin: 15mm; }</style></head><body>"
             f"<h1>{html.escape(title)}: errata {html.escape(ch.old_rev)} → "
             f"{html.escape(ch.new_rev)}</h1>"
-            "<table><tr><th>card</th><th>printed text (old)</th><th>text now</th></tr>"
+            "<table><tr><th>what</th><th>before</th><th>now</th></tr>"
             + "".join(rows) + "</table></body></html>")
 
 
@@ -93,7 +157,7 @@ def markdown(sections: list[tuple[str, Changes]]) -> str:
         if ch.changed or ch.renamed:
             out += ["### Changed cards", ""]
             out += [f"- `{a}` is now `{b}`" for a, b in ch.renamed]
-            for c in ch.changed:
+            for c in ch.edits:
                 fields = ", ".join(f"{k} {o} → {n}" for k, (o, n) in c.fields.items()
                                    if k not in ("text", "effect", "champion", "triggers"))
                 line = f"- **{c.name}**" + (f": {fields}" if fields else "")
@@ -105,13 +169,17 @@ def markdown(sections: list[tuple[str, Changes]]) -> str:
             out.append("")
         if ch.terms:
             out += ["### Glossary", ""] + [f"- {o} is now called {n}" for _t, o, n in ch.terms]
+            if ch.echoes:
+                out.append(f"- {len(ch.echoes)} cards print the new name and change in "
+                           "nothing else")
             out.append("")
         if ch.constants:
             out += ["### Rules numbers", ""] + [f"- `{p}`: {o} → {n}"
                                                 for p, o, n in ch.constants] + [""]
         if any(ch.rules.values()):
-            out += ["### Rules text", ""] + [f"- {kind}: {', '.join(files)}"
-                                             for kind, files in ch.rules.items() if files]
+            out += ["### Rules text", ""] + [
+                f"- {kind}: " + ", ".join(f"{ch.rule_titles.get(f, f)} (`{f}`)" for f in files)
+                for kind, files in ch.rules.items() if files]
             out.append("")
     return "\n".join(out).rstrip() + "\n"
 
