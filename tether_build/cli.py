@@ -47,8 +47,8 @@ def main() -> None:
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 def validate(content_dir: Path, quiet: bool) -> None:
     """Check every content file: schemas, ids, references, text tokens."""
+    from .contentwalk import deck_counts
     from .render.cache import CACHE_DIR, Cache
-    from .validate import deck_counts
     from .validate import validate as run
 
     build = (content_dir.parent if content_dir.name else content_dir) / "build"

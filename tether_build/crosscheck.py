@@ -164,9 +164,9 @@ def check_example_ids(content: Content):
 def check_rejected_cards(content: Content):
     """The faction and keyword references of cards the schema rejected (the model leaves
     them out, so validate.check_ids never sees them): reported in the same run."""
-    from .validate import _bad_cards
+    from .contentwalk import bad_cards
 
-    for doc, index, card in _bad_cards(content):
+    for doc, index, card in bad_cards(content):
         base = ("cards", index)
         faction = card.get("faction")
         if isinstance(faction, str) and faction not in content.factions:
@@ -190,7 +190,7 @@ CHECKS = (check_ages, check_keywords, check_example_ids, check_rejected_cards)
 # ---- warnings -------------------------------------------------------------------------------
 def warn_deck_counts(content: Content):
     """A deck whose cards (or copies) differ from the design document's stated count."""
-    from .validate import deck_counts
+    from .contentwalk import deck_counts
 
     for deck, distinct, copies, stated in deck_counts(content):
         if stated is None or stated in (distinct, copies):
@@ -205,10 +205,10 @@ def warn_deck_counts(content: Content):
 
 def _used_terms(content: Content) -> set[str]:
     """Term ids that some text token, rules chapter or content field refers to."""
-    from .validate import _walk_text
+    from .contentwalk import walk_text
 
     used: set[str] = set()
-    texts = [v for doc in content.docs.values() for _, v in _walk_text(doc.data)]
+    texts = [v for doc in content.docs.values() for _, v in walk_text(doc.data)]
     rules = Path(content.root) / "rules"
     texts += [p.read_text(encoding="utf-8") for p in sorted(rules.glob("*.md"))]
     for value in texts:

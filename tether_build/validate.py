@@ -6,17 +6,14 @@ Each check is a generator of Problems; `validate` runs them all and fails once.
 from __future__ import annotations
 
 import difflib
-from collections import Counter
 from pathlib import Path
 
 from . import constants, yamlio
 from . import text as textmod
 from .content import CORE, Content, load_partial
+from .contentwalk import bad_cards, walk_text
 from .errors import ContentError, Problem
 
-# keys whose string values (or lists of strings) are player-facing text
-TEXT_KEYS = {"text", "reminder", "rulings", "lore", "flavor", "summary", "collection",
-             "scoring", "rules", "champion_lore", "theme", "tagline", "name"}
 NO_TOKEN_FILES = {"game.yaml", "terms.yaml"}
 
 
@@ -25,37 +22,20 @@ def _close(word: str, options) -> str | None:
     return f"did you mean '{match[0]}'?" if match else None
 
 
-def _walk_text(data, path=()):
-    """Yield (path, string) for every player-facing text value."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if key in TEXT_KEYS and isinstance(value, str):
-                yield path + (key,), value
-            elif key in TEXT_KEYS and isinstance(value, list):
-                for i, item in enumerate(value):
-                    if isinstance(item, str):
-                        yield path + (key, i), item
-            if key != "notes":
-                yield from _walk_text(value, path + (key,))
-    elif isinstance(data, list):
-        for i, item in enumerate(data):
-            yield from _walk_text(item, path + (i,))
-
-
 def check_text(content: Content):
     """Every token names a term or icon; no glossary name is typed literally."""
     terms, icons = content.terms, content.icons
     literal = textmod.literal_names(terms)
     prefer_icon = textmod.icon_preferred(
         (v for n, d in content.docs.items() if n not in NO_TOKEN_FILES
-         for _, v in _walk_text(d.data)), icons)
+         for _, v in walk_text(d.data)), icons)
     # cards and files that failed their schema are checked too: their text is read as
     # strings only, so a broken structure elsewhere in them cannot mislead the check
     docs = {**content.broken, **content.docs}
     for name, doc in docs.items():
         if name in NO_TOKEN_FILES:
             continue
-        for path, value in _walk_text(doc.data):
+        for path, value in walk_text(doc.data):
             for kind, tid, form, _ in textmod.tokens(value):
                 table = terms if kind == "term" else icons
                 if tid not in table:
@@ -76,15 +56,6 @@ def _problem(doc, path, message: str, hint: str | None = None) -> Problem:
     """A Problem located in a document (loaded cleanly or not)."""
     line, col = doc.locate(path)
     return Problem(doc.path, line, col, yamlio.dotted(path), message, hint)
-
-
-def _bad_cards(content: Content):
-    """(doc name, index, card) of the cards left out for schema problems of their own."""
-    for name, bad in content.bad_cards.items():
-        cards = content.docs[name].data["cards"]
-        for i in sorted(bad):
-            if isinstance(cards[i], dict):
-                yield name, i, cards[i]
 
 
 def check_ids(content: Content):
@@ -164,7 +135,7 @@ def _refs(node, path=()):
 def check_effect_refs(content: Content):
     """A `{ref: name}` must name a target chosen earlier in the same card."""
     cards = [(c["_src"]["doc"], c["_src"]["index"], c) for c in content.cards]
-    for doc, index, card in cards + list(_bad_cards(content)):  # refs are safe in bad cards
+    for doc, index, card in cards + list(bad_cards(content)):  # refs are safe in bad cards
         defined: set[str] = set()
         for path, kind, name in _refs({k: card[k] for k in ("effect", "triggers", "champion")
                                        if k in card}):
@@ -214,7 +185,7 @@ def _interpolate(content: Content, apply: bool):
     """Fill `{{ constant }}` paths in constant-aware text; yield Problems for bad ones."""
     for name in CONSTANT_FILES:
         doc = content.docs[name]
-        for path, value in list(_walk_text(doc.data)):
+        for path, value in list(walk_text(doc.data)):
             if "{" not in value:
                 continue
             rendered, found = constants.fill(value, content.game)
@@ -308,16 +279,6 @@ def runnable(content: Content):
     """The checks whose core files all loaded cleanly (every check, when all did)."""
     return [c for c in CHECKS
             if content.complete or all(n in content.docs for n in NEEDS[c.__name__])]
-
-
-def deck_counts(content: Content) -> list[tuple[str, int, int, int | None]]:
-    """(deck, distinct cards, total copies, count stated by the design document)."""
-    distinct, copies = Counter(), Counter()
-    for card in content.cards:
-        distinct[card["deck"]] += 1
-        copies[card["deck"]] += card.get("copies", 1)
-    return [(deck, distinct[deck], copies[deck], meta.get("stated_count"))
-            for deck, meta in content.ages["decks"].items()]
 
 
 def validate(root: Path, memo=None) -> Content:

@@ -3,7 +3,7 @@ a new kind without an expectation, probe, provoker or shaper fails here first.""
 
 from __future__ import annotations
 
-from tether_build.check.expect import EXPECT
+from tether_build.check.expectations import EXPECT
 from tether_build.check.model import Failure, Report
 from tether_build.check.probes import PROBES
 from tether_build.check.provoke import PROVOKE

@@ -310,6 +310,3 @@ def _choose_target(ctx, info, target, rec):
     else:
         probs += seat_problems(d.get("player", "chosen_opponent"), ctx, [target])
     return Outcome(probs)
-
-
-from . import expect_board, expect_cards  # noqa: F401  (register the other step kinds)

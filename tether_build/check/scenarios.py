@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from ..engine.core import Ctx
-from .expect import EXPECT
+from .expectations import EXPECT
 from .instrument import Recorder
 from .model import Failure
 from .probes import PROBES, Obs
