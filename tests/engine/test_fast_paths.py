@@ -5,6 +5,7 @@ had Cohorts on its hex)."""
 from __future__ import annotations
 
 from tether_build.engine import appraise as A
+from tether_build.engine import weights as W
 from tether_build.engine.agents import HeuristicAgent, RandomAgent
 from tether_build.engine.play import run
 from tether_build.engine.setup import new_game
@@ -58,7 +59,7 @@ class _FullScore(HeuristicAgent):
 
     def choose(self, g, p, kind, options, ctx=None):
         score = getattr(self, "_" + kind, None) or self._default
-        skip = A.SKIP if kind in ("hex", "champion", "bridge", "may") else None
+        skip = W.SKIP if kind in ("hex", "champion", "bridge", "may") else None
         best, pick = None, 0
         for i, opt in enumerate(options):
             v = (skip if opt is None and skip is not None else score(g, p, opt, ctx)

@@ -101,10 +101,10 @@ def test_every_rules_option_plays_the_same(built, sink, opts):
     _compare(sink, [(2 + i % 5, 7100 + i) for i in range(8)], opts, HEURISTIC)
 
 
-def test_the_native_heuristic_reads_its_weights_from_appraise(built, rules, monkeypatch):
-    """A weight changed in appraise.py (an experiment, a tuning) changes the native agent as
+def test_the_native_heuristic_reads_its_weights_from_weights_py(built, rules, monkeypatch):
+    """A weight changed in weights.py (an experiment, a tuning) changes the native agent as
     it changes the Python one: other decisions, the same in both engines."""
-    from tether_build.engine import appraise
+    from tether_build.engine import appraise, weights
 
     games = [(4, 4100 + i) for i in range(6)]
     facs = sorted(rules.factions)
@@ -120,8 +120,8 @@ def test_the_native_heuristic_reads_its_weights_from_appraise(built, rules, monk
         return out
 
     before = decisions()
-    monkeypatch.setattr(appraise, "OBJECTIVE", {"mine": 9.0, "center": 1.0, "forge": 2.0})
-    monkeypatch.setattr(appraise, "MARCH_BASE", -1.0)
+    monkeypatch.setattr(weights, "OBJECTIVE", {"mine": 9.0, "center": 1.0, "forge": 2.0})
+    monkeypatch.setattr(weights, "MARCH_BASE", -1.0)
     appraise._odds.cache_clear()
     assert decisions() != before
     _compare(rules, games, agents=HEURISTIC)

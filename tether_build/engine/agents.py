@@ -2,37 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
-from . import appraise as A
+from . import weights as W
+from .agent import Agent, RandomAgent  # noqa: F401  (RandomAgent: re-exported)
 from .appraise import _Aim, attack_odds, card_value, group, side_at, strength
 from .intent import ctx_intent, target_intent
-
-
-class Agent:
-    """Base agent: its own RNG stream, seeded from the game RNG at setup (until then, and
-    for an agent used outside a game, a stream shared by unseeded agents)."""
-
-    name = "agent"
-    rng = random.Random(0)
-
-    def seed(self, value: int) -> None:
-        """Give this agent its private RNG (called once by setup)."""
-        self.rng = random.Random(value)
-
-    def choose(self, g, p: int, kind: str, options: list, ctx=None) -> int:
-        """Index of the chosen option."""
-        raise NotImplementedError
-
-
-class RandomAgent(Agent):
-    """Picks uniformly among the legal options."""
-
-    name = "random"
-
-    def choose(self, g, p, kind, options, ctx=None) -> int:
-        """A uniformly random legal option."""
-        return int(self.rng.random() * len(options))
 
 
 class HeuristicAgent(Agent):
@@ -62,7 +35,7 @@ class HeuristicAgent(Agent):
         the true score, and each option draws its random tie-break once, in order."""
         score = getattr(self, "_" + kind, None) or self._default
         best, pick = None, 0
-        skip = A.SKIP if kind in ("hex", "champion", "bridge", "may") else None
+        skip = W.SKIP if kind in ("hex", "champion", "bridge", "may") else None
         fights = []  # (best-case score, index, tie-break) of the moves into a battle
         self._bounding = True
         try:
@@ -97,18 +70,18 @@ class HeuristicAgent(Agent):
         got = self._close_memo
         if got is None or got[0] is not s or got[1:3] != (g.decisions, p):
             vic = g.rules.game["victory"]
-            near = s.players[p].pvp + g.control_vp(p) >= vic["vp_to_win"] - A.CLOSE_GAP
-            late = vic["round_cap"] - s.round < A.CLOSE_ROUNDS
+            near = s.players[p].pvp + g.control_vp(p) >= vic["vp_to_win"] - W.CLOSE_GAP
+            late = vic["round_cap"] - s.round < W.CLOSE_ROUNDS
             got = self._close_memo = (s, g.decisions, p, near or late)
         return got[3]
 
     def _hex_value(self, g, p: int, h: int) -> float:
         s = g.s
         tile = s.tile[h]
-        v = A.OBJECTIVE.get(tile, 0.0)
+        v = W.OBJECTIVE.get(tile, 0.0)
         if (tile in ("center", "forge") or h in s.capital_of and s.capital_of[h] != p) and (
                 self._closing(g, p)):
-            v += A.CLOSE_BONUS
+            v += W.CLOSE_BONUS
         if tile == "mine":
             v += 0.3 * s.mine_value[h]
         if h in s.capital_of and s.capital_of[h] != p:
@@ -164,7 +137,7 @@ class HeuristicAgent(Agent):
         memo = self._obj_memo
         if memo is None or memo[0] is not tiles:
             memo = self._obj_memo = (
-                tiles, [(h, A.OBJECTIVE[t]) for h, t in enumerate(tiles) if t in A.OBJECTIVE])
+                tiles, [(h, W.OBJECTIVE[t]) for h, t in enumerate(tiles) if t in W.OBJECTIVE])
         return memo[1]
 
     def _move(self, g, p, opt, ctx) -> float:
@@ -177,8 +150,8 @@ class HeuristicAgent(Agent):
         enemies = [o for o in s.occupants(dst) if o != p]
         if enemies:  # a battle: judged by the engine's odds, not by the rough strength
             v += self._attack(g, p, opt, enemies)
-        if not cid and _nf is None and s.tile[src] in A.OBJECTIVE:  # the stack leaves the tile
-            v -= A.OBJECTIVE[s.tile[src]] + 0.3 * s.mine_value[src]
+        if not cid and _nf is None and s.tile[src] in W.OBJECTIVE:  # the stack leaves the tile
+            v -= W.OBJECTIVE[s.tile[src]] + 0.3 * s.mine_value[src]
         gain = self._near_objective(g, p, dst) - self._near_objective(g, p, src)
         v += self._approach(g, p, opt) * gain
         if src == s.players[p].capital and not cid and _nf is None:
@@ -190,15 +163,15 @@ class HeuristicAgent(Agent):
         group strong enough to take and hold it (a lone Cohort is sent less eagerly)."""
         champs, forces = group(g, p, opt)
         n = forces + 2 * len(champs)
-        return A.APPROACH_MOVE + A.APPROACH_ARMY * min(1.0, n / A.ARMY)
+        return W.APPROACH_MOVE + W.APPROACH_ARMY * min(1.0, n / W.ARMY)
 
     def _bridge_edge(self, g, p, e) -> float:
         s = g.s
         a, b = e >> 8, e & 255
         near, far = (a, b) if s.occupies(p, a) else (b, a)
         gain = self._near_objective(g, p, far) - self._near_objective(g, p, near)
-        toward = 0.0 if s.occupies(p, far) else A.OBJECTIVE.get(s.tile[far], 0)
-        return 1.0 + A.APPROACH_BRIDGE * gain + 0.4 * toward
+        toward = 0.0 if s.occupies(p, far) else W.OBJECTIVE.get(s.tile[far], 0)
+        return 1.0 + W.APPROACH_BRIDGE * gain + 0.4 * toward
 
     # ---- decisions ------------------------------------------------------------------------
     def _action(self, g, p, opt, ctx) -> float:
@@ -209,13 +182,13 @@ class HeuristicAgent(Agent):
         if kind == "card":
             inst = g.s.cards[opt[1]]
             defn = inst.defn
-            base = 1.5 + 0.5 * A.CATEGORY.get(defn.category, 1.0) + (
+            base = 1.5 + 0.5 * W.CATEGORY.get(defn.category, 1.0) + (
                 1.5 if defn.type == "champion" else 0.0)
             if len(opt) == 3:
                 return base + self._play(g, p, inst, opt[2])
             return base - self._misaimed(g, p, inst)
         if kind == "march":
-            return A.MARCH_BASE + self._move(g, p, opt[1], ctx)
+            return W.MARCH_BASE + self._move(g, p, opt[1], ctx)
         if kind == "bridge":
             return self._bridge_edge(g, p, opt[1])
         if kind == "reinforce":
@@ -278,9 +251,9 @@ class HeuristicAgent(Agent):
         worth = card_value(defn) * (1.0 + gold / 8.0)
         # what the plan needs this round: the gold the hand's cards ask for
         need = max((s.cards[i].get("gold") for i in s.players[p].hand), default=0)
-        target = min(worth - 1.0, gold - 1.0 - need, A.VICTORY_BID * defn.vp if defn.vp
+        target = min(worth - 1.0, gold - 1.0 - need, W.VICTORY_BID * defn.vp if defn.vp
                      else gold)
-        if defn.vp and g.rules.game["victory"]["round_cap"] - s.round < A.LATE_ROUNDS:
+        if defn.vp and g.rules.game["victory"]["round_cap"] - s.round < W.LATE_ROUNDS:
             target = gold - need  # Gold left at the cap only breaks ties: buy Permanence
         self._bid_memo = (s, g.decisions, p, target)
         return target
@@ -300,7 +273,7 @@ class HeuristicAgent(Agent):
 
     def _hex(self, g, p, h, ctx) -> float:
         s = g.s
-        v = A.OBJECTIVE.get(s.tile[h], 0.0) * 0.5
+        v = W.OBJECTIVE.get(s.tile[h], 0.0) * 0.5
         enemy = any(o != p for o in s.occupants(h))
         mine = s.occupies(p, h)
         aim = ctx_intent(ctx) if ctx is not None else 0

@@ -1,24 +1,19 @@
 """What the heuristic agent's scores are made of: its weights, and the board judgements it
 reads (a card's worth, a side's strength, battle odds from the engine's own battle code, the
-group a move option moves). Every weight is a plain module constant, so a benchmark or an
-experiment can change one."""
+group a move option moves). Its weights are weights.py's module constants, read where they
+are used, so a benchmark or an experiment can change one (the native agent reads them too)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-OBJECTIVE = {"mine": 3.0, "center": 8.0, "forge": 7.0}
-SKIP = 0.5  # the worth of declining an optional ("you may") step
-LATE_ROUNDS = 5  # rounds before the cap in which the heuristic spends all spare Gold on VP
-VICTORY_BID = 4  # the most Gold the heuristic pays for each Permanence a Victory card gives
-CATEGORY = {"recruitment": 3.0, "economy": 2.5, "movement": 2.0, "champion": 3.5,
-            "victory": 3.0, "combat": 1.5, "bridges": 1.5, "deckcraft": 1.0,
-            "synergy": 1.5, "power": 2.0}
+from . import weights as W
 
 
 def card_value(defn) -> float:
     """A rough worth of a card for drafting and bidding."""
-    return defn.vp * 4.0 + CATEGORY.get(defn.category, 1.0) - 0.3 * defn.mana - 0.4 * defn.gold
+    return (defn.vp * 4.0 + W.CATEGORY.get(defn.category, 1.0) - 0.3 * defn.mana
+            - 0.4 * defn.gold)
 
 
 def strength(g, p: int, h: int) -> float:
@@ -32,16 +27,6 @@ def strength(g, p: int, h: int) -> float:
     return v
 
 
-APPROACH_MOVE = 0.8    # worth of each hex a move brings a group nearer an objective ...
-APPROACH_ARMY = 0.8    # ... plus this much for a group of ARMY strength or more
-ARMY = 5.0             # strength (Cohorts, a Champion counting 2) of a group worth sending
-APPROACH_BRIDGE = 1.6  # worth of each hex a Bridge brings our nearest group nearer
-MARCH_BASE = 1.5       # a March's worth before its destination is scored
-CLOSE_GAP = 2          # end-game mode: own Permanence within this much of vp_to_win ...
-CLOSE_ROUNDS = 3       # ... or this few rounds left before the cap
-CLOSE_BONUS = 4.0      # extra worth of a Control-Permanence hex (Center, Forge, enemy Capital)
-ODDS_TRIALS = 40  # battles the heuristic simulates to judge an attack (the engine's odds)
-ODDS_FORCES = 8   # Forces beyond this count as this many when judging odds
 
 
 def group(g, p: int, opt) -> tuple:
@@ -77,7 +62,7 @@ def attack_odds(rules, att: tuple, dfn: tuple, siege: bool) -> float:
 
 
 def _capped(side: tuple) -> tuple:
-    return side if side[0] <= ODDS_FORCES else (ODDS_FORCES, *side[1:])
+    return side if side[0] <= W.ODDS_FORCES else (W.ODDS_FORCES, *side[1:])
 
 
 @lru_cache(maxsize=1 << 15)  # 800 four-player games meet about 6,000 match-ups; a few MB
@@ -87,7 +72,7 @@ def _odds(rules, att: tuple, dfn: tuple, siege: bool) -> float:
     def side(t):
         return {"forces": t[0], "champions": list(t[1:])}
     got = battle_odds(rules, side(att), side(dfn), "capital" if siege else "plain",
-                      trials=ODDS_TRIALS, seed=0)
+                      trials=W.ODDS_TRIALS, seed=0)
     return got["attacker_wins"]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from ..board import capital_slots, generate_board
-from .agents import RandomAgent
+from .agent import RandomAgent
 from .game import Game
 from .options import Options
 from .state import CardInst, Player, State

@@ -6,7 +6,7 @@ check's sweep, the engine benchmark) and the battles of odds.battle_odds (the he
 agent's attack odds, `tether odds`) 5 to 13 times faster than the Python engine, and the
 Python engine stays the reference: every game it plays makes the same decisions, draws the
 same numbers and writes the same event log, which tests/engine/test_native.py checks game by
-game. The heuristic agent's weights are appraise.py's constants, sent with each request
+game. The heuristic agent's weights are weights.py's constants, sent with each request
 (heuristic_weights), so the two agents share them. `scripts/setup.sh` builds it with the C++
 compiler (`python3 -m tether_build.engine.native`); without a compiler, or when the library is
 older than its sources, nothing uses it and the Python engine plays every game.
@@ -201,16 +201,12 @@ AGENTS = ("random", "heuristic")  # the agents the native engine plays, by their
 
 
 def heuristic_weights() -> dict:
-    """The heuristic agent's weights as the native engine reads them: appraise.py's module
+    """The heuristic agent's weights as the native engine reads them: weights.py's module
     constants, read at each request, so a weight changed there (an experiment, a tuning)
     changes the native agent too."""
-    from .. import appraise as A
+    from ..weights import native_weights
 
-    names = ("SKIP", "APPROACH_MOVE", "APPROACH_ARMY", "ARMY", "APPROACH_BRIDGE", "MARCH_BASE",
-             "CLOSE_BONUS", "LATE_ROUNDS", "VICTORY_BID", "CLOSE_GAP", "CLOSE_ROUNDS",
-             "ODDS_TRIALS", "ODDS_FORCES")
-    return {"objective": dict(A.OBJECTIVE), "category": dict(A.CATEGORY),
-            **{n: getattr(A, n) for n in names}}
+    return native_weights()
 
 
 def play_agents(rules, players: int, games: list[tuple], options, log: bool = False,
