@@ -37,6 +37,7 @@ def test_every_reading_on_the_fixture_is_in_the_games_words(content):
     ("Units hit on 1..value (units forces, value 3).", ["1.."]),
     ("Deploy 2 Forces.", ["Forces"]),            # a design name, not the glossary's
     ("Deploy 2 [force:pl].", ["[", "]"]),
+    ("If you occupy a Axis Mundi, gain an Cohort.", ["a Axis", "an Cohort"]),
 ])
 def test_the_check_finds_what_is_not_a_word(content, text, found):
     assert non_words(text, content.terms) == found
@@ -46,11 +47,10 @@ def test_the_check_finds_what_is_not_a_word(content, text, found):
 def renamed(tmp_path_factory):
     """A fixture copy with Cohort -> Legionary/Legionaries and Gold -> Crown/Crowns."""
     import shutil
-
-    from conftest import CONTENT
+    from pathlib import Path
 
     copy = tmp_path_factory.mktemp("renamed") / "content"
-    shutil.copytree(CONTENT, copy)
+    shutil.copytree(Path(__file__).parent / "fixtures" / "content", copy)
     rename_term(copy, "force", "Legionary", "Legionaries")
     rename_term(copy, "gold", "Crown", "Crowns")
     return validate(copy)
@@ -88,6 +88,13 @@ def test_named_failures_read_as_english(content):
     assert "Tactical Hand: Once per Round, you assign 3 of your hits" in r("grand_strategist")
     assert r("future_investment").startswith(
         "Deploy 2 Cohorts into your Capital, plus 1 for each point on this card's counter")
+
+
+def test_the_preview_gallery_reads_in_the_renamed_words(renamed):
+    from tether_build.preview import _reading
+
+    card = next(c for c in normalized_cards(renamed) if c["id"] == "supply_cache")
+    assert "<b>Engine:</b> Gain 2 Crowns." in _reading(card, [], renamed.terms)
 
 
 def test_a_passive_reads_without_a_champion(content):

@@ -11,7 +11,8 @@ the compiler fills them in.
 from __future__ import annotations
 
 from . import spec
-from .words import Words, _with_defaults, a
+from .phrases import _with_defaults, a
+from .words import Words
 
 
 def _sentence(text: str) -> str:
