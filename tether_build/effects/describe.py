@@ -281,6 +281,7 @@ def reading(card: dict, terms: dict | None = None) -> str:
     """The whole card as the engine reads it: requirement, effect, triggers, abilities."""
     reader = Reader(terms)
     w = reader.w
+    w.on_champion = card.get("type") == "champion"   # "you (or this Champion) win ..."
     out = []
     if card.get("requires"):
         out.append(_sentence(f"play only while {w.condition(card['requires'])}"))
@@ -289,14 +290,15 @@ def reading(card: dict, terms: dict | None = None) -> str:
         out.append(_sentence(reader.steps(card["effect"])))
     for ability in (card.get("triggers") or []) + \
             ((card.get("champion") or {}).get("abilities") or []):
-        out.append(ability_reading(ability, terms))
+        out.append(ability_reading(ability, terms, passive=not w.on_champion))
     if card.get("burn"):
         out.append(f"Then it goes to the {w.sg('burn_pile')}.")
     return " ".join(out) or "No effect."
 
 
 def ability_reading(ability: dict, terms: dict | None = None, passive: bool = False) -> str:
-    """A Champion ability (or, with `passive`, a faction passive) as the engine reads it."""
+    """A Champion ability (or, with `passive`, a faction passive or the trigger of a card
+    that is not a Champion) as the engine reads it."""
     reader = Reader(terms)
     w = reader.w
     w.on_champion = not passive
