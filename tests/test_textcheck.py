@@ -69,10 +69,23 @@ def test_check_reports_the_verb_drift_of_a_card(content_copy):
 def test_every_step_modifier_and_event_has_an_engine_reading(content):
     """The engine's reading (effects/describe.py) covers the whole language and every card."""
     from tether_build.effects import describe, reference, spec
+    from tether_build.effects.words import Words, non_words
 
     for name, (_doc, params) in spec.STEPS.items():
         step = reference.example("step", name, params)
-        text = describe.describe([step])
-        assert not text.startswith(f"{name} ("), (name, text)  # no fallback: a real phrase
+        text = describe.describe([step], content.terms)
+        assert text != "something happens", name  # no fallback: a real phrase
+        assert not non_words(text, content.terms), (name, text)
+    words = Words(content.terms)
+    for name, (_doc, params) in spec.MODIFIERS.items():
+        text = words.modifier(reference.example("modifier", name, params))
+        assert text != "a rule changes" and not non_words(text, content.terms), (name, text)
+    for key, typ in spec.CONDITIONS.items():
+        value = reference.sample(typ.split("=")[0].rstrip("!"))
+        text = words.condition({key: value})
+        assert not text.endswith(" holds") or key == "not", (key, text)
+        assert not non_words(text, content.terms), (key, text)
+    for event in spec.EVENTS:
+        assert "it happens" not in words.event(event), event
     for card in normalized_cards(content):
-        assert describe.reading(card).endswith(".")
+        assert describe.reading(card, content.terms).endswith(".")

@@ -127,9 +127,10 @@ def cards(content_dir: Path, as_json: bool) -> None:
     from .effects.describe import reading
     from .validate import validate as run
 
-    normalized = normalized_cards(run(content_dir))
+    content = run(content_dir)
+    normalized = normalized_cards(content)
     for card in normalized:
-        card["reading"] = reading(card)
+        card["reading"] = reading(card, content.terms)
         if as_json:
             sys.stdout.write(json.dumps(card, ensure_ascii=False, sort_keys=True) + "\n")
         else:
@@ -140,8 +141,11 @@ def cards(content_dir: Path, as_json: bool) -> None:
 
 @main.command()
 @CONTENT
-@click.argument("card_id")
-def explain(content_dir: Path, card_id: str) -> None:
+@click.argument("card_id", required=False)
+@click.option("--check", "check_all", is_flag=True,
+              help="Read every card and faction passive and fail if a reading holds anything "
+                   "but English in the glossary's words (ids, braces, old names).")
+def explain(content_dir: Path, card_id: str | None, check_all: bool) -> None:
     """Show a card's printed text beside the engine's reading of its effect."""
     import difflib
 
@@ -151,7 +155,13 @@ def explain(content_dir: Path, card_id: str) -> None:
     from .textcheck import card_drift
     from .validate import validate as run
 
-    cards = {c["id"]: c for c in normalized_cards(run(content_dir))}
+    content = run(content_dir)
+    cards = {c["id"]: c for c in normalized_cards(content)}
+    if check_all:
+        _check_readings(content, list(cards.values()))
+        return
+    if card_id is None:
+        raise TetherError("give a CARD_ID (tether cards lists them), or --check")
     if card_id not in cards:
         close = difflib.get_close_matches(card_id, list(cards), n=5, cutoff=0.5)
         raise TetherError(f"unknown card {card_id!r}" + (
@@ -161,9 +171,25 @@ def explain(content_dir: Path, card_id: str) -> None:
     src = card["source"]
     click.echo(f"{card['name']}  ({card['deck']}, {src['file']}:{src['line']})")
     click.echo(f"  printed: {card['text'] or '-'}")
-    click.echo(f"  engine:  {reading(card)}")
+    click.echo(f"  engine:  {reading(card, content.terms)}")
     for d in card_drift(card):
         click.echo(f"  DRIFT {d.file}:{d.line}: {d.message}")
+
+
+def _check_readings(content, cards: list[dict]) -> None:
+    """`tether explain --check`: every reading in words, or exit 1 listing what is not."""
+    from .effects.describe import every_reading
+    from .effects.words import non_words
+
+    readings = every_reading(content, cards)
+    bad = [(where, text, non_words(text, content.terms)) for where, text in readings]
+    bad = [b for b in bad if b[2]]
+    for where, text, words in bad:
+        click.echo(f"{where}: not in the game's words: {', '.join(map(repr, words))}\n"
+                   f"  {text}")
+    click.echo(f"{len(readings) - len(bad)}/{len(readings)} readings in the glossary's words")
+    if bad:
+        raise SystemExit(1)
 
 
 @main.command()

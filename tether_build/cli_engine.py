@@ -173,14 +173,43 @@ def odds(content_dir, engine_dir, attacker, defender, attacker_faction, defender
     if as_json:
         click.echo(json.dumps(r, indent=2, sort_keys=True))
         return
-    click.echo(f"{trials} battles at a {where} hex (seed {seed})")
-    click.echo(f"attacker wins   {r['attacker_wins']:.1%}")
-    click.echo(f"defender wins   {r['defender_wins']:.1%}")
-    click.echo(f"both destroyed  {r['both_destroyed']:.1%}")
+    for line in odds_lines(r, trials, where, seed, _glossary(content_dir)):
+        click.echo(line)
+
+
+def _glossary(content_dir: Path) -> dict:
+    """The content's glossary terms for printed words ({} when it cannot be read: the
+    words then fall back to the term ids')."""
+    from .yamlio import parse
+
+    try:
+        doc, problems = parse((content_dir / "terms.yaml").read_text(encoding="utf-8"),
+                              "terms.yaml")
+        return doc.data["terms"] if doc is not None and not problems else {}
+    except (OSError, KeyError, TypeError, ValueError):
+        return {}
+
+
+def odds_lines(r: dict, trials: int, where: str, seed: int, terms: dict) -> list[str]:
+    """`tether odds` in the glossary's words: 'attacker survivors: 1.7 Cohorts on average'."""
+    from .effects.words import Words
+
+    w = Words(terms)
+    place = w.hex_({"kind": [where]})
+    if where == "capital":
+        place += f" ({w.sg('siege')})"
+    battles = w.n(trials, "battle")
+    lines = [f"{battles} at {place} (seed {seed})",
+             f"attacker wins   {r['attacker_wins']:.1%}",
+             f"defender wins   {r['defender_wins']:.1%}",
+             f"both destroyed  {r['both_destroyed']:.1%}"]
     for side in ("attacker", "defender"):
         sv = r[f"{side}_survivors"]
-        click.echo(f"{side} survivors: {sv['forces']:.2f} forces, "
-                   f"{sv['champion_hp']:.2f} champion HP")
+        forces, hp = round(sv["forces"], 1), round(sv["champion_hp"], 1)
+        lines.append(f"{side} survivors on average: {forces:.1f} "
+                     f"{w.sg('force') if forces == 1 else w.pl('force')}, {hp:.1f} "
+                     f"{w.sg('champion')} {w.sg('hp') if hp == 1 else w.pl('hp')}")
+    return lines
 
 
 @click.command()

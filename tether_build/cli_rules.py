@@ -53,9 +53,12 @@ def rulebook(content_dir: Path, out: Path, paper: str, quiet: bool, as_json: boo
 @click.option("--adjective", help="The new form before a noun, for terms that have one.")
 @click.option("--names", is_flag=True,
               help="Also rename card names and notes that type the old name (a card's "
-                   "design_name keeps the document's name; notes get the term's token).")
+                   "design_name keeps the document's name; notes get the term's token; "
+                   "quotations of the design document are kept).")
+@click.option("--dry-run", is_flag=True,
+              help="List every sentence the rename changes, and its warnings; write nothing.")
 def rename(content_dir: Path, term: str, new_name: str, plural: str | None,
-           adjective: str | None, names: bool) -> None:
+           adjective: str | None, names: bool, dry_run: bool) -> None:
     """Rename glossary TERM (its id in terms.yaml) to NEW_NAME everywhere.
 
     Edits content/terms.yaml in place, keeping comments and layout; every output follows
@@ -63,18 +66,29 @@ def rename(content_dir: Path, term: str, new_name: str, plural: str | None,
     """
     from .rulebook.rename import rename_term
 
-    done = rename_term(content_dir, term, new_name, plural, adjective, names=names)
+    done = rename_term(content_dir, term, new_name, plural, adjective, names=names,
+                       dry_run=dry_run)
     for field, name in done.new.items():
         click.echo(f"{term}.{field}: {done.old[field]!r} -> {name!r}")
     if done.uses:
-        verb = "renamed" if names else "still type the old name (--names renames them)"
+        verb = ("would be renamed" if dry_run else "renamed") if names else \
+            "still type the old name (--names renames them)"
         click.echo(f"{len(done.uses)} card name(s) and note(s) {verb}:")
         for use in done.uses:
             click.echo(f"  {use.file.name}:{use.line}: {use.kind}: {use.text[:90]}")
     for why in done.skipped or []:
         click.echo(f"  not renamed: {why}")
-    click.echo(f"updated {', '.join(done.files)}; content validates. Rebuild to see the "
-               "new name in every output.")
+    if dry_run:
+        click.echo(f"{len(done.changes)} sentence(s) would change:")
+        for file, line, before, after in done.changes:
+            click.echo(f"  {file}:{line}:\n    - {before}\n    + {after}")
+    for warning in done.warnings or []:
+        click.echo(f"warning: {warning}")
+    if dry_run:
+        click.echo("dry run: nothing was written (the content would validate).")
+        return
+    click.echo(f"updated {', '.join(done.files)}; content validates; {len(done.changes)} "
+               "sentence(s) changed. Rebuild to see the new name in every output.")
 
 
 def register(group: click.Group) -> None:

@@ -55,12 +55,13 @@ def gallery_page(content_dir: Path) -> str:
         if card.get("art"):   # the browser reads the picture from the server, not file:
             card = {**card, "art": {**card["art"], "url": ART_ROUTE + quote(card["art"]["path"])}}
         sections.append("<div class='card-box'>" + str(pages.face(card, 1)) +
-                        _reading(card, failures.get(card["id"], [])) + "</div>")
+                        _reading(card, failures.get(card["id"], []), content.terms)
+                        + "</div>")
     sections.append("</div>")
     return _browser(pages.document([Markup(s) for s in sections]), GALLERY_CSS)
 
 
-def _reading(card: dict, failures: list[str]) -> str:
+def _reading(card: dict, failures: list[str], terms: dict) -> str:
     """Under a face: the engine's reading of the card, its drift and check failures in red."""
     from .effects.describe import reading
     from .textcheck import card_drift
@@ -70,7 +71,7 @@ def _reading(card: dict, failures: list[str]) -> str:
     drift += "".join(f"<div class='drift'>DOES NOT RESOLVE: {html.escape(why)}</div>"
                      for why in failures)
     return (f"<div class='reading' data-card='{html.escape(card['id'])}'>"
-            f"<b>Engine:</b> {html.escape(reading(card))}{drift}</div>")
+            f"<b>Engine:</b> {html.escape(reading(card, terms))}{drift}</div>")
 
 
 def rules_page(content_dir: Path) -> str:

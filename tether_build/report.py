@@ -127,7 +127,8 @@ def _readings(content: Content, cards: list | None = None) -> list[dict]:
     from .cards import normalized_cards
     from .effects.describe import reading
 
-    return [{"id": c["id"], "name": c["name"], "text": c["text"], "reading": reading(c)}
+    return [{"id": c["id"], "name": c["name"], "text": c["text"],
+             "reading": reading(c, content.terms)}
             for c in (normalized_cards(content) if cards is None else cards)]
 
 

@@ -254,6 +254,7 @@ def terms_schema() -> dict:
                            "adjective": {"type": "string", "minLength": 1},
                            "design_names": {"type": "array", "items": {"type": "string"}},
                            "icon": _ref("id"), "common_word": {"type": "boolean"},
+                           "countable": {"type": "boolean"},
                            "notes": _ref("notes")}}
     icon = {"type": "object", "additionalProperties": False, "required": ["term"],
             "properties": {"term": _ref("id")}}

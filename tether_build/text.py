@@ -42,9 +42,29 @@ def article(before: str, name: str) -> str:
     return before[:m.start()] + m.group(1) + ("n" if vowel else "") + " "
 
 
+NUMBER_BEFORE = re.compile(r"(?<![\w.])[+-]?(\d+|one|two|three|four|five|six|seven|eight|nine"
+                           r"|ten)\s*$", re.IGNORECASE)
+
+
+def counted(before: str) -> bool | None:
+    """Whether the text ends in a number: True if it is more than one ('+2 '), False for
+    one ('1 '), None if no number stands there."""
+    m = NUMBER_BEFORE.search(before)
+    if m is None:
+        return None
+    return m.group(1).lower() not in ("1", "one")
+
+
+def _icon_name(text: str, m: re.Match, terms: dict, icons: dict) -> str:
+    """An icon read as its term's name: the plural after a number other than one ('+2
+    {gold}' reads '+2 Crowns' once gold is a counted Crown), else the singular."""
+    term = terms[icons[m.group(1)]["term"]]
+    return term_form(term, "pl" if counted(text[:m.start()]) else None)
+
+
 def render_plain(text: str, terms: dict, icons: dict) -> str:
     """Text with current glossary names (a/an made to fit); icons read as their term's
-    name."""
+    name, in the plural after a number other than one."""
     out, pos = [], 0
     for m in TERM_TOKEN.finditer(text):
         name = term_form(terms[m.group(1)], m.group(2))
@@ -53,7 +73,7 @@ def render_plain(text: str, terms: dict, icons: dict) -> str:
         pos = m.end()
     out.append(text[pos:])
     text = "".join(out)
-    return ICON_TOKEN.sub(lambda m: term_form(terms[icons[m.group(1)]["term"]], None), text)
+    return ICON_TOKEN.sub(lambda m: _icon_name(text, m, terms, icons), text)
 
 
 def render_html(text: str, terms: dict, icons: dict, icon_html: Callable[[str], str]) -> str:

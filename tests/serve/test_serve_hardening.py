@@ -114,7 +114,7 @@ def test_gallery_shows_the_engine_reading_and_drift_under_each_card(content_copy
     page = gallery_page(content_copy)
     assert page.count("class='reading'") == page.count("class='card-box'") > 100
     box = page.split("data-card='supply_cache'>")[1].split("</div></div>")[0]
-    assert "Engine:</b> You gain 2 gold." in box
+    assert "Engine:</b> Gain 2 Gold." in box
     assert "DRIFT: text says &#x27;draw&#x27; but no step of the effect does it" in box
 
 

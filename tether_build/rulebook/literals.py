@@ -67,24 +67,50 @@ def find(content_dir: Path, old: dict) -> list[Use]:
     return uses
 
 
+def inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(a <= start and end <= b for a, b in spans)
+
+
 def _cased(typed: str, new: str) -> str:
     return new if typed[:1].isupper() else new[:1].lower() + new[1:]
 
 
 def apply(texts: dict[Path, str], uses: list[Use], old: dict, new: dict,
-          token: dict[str, str]) -> list[str]:
+          token: dict[str, str], design_names=()) -> list[str]:
     """Rewrite the uses in `texts` (path -> file text); returns what could not be rewritten.
 
-    `token` maps each old name (lower case) to the token a note gets ([force:pl], {gold})."""
+    `token` maps each form ('singular', 'plural', 'adjective') to the token a note gets
+    ([force:pl], {gold}). Each typed name takes the form the words around it ask for (a
+    number before it: the plural; a name after it: the adjective or singular, so 'Gold
+    Plated Armor' becomes 'Crown Plated Armor', never 'Crowns ...'); quotations of the
+    design document (rename_text.quoted_spans) are left as they are."""
+    from .rename_text import form, quoted_spans
+
     pattern, skipped = _pattern(old), []
-    by_name = {v.lower(): new.get(k, new["singular"]) for k, v in old.items() if v}
     by_file: dict[Path, list[Use]] = {}
+
+    kept: list[str] = []
+
+    def sub(line: str, note: bool) -> str:
+        spans = quoted_spans(line, design_names)
+
+        def one(m: re.Match) -> str:
+            if inside(spans, m.start(), m.end()):
+                kept.append(m.group(0))
+                return m.group(0)
+            f = form(m.group(0), line[:m.start()], line[m.end():], old)
+            if note:
+                return token[f]
+            return _cased(m.group(0), new.get(f) or new["singular"])
+        return pattern.sub(one, line)
+
     for use in uses:
         by_file.setdefault(use.file, []).append(use)
     for path, file_uses in by_file.items():
         lines = texts[path].splitlines(keepends=True)
         for use in sorted(file_uses, key=lambda u: -u.line):  # bottom up: inserts keep lines
             line = lines[use.line - 1]
+            kept.clear()
             if not pattern.search(line):
                 skipped.append(f"{path.name}:{use.line}: {use.kind} spans lines; edit it by hand")
                 continue
@@ -93,10 +119,14 @@ def apply(texts: dict[Path, str], uses: list[Use], old: dict, new: dict,
                     skipped.append(f"{path.name}:{use.line}: note is not in double quotes; "
                                    "edit it by hand")
                     continue
-                lines[use.line - 1] = pattern.sub(lambda m: token[m.group(0).lower()], line)
+                lines[use.line - 1] = sub(line, True)
+            else:
+                lines[use.line - 1] = sub(line, False)
+            if kept:
+                skipped.append(f"{path.name}:{use.line}: {', '.join(map(repr, kept))} "
+                               "quotes the design document; kept as written")
+            if use.kind == "note":
                 continue
-            lines[use.line - 1] = pattern.sub(
-                lambda m: _cased(m.group(0), by_name[m.group(0).lower()]), line)
             if not use.has_design_name:
                 indent = re.match(r"\s*(?:-\s+)?", line).group(0)
                 indent = " " * len(indent)

@@ -45,6 +45,9 @@ class Renamed:
     files: list[str]
     uses: list = None      # card names and notes that type the old name (literals.Use)
     skipped: list = None   # uses --names could not rewrite, with why
+    changes: list = None   # (file, line, sentence before, after): every sentence that changes
+    warnings: list = None  # grammar the new name breaks (rename_text.grammar_warnings)
+    written: bool = True   # False for a dry run
 
 
 def _quote(old_value: str, new: str) -> str:
@@ -172,54 +175,64 @@ def _validate_copy(content_dir: Path, edits: dict[Path, str]) -> None:
 
 
 def rename_term(content_dir: Path, tid: str, singular: str, plural: str | None = None,
-                adjective: str | None = None, names: bool = False) -> Renamed:
+                adjective: str | None = None, names: bool = False,
+                dry_run: bool = False) -> Renamed:
     """Rename term `tid` in content_dir/terms.yaml (and tied keywords): validated first,
     written atomically, refused if the files changed meanwhile. Card names and notes that
-    type the old name are listed, and with `names` renamed too (literals.py)."""
+    type the old name are listed, and with `names` renamed too (literals.py), quotations of
+    the design document excepted. Every sentence whose words change and the grammar the new
+    name breaks are reported; with `dry_run` nothing is written."""
     from . import literals
+    from .rename_text import grammar_warnings, sentence_changes
 
     content_dir = Path(content_dir)
-    with _locked(content_dir):
+    with contextlib.nullcontext() if dry_run else _locked(content_dir):
         originals, edits, old, new = _edits(content_dir, tid, singular, plural, adjective)
         uses, skipped = literals.find(content_dir, old), []
+        old_glossary = parse_bytes(originals[content_dir / "terms.yaml"], "terms.yaml")[0].data
         if names and uses:
+            from ..validate import validate
+
             texts = {u.file: edits.get(u.file) or u.file.read_text(encoding="utf-8")
                      for u in uses}
             for path in texts:
                 originals.setdefault(path, path.read_bytes())
-            skipped = literals.apply(texts, uses, old, new, _tokens(content_dir, tid, old))
+            design = old_glossary["terms"][tid].get("design_names", [])
+            skipped = literals.apply(texts, uses, old, new, _tokens(validate(content_dir), tid),
+                                     design)
             edits.update(texts)
         try:
             _validate_copy(content_dir, edits)
         except ContentError as exc:
             raise TetherError("the rename makes the content invalid, so nothing was changed:\n"
                               + exc.format_message()) from None
+        new_glossary = parse(edits[content_dir / "terms.yaml"], "terms.yaml")[0].data
+        changes = sentence_changes(content_dir, edits, old_glossary, new_glossary)
+        warnings = grammar_warnings(content_dir, edits, tid, new_glossary)
+        done = Renamed(tid, old, new, [str(p) for p in edits], uses, skipped, changes,
+                       warnings, written=not dry_run)
+        if dry_run:
+            return done
         for path, data in originals.items():
             if path.read_bytes() != data:
                 raise TetherError(f"{path.name} changed while the rename ran; nothing was "
                                   "written (run the rename again)")
         for path, text in edits.items():
             write_atomic(path, text.encode("utf-8"))
-    return Renamed(tid, old, new, [str(p) for p in edits], uses, skipped)
+    return done
 
 
-def _tokens(content_dir: Path, tid: str, old: dict) -> dict[str, str]:
-    """The token a note gets for each old name: the icon where the content writes the term
-    as an icon ({gold}), else [tid] / [tid:pl]."""
+def _tokens(content, tid: str) -> dict[str, str]:
+    """The token a note gets for each form of the term: the icon where the content writes
+    the term as an icon ({gold}, read in the plural after a number), else [tid] /
+    [tid:pl] / [tid:adj]."""
     from ..text import icon_preferred
-    from ..validate import validate
 
-    content = validate(content_dir)
     icons = [i for i, icon in content.icons.items() if icon["term"] == tid]
     texts = (c.get("text") or "" for c in content.cards)
     if icons and tid in icon_preferred(texts, content.icons):
-        return {v.lower(): "{" + icons[0] + "}" for v in old.values() if v}
-    out = {v.lower(): f"[{tid}]" for v in old.values() if v}
-    if old.get("plural") and old["plural"] != old["singular"]:
-        out[old["plural"].lower()] = f"[{tid}:pl]"
-    if old.get("adjective"):
-        out[old["adjective"].lower()] = f"[{tid}:adj]"
-    return out
+        return dict.fromkeys(("singular", "plural", "adjective"), "{" + icons[0] + "}")
+    return {"singular": f"[{tid}]", "plural": f"[{tid}:pl]", "adjective": f"[{tid}:adj]"}
 
 
 def _edits(content_dir: Path, tid: str, singular: str, plural: str | None,
@@ -241,6 +254,9 @@ def _edits(content_dir: Path, tid: str, singular: str, plural: str | None,
                               f"'{field}: ...' under it in content/terms.yaml first")
         line, _ = doc.locate(("terms", tid, field))
         _replace_line(lines, line, name, "content/terms.yaml")
+    if terms[tid].get("countable") is False and new["plural"] != new["singular"]:
+        line, _ = doc.locate(("terms", tid, "countable"))   # a plural of its own: counted
+        lines[line - 1] = re.sub(r"\bfalse\b", "true", lines[line - 1], count=1)
     edits = {terms_path: "".join(lines)}
     kw_path = content_dir / "keywords.yaml"
     if kw_path.exists():
