@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .schemas import BASE, DRAFT, _named_map, _ref
+from .schemaparts import BASE, DRAFT, named_map, ref
 
 INT = {"type": "integer", "minimum": 0, "maximum": 1000}
 POS = {"type": "integer", "minimum": 1, "maximum": 1000}
@@ -12,7 +12,7 @@ def upto(n: int, low: int = 1) -> dict:
     """A whole number from `low` to `n` (the engine's and printer's sane range)."""
     return {"type": "integer", "minimum": low, "maximum": n}
 COORD = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
-NOTES = _ref("notes")
+NOTES = ref("notes")
 PLAYER_KEYS = {"type": "object", "propertyNames": {"pattern": "^[2-6]$"}}
 
 
@@ -78,45 +78,45 @@ def game_schema() -> dict:
 
 
 def tiles_schema() -> dict:
-    tile = obj({"term": _ref("id"), "icon": _ref("id"), "colour": {"type": "string"},
-                "summary": _ref("text"), "collection": {"type": "array", "items": _ref("text")},
-                "scoring": {"type": "array", "items": _ref("text")},
-                "rules": {"type": "array", "items": _ref("text")},
+    tile = obj({"term": ref("id"), "icon": ref("id"), "colour": {"type": "string"},
+                "summary": ref("text"), "collection": {"type": "array", "items": ref("text")},
+                "scoring": {"type": "array", "items": ref("text")},
+                "rules": {"type": "array", "items": ref("text")},
                 "notes": NOTES}, ["term", "summary"])
-    return _doc("tiles.schema.json", "Tiles", obj({"tiles": _named_map(tile)}))
+    return _doc("tiles.schema.json", "Tiles", obj({"tiles": named_map(tile)}))
 
 
 def ages_schema() -> dict:
-    age = obj({"numeral": {"enum": ["I", "II", "III"]}, "name": _ref("text"),
+    age = obj({"numeral": {"enum": ["I", "II", "III"]}, "name": ref("text"),
                "design_name": {"type": "string"},
                "rounds": {"type": "array", "items": POS, "minItems": 1},
-               "flavor": {"type": "array", "items": _ref("text")},
-               "market_deck": _ref("id"), "power_deck": _ref("id"),
+               "flavor": {"type": "array", "items": ref("text")},
+               "market_deck": ref("id"), "power_deck": ref("id"),
                "preview": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
                            "additionalProperties": INT,
                            "description": "round -> number of next-age cards (capped at P)"},
                "notes": NOTES}, ["numeral", "name", "rounds", "market_deck", "power_deck"])
-    deck = obj({"name": _ref("text"), "kind": {"enum": ["starter", "faction", "market",
+    deck = obj({"name": ref("text"), "kind": {"enum": ["starter", "faction", "market",
                                                          "power"]},
                 "age": {"enum": ["I", "II", "III"]},
-                "back": {**_ref("id"), "description": (
+                "back": {**ref("id"), "description": (
                     "the back its cards get: player (default: the one back shared by every "
                     "card that can enter a player's deck) or a template of templates/backs/, "
                     "e.g. back (the deck's own back, with its name and Age)")},
                 "stated_count": INT, "notes": NOTES}, ["name", "kind"])
-    marker = obj({"text": {**_ref("text"), "description": (
+    marker = obj({"text": {**ref("text"), "description": (
         "printed on the pile marker of every Archive and Power draw pile (one marker card "
         "per pile, with the pile's name and Age): how to use it")}, "notes": NOTES}, ["text"])
     return _doc("ages.schema.json", "Ages and decks",
-                obj({"ages": _named_map(age), "decks": _named_map(deck),
+                obj({"ages": named_map(age), "decks": named_map(deck),
                      "pile_marker": marker}, ["ages", "decks"]))
 
 
 def setting_schema() -> dict:
-    section = obj({"title": _ref("text"), "text": {"type": "array", "items": _ref("text")},
+    section = obj({"title": ref("text"), "text": {"type": "array", "items": ref("text")},
                    "notes": NOTES}, ["title", "text"])
     return _doc("setting.schema.json", "Setting and lore",
-                obj({"world": _ref("text"), "sections": {"type": "array", "items": section},
+                obj({"world": ref("text"), "sections": {"type": "array", "items": section},
                      "notes": NOTES}, ["world", "sections"]))
 
 

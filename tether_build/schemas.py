@@ -11,11 +11,7 @@ from pathlib import Path
 
 from .effects import spec
 from .schema_examples import examples_schema
-
-DRAFT = "https://json-schema.org/draft/2020-12/schema"
-BASE = "https://the-last-tether.example/schemas/"
-ID = "^[a-z][a-z0-9_]*$"
-
+from .schemaparts import BASE, DRAFT, ID, named_map, ref
 
 # Every number content may hold has a range (issue 17.13): effect parameters (counts,
 # amounts, distances) up to SMALL_MAX; any other integer of any schema up to ANY_MAX unless
@@ -158,10 +154,6 @@ def ability_schema() -> dict:
     }
 
 
-def _ref(name: str) -> dict:
-    return {"$ref": f"content.schema.json#/$defs/{name}"}
-
-
 def content_schema() -> dict:
     """Shared definitions for content files."""
     return {
@@ -185,9 +177,9 @@ def cards_schema() -> dict:
         "type": "object", "additionalProperties": False,
         "required": ["id", "name", "category", "type", "cost", "initiative", "effect"],
         "properties": {
-            "id": _ref("id"), "name": {"type": "string", "minLength": 1},
+            "id": ref("id"), "name": {"type": "string", "minLength": 1},
             "design_name": {"type": "string", "description": "the design document's name"},
-            "faction": _ref("id"),
+            "faction": ref("id"),
             "category": {"enum": spec.CATEGORIES},
             "type": {"enum": spec.CARD_TYPES},
             "cost": {"type": "object", "additionalProperties": False, "required": ["mana"],
@@ -200,7 +192,7 @@ def cards_schema() -> dict:
             "burn": {"type": "boolean", "default": False},
             "vp": {"type": "integer", "minimum": 0, "description": "Permanence on gain"},
             "requires": {"$ref": "effects.schema.json#/$defs/condition"},
-            "text": _ref("text"),
+            "text": ref("text"),
             "flavor": {"type": "string"},
             "art": {"type": "string", "minLength": 1, "description": (
                 "the card's picture: a .png, .jpg or .svg file, its path relative to the "
@@ -225,7 +217,7 @@ def cards_schema() -> dict:
                     "abilities": {"type": "array",
                                   "items": {"$ref": "effects.schema.json#/$defs/ability"}},
                 }},
-            "notes": _ref("notes"),
+            "notes": ref("notes"),
             "examples": examples_schema(),
         },
         "allOf": [
@@ -238,13 +230,9 @@ def cards_schema() -> dict:
     }
     return _doc("Cards", {
         "type": "object", "additionalProperties": False, "required": ["deck", "cards"],
-        "properties": {"deck": _ref("id"), "notes": _ref("notes"),
+        "properties": {"deck": ref("id"), "notes": ref("notes"),
                        "cards": {"type": "array", "items": card}},
     })
-
-
-def _named_map(value: dict) -> dict:
-    return {"type": "object", "propertyNames": {"pattern": ID}, "additionalProperties": value}
 
 
 def terms_schema() -> dict:
@@ -253,25 +241,25 @@ def terms_schema() -> dict:
                            "plural": {"type": "string", "minLength": 1},
                            "adjective": {"type": "string", "minLength": 1},
                            "design_names": {"type": "array", "items": {"type": "string"}},
-                           "icon": _ref("id"), "common_word": {"type": "boolean"},
+                           "icon": ref("id"), "common_word": {"type": "boolean"},
                            "countable": {"type": "boolean"},
-                           "notes": _ref("notes")}}
+                           "notes": ref("notes")}}
     icon = {"type": "object", "additionalProperties": False, "required": ["term"],
-            "properties": {"term": _ref("id")}}
+            "properties": {"term": ref("id")}}
     return _doc("Terms", {"type": "object", "additionalProperties": False,
                           "required": ["terms", "icons"],
-                          "properties": {"terms": _named_map(term), "icons": _named_map(icon)}})
+                          "properties": {"terms": named_map(term), "icons": named_map(icon)}})
 
 
 def keywords_schema() -> dict:
     kw = {"type": "object", "additionalProperties": False, "required": ["name", "reminder"],
-          "properties": {"name": _ref("text"), "term": _ref("id"), "reminder": _ref("text"),
+          "properties": {"name": ref("text"), "term": ref("id"), "reminder": ref("text"),
                          "design_name": {"type": "string"},
-                         "rulings": {"type": "array", "items": _ref("text")},
-                         "notes": _ref("notes")}}
+                         "rulings": {"type": "array", "items": ref("text")},
+                         "notes": ref("notes")}}
     return _doc("Keywords", {"type": "object", "additionalProperties": False,
                              "required": ["keywords"],
-                             "properties": {"keywords": _named_map(kw)}})
+                             "properties": {"keywords": named_map(kw)}})
 
 
 def factions_schema() -> dict:
@@ -279,20 +267,20 @@ def factions_schema() -> dict:
         "type": "object", "additionalProperties": False,
         "required": ["name", "theme", "colour", "lore", "passives", "spell", "champion"],
         "properties": {
-            "name": _ref("text"), "design_name": {"type": "string"},
+            "name": ref("text"), "design_name": {"type": "string"},
             "placeholder_names": {"type": "array", "items": {"type": "string"}},
-            "theme": _ref("text"), "tagline": {"type": "string"},
+            "theme": ref("text"), "tagline": {"type": "string"},
             "colour": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
-            "emblem": _ref("id"), "lore": _ref("text"),
+            "emblem": ref("id"), "lore": ref("text"),
             "champion_lore": {"type": "string"},
             "passives": {"type": "array", "minItems": 1,
                          "items": {"$ref": "effects.schema.json#/$defs/ability"}},
-            "spell": _ref("id"), "champion": _ref("id"), "notes": _ref("notes"),
+            "spell": ref("id"), "champion": ref("id"), "notes": ref("notes"),
         }}
     return _doc("Factions", {"type": "object", "additionalProperties": False,
                              "required": ["factions", "default"],
-                             "properties": {"default": _ref("id"),
-                                            "factions": _named_map(faction)}})
+                             "properties": {"default": ref("id"),
+                                            "factions": named_map(faction)}})
 
 
 def generic_schema(title: str) -> dict:
