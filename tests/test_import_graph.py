@@ -33,7 +33,10 @@ def _imports(name: str, path: Path, mods: dict[str, Path]) -> set[str]:
                 module = ".".join(base + ([node.module] if node.module else []))
             else:
                 module = node.module or ""
-            targets = [f"{module}.{a.name}" for a in node.names] + [module]
+            # `from package import module` names the module; `from module import name`, the
+            # module (a package's own __init__ runs first in any case: not an edge of ours)
+            targets = [f"{module}.{a.name}" if f"{module}.{a.name}" in mods else module
+                       for a in node.names]
         for target in targets:
             while target and target not in mods:
                 target = target.rpartition(".")[0]
