@@ -92,7 +92,7 @@ def rename(p: Project, rng: random.Random) -> str:
 
 def constant(p: Project, rng: random.Random) -> str:
     key, low, high = rng.choice([("start_gold", 3, 6), ("size", 5, 7), ("vp_to_win", 7, 9),
-                                 ("round_cap", 10, 11)])
+                                 ("round_cap", 9, 10)])
     value = rng.randint(low, high)
     _sub(p.content / "game.yaml", rf"^(\s+{key}: )\d+", rf"\g<1>{value}")
     return f"constant {key} = {value}"

@@ -254,7 +254,7 @@ def test_a_constant_no_card_prints_leaves_the_cards_stage_up_to_date(small_conte
     game = small_content / "game.yaml"
     text = game.read_text()
     assert "round_cap: 10" in text
-    game.write_text(text.replace("round_cap: 10", "round_cap: 11"))
+    game.write_text(text.replace("round_cap: 10", "round_cap: 9"))
     again = _build(small_content, out, "cards")
     assert again["stages"]["cards"]["status"] == "up to date" and again["written"] == []
     _edit_card(small_content)
@@ -282,7 +282,7 @@ def test_a_constant_only_the_tokens_print_lays_out_the_tokens_alone(small_conten
                                       content) for t in page}
     assert len(pieces) + 1 <= len(sheets) <= len(pieces) + 2 * tile_pages
     game = small_content / "game.yaml"
-    game.write_text(game.read_text().replace("round_cap: 10", "round_cap: 11"))
+    game.write_text(game.read_text().replace("round_cap: 10", "round_cap: 9"))
     again = _build(small_content, out, "tiles")
     assert again["stages"]["tiles"]["status"] == "built"
     assert "print/tokens-a4.pdf" in again["written"]

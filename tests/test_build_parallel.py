@@ -217,7 +217,7 @@ def test_the_board_ignores_a_constant_it_does_not_read(small_content, tmp_path):
         "status"] == "built"
     game = small_content / "game.yaml"
     text = game.read_text(encoding="utf-8")
-    game.write_text(text.replace("round_cap: 10", "round_cap: 11"), encoding="utf-8")
+    game.write_text(text.replace("round_cap: 10", "round_cap: 9"), encoding="utf-8")
     again = json.loads(_build(small_content, out, 2, "board").output)
     assert again["stages"]["board"]["status"] == "up to date" and again["written"] == []
     ctx = Context(small_content, out)

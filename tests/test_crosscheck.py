@@ -40,6 +40,16 @@ def test_a_round_cap_beyond_the_last_age_is_a_located_error(content_copy):
     assert f"game.yaml:{_line_of(content_copy / 'game.yaml', 'round_cap: 12')}" in m["msg"]
 
 
+def test_a_round_cap_before_the_last_age_ends_is_a_warning(content_copy):
+    _edit(content_copy / "game.yaml", "round_cap: 10", "round_cap: 6")
+    result = run_cli("validate", "--content", str(content_copy))
+    assert result.exit_code == 0, result.output
+    line = _line_of(content_copy / "game.yaml", "round_cap: 6")
+    warning = next(ln for ln in result.output.splitlines() if "victory.round_cap" in ln)
+    assert warning.startswith(f"warning: content/game.yaml:{line}:")
+    assert "ends after Round 6" in warning and "II 7; III 8-10" in warning
+
+
 def test_the_round_cap_matching_the_last_age_validates(content_copy):
     _edit(content_copy / "game.yaml", "round_cap: 10", "round_cap: 11")
     _edit(content_copy / "ages.yaml", "rounds: [8, 9, 10]", "rounds: [8, 9, 10, 11]")

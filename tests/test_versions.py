@@ -267,6 +267,7 @@ def test_a_glossary_rename_is_one_line_after_the_real_edits(repo, tmp_path):
     lines = r.output.splitlines()
     echo = [ln for ln in lines if "glossary echo:" in ln]
     assert len(echo) == 1 and "supply_cache" in echo[0]
+    assert "(Gold -> Crown, plural Gold -> Crowns)" in echo[0]
     assert not any(ln.startswith("  changed supply_cache") for ln in lines)
     assert lines.index(echo[0]) > next(i for i, ln in enumerate(lines) if "war_taxes" in ln)
 

@@ -1,13 +1,15 @@
 """Consistency rules across content files (issue 41.6): what one file says must fit another.
 
 Errors (generators of Problems, run by `validate`): the ages cover Rounds 1 to the round
-cap with no gap, overlap or preview outside their rounds; every keyword a card or passive
+cap with no gap, overlap or preview outside their rounds (a round cap below the last age's
+end is only a warning: the game may be cut short on purpose, to try a shorter game); every keyword a card or passive
 relies on is defined (an ability's `keyword`, a printed `limit`, the burn keyword of a
 `burn: true` card); every card id and faction id an example names exists.
 
-Warnings (`warnings(content)`, printed by `tether validate`, never failing): a deck whose
-card count differs from the count the design document states (`stated_count`), and a
-glossary term no text, rule chapter or content file uses.
+Warnings (`warnings(content)`, printed by `tether validate`, never failing): a round cap
+that ends the game before the last age ends, a deck whose card count differs from the count
+the design document states (`stated_count`), and a glossary term no text, rule chapter or
+content file uses.
 """
 
 from __future__ import annotations
@@ -60,11 +62,12 @@ def check_ages(content: Content):
                                   f"{label} starts at Round {rounds[0]}: {what} after the "
                                   f"age before it (expected Round {expected})",
                                   f"start it at Round {expected}")
-        if n == len(ages) - 1 and rounds[-1] != cap:
+        if n == len(ages) - 1 and rounds[-1] < cap:  # Rounds that belong to no Age
             yield content.problem(
                 "ages.yaml", where,
                 f"{label} covers Rounds {_span(rounds)} but the game lasts at most {cap} "
-                f"Rounds (game.yaml:{cap_line}: victory.round_cap: {cap})",
+                f"Rounds (game.yaml:{cap_line}: victory.round_cap: {cap}): Rounds "
+                f"{_span(list(range(rounds[-1] + 1, cap + 1)))} belong to no age",
                 f"end the last age at Round {cap}, or set round_cap to {rounds[-1]}")
         expected = rounds[-1] + 1
         for key in (age.get("preview") or {}):
@@ -188,6 +191,20 @@ CHECKS = (check_ages, check_keywords, check_example_ids, check_rejected_cards)
 
 
 # ---- warnings -------------------------------------------------------------------------------
+def warn_ages_cut_short(content: Content):
+    """A round cap before the last age's last Round: those Rounds are never played."""
+    cap = content.game["victory"]["round_cap"]
+    ages = list(content.ages["ages"].values())
+    if not ages or not ages[-1]["rounds"] or ages[-1]["rounds"][-1] <= cap:
+        return
+    unplayed = [f"{a.get('numeral', '?')} {_span(r)}" for a in ages
+                if (r := [n for n in a["rounds"] if n > cap])]
+    yield content.problem("game.yaml", ("victory", "round_cap"),
+                          f"the game ends after Round {cap}, so these Rounds of the ages are "
+                          f"never played: {'; '.join(unplayed)} (ages.yaml)",
+                          f"end the last age at Round {cap} in ages.yaml, or raise round_cap")
+
+
 def warn_deck_counts(content: Content):
     """A deck whose cards (or copies) differ from the design document's stated count."""
     from .contentwalk import deck_counts
@@ -231,7 +248,7 @@ def warn_unused_terms(content: Content):
                                   f"use it as [{tid}] in text, or remove it", key=True)
 
 
-WARNINGS = (warn_deck_counts, warn_unused_terms)
+WARNINGS = (warn_ages_cut_short, warn_deck_counts, warn_unused_terms)
 
 
 def warnings(content: Content) -> list[Problem]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from . import constants, yamlio
+from . import constants, crosscheck, yamlio
 from . import text as textmod
 from .content import CORE, Content, load_partial
 from .contentwalk import bad_cards, walk_text
@@ -41,7 +41,7 @@ def check_text(content: Content):
                 if tid not in table:
                     shown = f"[{tid}]" if kind == "term" else f"{{{tid}}}"
                     yield _problem(doc, path, f"unknown {kind} token {shown}",
-                                          _close(tid, table) or f"see content/terms.yaml {kind}s")
+                                   _close(tid, table) or f"see content/terms.yaml {kind}s")
             if path[-1] == "name" or (len(path) > 1 and path[-2] == "name"):
                 continue  # a card's own name may use a game word ("Bridge Crew")
             bare = textmod.strip_tokens(value)
@@ -251,17 +251,10 @@ def check_palette(content: Content):
     yield from palette_problems(content)
 
 
-def _crosscheck(name: str):
-    def run(content: Content):
-        from . import crosscheck
-        yield from getattr(crosscheck, name)(content)
-    run.__name__ = run.__qualname__ = name
-    return run
-
-
 CHECKS = (check_ids, check_text, check_effect_refs, check_areas, check_constants,
-          check_game_numbers, check_palette, check_art, _crosscheck("check_ages"), _crosscheck("check_keywords"),
-          _crosscheck("check_example_ids"), _crosscheck("check_rejected_cards"))
+          check_game_numbers, check_palette, check_art, crosscheck.check_ages,
+          crosscheck.check_keywords, crosscheck.check_example_ids,
+          crosscheck.check_rejected_cards)
 # The core files each check reads: when some core file has problems of its own, the checks
 # that do not read it still run, so every problem is reported in one run (issue 41.7).
 NEEDS = {"check_ids": CORE, "check_text": ("terms.yaml",), "check_effect_refs": (),

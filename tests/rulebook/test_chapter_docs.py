@@ -83,7 +83,7 @@ def test_a_number_only_the_guide_prints_lays_out_the_guide_not_the_book(project)
     guides, skeletons = _entries(cache, "bookguide"), _entries(cache, "book")
     aids = _entries(cache, "bookaid")
     try:
-        game.write_text(text.replace(f"round_cap: {cap}", f"round_cap: {cap + 5}", 1))
+        game.write_text(text.replace(f"round_cap: {cap}", f"round_cap: {cap - 5}", 1))
         again = book.render_rulebook(validate(base / "content"), base / "content", ("a4",),
                                      cache)
     finally:
@@ -202,7 +202,7 @@ def test_chapters_laid_out_from_both_ends_make_the_same_book(project, tmp_path, 
     real_ahead = chapterdocs.ahead
     monkeypatch.setattr(chapterdocs, "ahead", lambda *a: helped.append(real_ahead(*a)))
     try:
-        game.write_text(text.replace(f"round_cap: {cap}", f"round_cap: {cap + 3}", 1))
+        game.write_text(text.replace(f"round_cap: {cap}", f"round_cap: {cap - 3}", 1))
         alone = tmp_path / "cache"
         shutil.copytree(cache, alone)
         content = validate(base / "content")

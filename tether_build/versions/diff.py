@@ -46,10 +46,20 @@ class Changes:
     renamed: list[tuple[str, str]] = field(default_factory=list)  # (old id, new id)
     changed: list[CardChange] = field(default_factory=list)
     terms: list[tuple[str, str, str]] = field(default_factory=list)  # (id, old, new)
+    plurals: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (old, new)
     constants: list[tuple[str, object, object]] = field(default_factory=list)
     rules: dict[str, list[str]] = field(default_factory=dict)  # added/removed/changed
     rule_titles: dict[str, str] = field(default_factory=dict)  # chapter file -> its title
     rule_diffs: dict[str, list[str]] = field(default_factory=dict)  # file -> word diffs
+
+    def renamed_to(self, tid: str, old: str, new: str, arrow: str = "->") -> str:
+        """'Gold -> Crown', with the plural when it is not the singular's: 'Gold -> Crown,
+        plural Gold -> Crowns'."""
+        plural = self.plurals.get(tid)
+        shown = f"{old} {arrow} {new}"
+        if plural and plural != (old, new):
+            shown += f", plural {plural[0]} {arrow} {plural[1]}"
+        return shown
 
     @property
     def edits(self) -> list[CardChange]:
@@ -82,7 +92,9 @@ class Changes:
                                        "text": c.word_diff() if "text" in c.fields else None,
                                        "glossary_echo": c.echo}
                                       for c in self.changed]},
-                "glossary": [{"term": t, "old": o, "new": n} for t, o, n in self.terms],
+                "glossary": [{"term": t, "old": o, "new": n,
+                              "plural": {"old": self.plurals[t][0], "new": self.plurals[t][1]}}
+                             for t, o, n in self.terms],
                 "constants": [{"path": p, "old": o, "new": n} for p, o, n in self.constants],
                 "rules": self.rules,
                 "rule_changes": {f: {"title": self.rule_titles.get(f, f), "paragraphs": d}
@@ -179,6 +191,7 @@ def diff(old_rev: str, old, old_cards: list[dict], old_rules: dict[str, str],
         was = old.terms.get(tid)
         if was and (was["singular"], was["plural"]) != (term["singular"], term["plural"]):
             ch.terms.append((tid, was["singular"], term["singular"]))
+            ch.plurals[tid] = (was["plural"], term["plural"])
     a, b = _flat(old.game), _flat(new.game)
     ch.constants = [(k, a.get(k), b.get(k)) for k in sorted(set(a) | set(b))
                     if not _same(a.get(k), b.get(k))]
@@ -215,7 +228,7 @@ def summary(ch: Changes) -> list[str]:
     out += [f"  constant {p}: {o} -> {n}" for p, o, n in ch.constants]
     for kind, files in ch.rules.items():
         out += [f"  rules {kind}: {f} ({ch.rule_titles.get(f, f)})" for f in files]
-    out += [f"  glossary {t}: {o} -> {n}" for t, o, n in ch.terms]
+    out += [f"  glossary {t}: {ch.renamed_to(t, o, n)}" for t, o, n in ch.terms]
     if ch.echoes:
         out.append(f"  glossary echo: {echo_line(ch)}")
     return out
@@ -223,7 +236,7 @@ def summary(ch: Changes) -> list[str]:
 
 def echo_line(ch: Changes) -> str:
     """One line for every card whose face changed only by a renamed glossary name."""
-    names = ", ".join(f"{o} -> {n}" for _t, o, n in ch.terms)
+    names = ", ".join(ch.renamed_to(t, o, n) for t, o, n in ch.terms)
     return (f"{len(ch.echoes)} card{'s' * (len(ch.echoes) != 1)} print the new name"
             f"{'s' * (len(ch.terms) != 1)} ({names}) and change in nothing else: "
             + ", ".join(c.id for c in ch.echoes))

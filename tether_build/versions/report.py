@@ -63,7 +63,7 @@ def _rules_sections(ch: Changes) -> list[str]:
 def _echo_section(ch: Changes) -> str:
     if not ch.echoes:
         return ""
-    names = ", ".join(f"{html.escape(o)} → {html.escape(n)}" for _t, o, n in ch.terms)
+    names = html.escape(", ".join(ch.renamed_to(t, o, n, "→") for t, o, n in ch.terms))
     cards = ", ".join(f"{html.escape(c.name)}" for c in ch.echoes)
     return (f"<h2 id='glossary'>Glossary: {names}</h2><p>{len(ch.echoes)} "
             f"card{'s' * (len(ch.echoes) != 1)} print the new name and change in nothing "
@@ -125,8 +125,9 @@ def errata_html(ch: Changes, title: str) -> str:
                 (f"<br><small>and {len(diffs) - 3} more</small>" if len(diffs) > 3 else "")
             rows.append(_row(f"Rules: {ch.rule_titles.get(name, name)}",
                              f"chapter {kind} ({name})", "", shown or kind))
-    for _t, old, new in ch.terms:
-        rows.append(_row(f"{old} → {new}", "glossary", html.escape(old), html.escape(new)))
+    for tid, old, new in ch.terms:
+        rows.append(_row(ch.renamed_to(tid, old, new, "→"), "glossary",
+                         html.escape(old), html.escape(new)))
     if ch.echoes:
         rows.append(_row(f"{len(ch.echoes)} cards", "print the new name only",
                          "", "<small>" + html.escape(", ".join(c.name for c in ch.echoes))
@@ -168,7 +169,9 @@ def markdown(sections: list[tuple[str, Changes]]) -> str:
                 out.append(line)
             out.append("")
         if ch.terms:
-            out += ["### Glossary", ""] + [f"- {o} is now called {n}" for _t, o, n in ch.terms]
+            out += ["### Glossary", ""] + [f"- {o} is now called {n}" + (
+                f" (plural {ch.plurals[t][1]})" if ch.plurals.get(t, (o, n))[1] != n else "")
+                for t, o, n in ch.terms]
             if ch.echoes:
                 out.append(f"- {len(ch.echoes)} cards print the new name and change in "
                            "nothing else")
