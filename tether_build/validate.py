@@ -239,8 +239,15 @@ def check_palette(content: Content):
     yield from palette_problems(content)
 
 
+def check_departures(content: Content):
+    """A departure's `printed:` words are in its text (departures.py)."""
+    from .departures import check_printed
+
+    yield from check_printed(content)
+
+
 CHECKS = (check_ids, check_text, check_effect_refs, check_constants, check_game_numbers,
-          check_palette, check_art)
+          check_palette, check_art, check_departures)
 
 
 def deck_counts(content: Content) -> list[tuple[str, int, int, int | None]]:

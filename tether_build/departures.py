@@ -1,0 +1,242 @@
+"""Departures: where a card's printed text differs in meaning from the design document.
+
+A `departures:` list on a card, a card trigger, a Champion ability, a faction passive or a
+keyword records each place where the printed words say something other than the design
+document's words: `kind` (clarification | open_reading | rule_change), `document` (the
+document's exact wording), `printed` (optional: the printed words that replace it), `reason`,
+and `accepted` (the designer's mark). A reading of open wording or a rule change stays an open
+designer question until it is accepted. `tether check --design-document` lists every one beside
+the engine's reading and checks that each `document:` wording is in the document; the designer
+report (`tether notes`, build/designer-notes.html) lists them too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .content import Content
+from .errors import Problem
+from .text import render_plain
+
+KINDS = {"clarification": "clarification", "open_reading": "reading of open wording",
+         "rule_change": "rule change"}
+PLURALS = {"clarification": "clarifications", "open_reading": "readings of open wording",
+           "rule_change": "rule changes"}
+
+
+@dataclass
+class Departure:
+    """One recorded departure, with the printed words it concerns and where it is written."""
+
+    kind: str
+    document: str
+    reason: str
+    accepted: bool
+    printed_part: str | None  # the `printed:` words, glossary names rendered
+    owner: str  # card | ability | passive | keyword
+    owner_id: str
+    title: str
+    printed: str  # the whole printed text it belongs to, glossary names rendered
+    reading: str | None  # the engine's reading (cards, abilities, passives), else None
+    doc: str  # content document name (e.g. cards/age2_market.yaml)
+    path: tuple  # YAML path of the departure entry
+    file: str
+    line: int
+    design_name: str | None = None  # the card's design-document name, to find its entry
+
+    @property
+    def label(self) -> str:
+        return KINDS[self.kind]
+
+    @property
+    def open(self) -> bool:
+        """A reading or rule change the designer has not accepted yet."""
+        return self.kind != "clarification" and not self.accepted
+
+    @property
+    def status(self) -> str:
+        if self.kind == "clarification":
+            return "clarification"
+        return "accepted by the designer" if self.accepted else "open designer question"
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "label": self.label, "status": self.status,
+                "open": self.open, "owner": self.owner, "id": self.owner_id,
+                "title": self.title, "document": self.document,
+                "printed_part": self.printed_part, "printed": self.printed,
+                "reading": self.reading, "reason": self.reason, "accepted": self.accepted,
+                "file": self.file, "line": self.line}
+
+
+def _owners(content: Content, cards: list | None, readings: bool):
+    """(owner, id, title, printed, reading, doc, path, node, design_name) of everything that
+    may carry departures: cards, their triggers and abilities, passives, keywords."""
+    from .cards import face_text, normalized_cards
+    from .effects.describe import ability_reading, reading
+
+    normal = {}
+    if readings:
+        normal = {c["id"]: c for c in (normalized_cards(content) if cards is None else cards)}
+    read_ability = ability_reading if readings else (lambda _ab: None)
+    plain = _plain(content)
+    for card in content.cards:
+        src, norm = card["_src"], normal.get(card["id"])
+        base = ("cards", src["index"])
+        design = card.get("design_name", card["name"])
+        face = plain(face_text(content, {**card, "champion": card.get("champion")}))
+        yield ("card", card["id"], card["name"], face, reading(norm) if norm else None,
+               src["doc"], base, card, design)
+        for key, items in (("triggers", card.get("triggers") or []),
+                           ("abilities", (card.get("champion") or {}).get("abilities") or [])):
+            path = base + (("champion", "abilities") if key == "abilities" else ("triggers",))
+            read = ((norm.get("champion") or {}).get("abilities") if key == "abilities"
+                    else norm.get("triggers")) if norm else None
+            for i, ab in enumerate(items):
+                yield ("ability", f"{card['id']}.{ab['name']}", f"{card['name']}: {ab['name']}",
+                       f"{ab['name']}: {plain(ab['text'])}",
+                       read_ability(read[i] if read else ab), src["doc"], path + (i,), ab,
+                       design)
+    for fid, faction in content.factions.items():
+        for i, ab in enumerate(faction.get("passives") or []):
+            yield ("passive", f"{fid}.{ab['name']}", f"{plain(faction['name'])}: {ab['name']}",
+                   f"{ab['name']}: {plain(ab['text'])}", read_ability(ab), "factions.yaml",
+                   ("factions", fid, "passives", i), ab, None)
+    for kid, kw in content.keywords.items():
+        yield ("keyword", kid, f"keyword {plain(kw['name'])}", plain(kw["reminder"]), None,
+               "keywords.yaml", ("keywords", kid), kw, None)
+
+
+def _plain(content: Content):
+    return lambda text: render_plain(text, content.terms, content.icons)
+
+
+def collect(content: Content, cards: list | None = None,
+            readings: bool = True) -> list[Departure]:
+    """Every recorded departure in content order (cards, passives, keywords), with the
+    engine's reading when `readings`. cards: the content's normalized cards, if at hand."""
+    plain = _plain(content)
+    out = []
+    for owner, oid, title, printed, read, doc, path, node, design in _owners(content, cards,
+                                                                              readings):
+        for j, dep in enumerate(node.get("departures") or []):
+            dpath = path + ("departures", j)
+            line, _ = content.docs[doc].locate(dpath)
+            out.append(Departure(
+                kind=dep["kind"], document=dep["document"], reason=plain(dep["reason"]),
+                accepted=bool(dep.get("accepted", False)),
+                printed_part=plain(dep["printed"]) if dep.get("printed") else None,
+                owner=owner, owner_id=oid, title=title, printed=printed, reading=read,
+                doc=doc, path=dpath, file=content.docs[doc].path, line=line,
+                design_name=design))
+    return out
+
+
+def _norm(text: str) -> str:
+    """Wording compared loosely: quotes, dashes, spacing and case do not count."""
+    text = re.sub(r"[\u2018\u2019\u201b`]", "'", text)
+    text = re.sub(r"[\u201c\u201d]", '"', text)
+    text = re.sub(r"[\u2010-\u2015\u2212]", "-", text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def check_printed(content: Content):
+    """A departure's `printed:` words are in the printed text they belong to (so a record
+    goes stale loudly when the text is rewritten). Yields Problems."""
+    for dep in collect(content, readings=False):
+        if dep.printed_part and _norm(dep.printed_part) not in _norm(dep.printed):
+            yield content.problem(dep.doc, dep.path + ("printed",),
+                                  f"departure's printed words are not in the {dep.owner}'s "
+                                  f"text: {dep.printed_part!r}",
+                                  "copy them from the text, or update the departure")
+
+
+@dataclass
+class Located:
+    """Where a departure's document wording was found in the design document."""
+
+    departure: Departure
+    line: int | None  # 1-based line of the design document, None if not found
+    in_entry: bool  # found inside the card's own entry of §22-24
+
+
+def locate_in_document(departures: list[Departure], doc_text: str,
+                       entries: list[dict]) -> list[Located]:
+    """Find each departure's `document:` wording in the design document: first inside its
+    card's own entry (entries: designdoc.parse_document), else anywhere."""
+    lines = doc_text.splitlines()
+    normed = [_norm(ln) for ln in lines]
+    starts = sorted(e["line"] - 1 for e in entries)  # the name line of each entry
+    span = {}
+    for e in entries:
+        begin = e["line"] - 1
+        end = next((s for s in starts if s > begin), len(lines))
+        span.setdefault(e["name"].lower(), (begin, end))
+    out = []
+    for dep in departures:
+        want = _norm(dep.document)
+        found, in_entry = None, False
+        key = (dep.design_name or "").lower()
+        if key in span:
+            found = _find(normed, want, *span[key])
+            in_entry = found is not None
+        if found is None:
+            found = _find(normed, want, 0, len(lines))
+        out.append(Located(dep, found, in_entry))
+    return out
+
+
+def _find(normed: list[str], want: str, begin: int, end: int) -> int | None:
+    """1-based line where `want` starts, the text of lines begin..end joined by spaces."""
+    pos, starts = 0, []
+    for i in range(begin, end):
+        starts.append(pos)
+        pos += len(normed[i]) + 1
+    hit = " ".join(normed[begin:end]).find(want)
+    if hit < 0 or not want:
+        return None
+    index = max(i for i, s in enumerate(starts) if s <= hit)
+    return begin + index + 1
+
+
+def not_found_problem(content: Content, dep: Departure) -> Problem:
+    """The located error for a `document:` wording the design document does not contain."""
+    return content.problem(dep.doc, dep.path + ("document",),
+                           f"wording not found in the design document: {dep.document!r}",
+                           "copy the document's exact words (quotes, dashes and spacing "
+                           "may differ)")
+
+
+def text_lines(located: list[Located]) -> list[str]:
+    """`tether check --design-document`'s listing: one block per departure."""
+    out = []
+    for loc in located:
+        dep = loc.departure
+        where = f"document line {loc.line}" if loc.line else "NOT IN THE DOCUMENT"
+        if loc.line and dep.owner in ("card", "ability") and not loc.in_entry:
+            where += ", outside the card's entry"
+        out.append(f"DEPARTURE {dep.label} ({dep.status}): {dep.title}  "
+                   f"[{dep.file}:{dep.line}]")
+        out.append(f"  document: {dep.document}  ({where})")
+        out.append(f"  printed:  {dep.printed_part or dep.printed}")
+        if dep.printed_part:
+            out.append(f"            (in: {dep.printed})")
+        if dep.reading:
+            out.append(f"  engine:   {dep.reading}")
+        out.append(f"  reason:   {dep.reason}")
+    return out
+
+
+def summary(departures: list[Departure]) -> str:
+    """'N departures: ...' counted by kind, with the open ones."""
+    parts = []
+    for kind, label in KINDS.items():
+        of_kind = [d for d in departures if d.kind == kind]
+        if of_kind:
+            opened = sum(d.open for d in of_kind)
+            word = label if len(of_kind) == 1 else PLURALS[kind]
+            parts.append(f"{len(of_kind)} {word}"
+                         + (f" ({opened} open)" if kind != "clarification" else ""))
+    n = len(departures)
+    return f"{n} departure{'s' * (n != 1)} from the design document recorded" + (
+        ": " + ", ".join(parts) if parts else "")
