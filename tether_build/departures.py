@@ -70,45 +70,64 @@ class Departure:
 
 
 def _owners(content: Content, cards: list | None, readings: bool):
-    """(owner, id, title, printed, reading, doc, path, node, design_name) of everything that
-    may carry departures: cards, their triggers and abilities, passives, keywords."""
+    """(owner, id, title, doc, path, node, design_name, printed(), reading()) of everything
+    that may carry departures: cards, their triggers and abilities, passives, keywords. The
+    printed text and the engine's reading are computed only for what has departures."""
     from .cards import face_text, normalized_cards
     from .effects.describe import ability_reading, reading
 
-    normal = {}
-    if readings:
-        normal = {c["id"]: c for c in (normalized_cards(content) if cards is None else cards)}
-    read_ability = ability_reading if readings else (lambda _ab: None)
+    memo: dict = {}
+
+    def norm(cid: str) -> dict | None:
+        if not readings:
+            return None
+        if "cards" not in memo:
+            memo["cards"] = {c["id"]: c for c in (normalized_cards(content) if cards is None
+                                                  else cards)}
+        return memo["cards"].get(cid)
+
+    def read_ability(cid: str | None, key: str, i: int, raw: dict):
+        if not readings:
+            return None
+        card = norm(cid) if cid else None
+        items = (((card.get("champion") or {}).get("abilities") if key == "abilities"
+                  else card.get("triggers")) if card else None) or []
+        return ability_reading(items[i] if i < len(items) else raw)
+
     plain = _plain(content)
     for card in content.cards:
-        src, norm = card["_src"], normal.get(card["id"])
+        src, cid = card["_src"], card["id"]
         base = ("cards", src["index"])
         design = card.get("design_name", card["name"])
-        face = plain(face_text(content, {**card, "champion": card.get("champion")}))
-        yield ("card", card["id"], card["name"], face, reading(norm) if norm else None,
-               src["doc"], base, card, design)
+        yield ("card", cid, card["name"], src["doc"], base, card, design,
+               lambda c=card: plain(face_text(content, {**c, "champion": c.get("champion")})),
+               lambda c=cid: reading(norm(c)) if norm(c) else None)
         for key, items in (("triggers", card.get("triggers") or []),
                            ("abilities", (card.get("champion") or {}).get("abilities") or [])):
             path = base + (("champion", "abilities") if key == "abilities" else ("triggers",))
-            read = ((norm.get("champion") or {}).get("abilities") if key == "abilities"
-                    else norm.get("triggers")) if norm else None
             for i, ab in enumerate(items):
-                yield ("ability", f"{card['id']}.{ab['name']}", f"{card['name']}: {ab['name']}",
-                       f"{ab['name']}: {plain(ab['text'])}",
-                       read_ability(read[i] if read else ab), src["doc"], path + (i,), ab,
-                       design)
+                yield ("ability", f"{cid}.{ab['name']}", f"{card['name']}: {ab['name']}",
+                       src["doc"], path + (i,), ab, design,
+                       lambda a=ab: f"{a['name']}: {plain(a['text'])}",
+                       lambda c=cid, k=key, j=i, a=ab: read_ability(c, k, j, a))
     for fid, faction in content.factions.items():
         for i, ab in enumerate(faction.get("passives") or []):
             yield ("passive", f"{fid}.{ab['name']}", f"{plain(faction['name'])}: {ab['name']}",
-                   f"{ab['name']}: {plain(ab['text'])}", read_ability(ab), "factions.yaml",
-                   ("factions", fid, "passives", i), ab, None)
+                   "factions.yaml", ("factions", fid, "passives", i), ab, None,
+                   lambda a=ab: f"{a['name']}: {plain(a['text'])}",
+                   lambda j=i, a=ab: read_ability(None, "passives", j, a))
     for kid, kw in content.keywords.items():
-        yield ("keyword", kid, f"keyword {plain(kw['name'])}", plain(kw["reminder"]), None,
-               "keywords.yaml", ("keywords", kid), kw, None)
+        yield ("keyword", kid, f"keyword {plain(kw['name'])}", "keywords.yaml",
+               ("keywords", kid), kw, None, lambda k=kw: plain(k["reminder"]), lambda: None)
 
 
 def _plain(content: Content):
-    return lambda text: render_plain(text, content.terms, content.icons)
+    def plain(text: str) -> str:
+        try:
+            return render_plain(text, content.terms, content.icons)
+        except (KeyError, ValueError):  # an unknown token: check_text reports it
+            return text
+    return plain
 
 
 def collect(content: Content, cards: list | None = None,
@@ -117,16 +136,19 @@ def collect(content: Content, cards: list | None = None,
     engine's reading when `readings`. cards: the content's normalized cards, if at hand."""
     plain = _plain(content)
     out = []
-    for owner, oid, title, printed, read, doc, path, node, design in _owners(content, cards,
+    for owner, oid, title, doc, path, node, design, printed, read in _owners(content, cards,
                                                                               readings):
-        for j, dep in enumerate(node.get("departures") or []):
+        if not isinstance(node, dict) or not node.get("departures"):
+            continue
+        text, reading = printed(), read()
+        for j, dep in enumerate(node["departures"]):
             dpath = path + ("departures", j)
             line, _ = content.docs[doc].locate(dpath)
             out.append(Departure(
                 kind=dep["kind"], document=dep["document"], reason=plain(dep["reason"]),
                 accepted=bool(dep.get("accepted", False)),
                 printed_part=plain(dep["printed"]) if dep.get("printed") else None,
-                owner=owner, owner_id=oid, title=title, printed=printed, reading=read,
+                owner=owner, owner_id=oid, title=title, printed=text, reading=reading,
                 doc=doc, path=dpath, file=content.docs[doc].path, line=line,
                 design_name=design))
     return out
@@ -188,7 +210,7 @@ def locate_in_document(departures: list[Departure], doc_text: str,
 
 def _find(normed: list[str], want: str, begin: int, end: int) -> int | None:
     """1-based line where `want` starts, the text of lines begin..end joined by spaces."""
-    pos, starts = 0, []
+    pos, starts, end = 0, [], min(end, len(normed))
     for i in range(begin, end):
         starts.append(pos)
         pos += len(normed[i]) + 1
