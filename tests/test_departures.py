@@ -24,9 +24,9 @@ ANCHOR = '  - id: breakthrough_line\n'
 
 
 def _record(content_dir, kind="rule_change", document="draw 2 at Cleanup", accepted=None,
-            printed=None, anchor=ANCHOR):
-    """Give Breakthrough Line a departure (written just after its `id:` line)."""
-    path = content_dir / CARD
+            printed=None, anchor=ANCHOR, card_file=CARD):
+    """Give a card (Breakthrough Line) a departure, written just after its `id:` line."""
+    path = content_dir / card_file
     text = path.read_text()
     assert anchor in text
     block = (f"    departures:\n      - kind: {kind}\n        document: {json.dumps(document)}\n"
@@ -174,3 +174,25 @@ def test_every_fixture_departure_wording_is_in_the_document(content):
     located = locate_in_document(collect(content), DOC.read_text(encoding="utf-8"),
                                  parse_document(DOC))
     assert located and all(loc.line for loc in located)
+
+
+def test_numbers_read_digits_and_words_but_not_pronouns():
+    from tether_build.departures import numbers
+    assert numbers("Build 1 Bridge; draw two, (1/round)") == {"1", "2"}
+    assert numbers("Move one of your Champions to a Cohort if there is one") == set()
+    assert numbers("50% chance; Gives +2 VP") == set()
+
+
+@needs_doc
+def test_a_changed_number_with_no_departure_is_listed_until_one_is_recorded(content_copy):
+    result = _check(content_copy)
+    assert result.exit_code == 0, result.output  # a hint, not a failure
+    flagged = [ln for ln in result.output.splitlines() if ln.startswith("UNRECORDED? ")]
+    assert any("scout_report: no departure recorded" in ln and "discard 2" in ln
+               for ln in flagged), flagged
+    _record(content_copy, kind="clarification", document="Put 1 into hand, discard 2.",
+            anchor="  - id: scout_report\n", card_file="cards/starter.yaml")
+    result = _check(content_copy)
+    assert result.exit_code == 0, result.output
+    assert "scout_report: no departure recorded" not in result.output
+    assert "DEPARTURE clarification (clarification): Scout Report" in result.output

@@ -76,6 +76,7 @@ def _design_document(content_dir: Path, path: str, as_json: bool = False) -> Non
     """`tether check --design-document`: the content's numbers against the document's, and
     every recorded departure from its wording (departures.py) beside the engine's reading."""
     from . import departures as dep
+    from .cards import normalized_cards
     from .designdoc import compare, default_document, parse_document
     from .validate import validate
 
@@ -87,13 +88,16 @@ def _design_document(content_dir: Path, path: str, as_json: bool = False) -> Non
     mismatches = compare(content, doc)
     parsed = parse_document(doc)
     entries = len(parsed)
-    located = dep.locate_in_document(dep.collect(content), doc.read_text(encoding="utf-8"),
-                                     parsed)
+    text = doc.read_text(encoding="utf-8")
+    cards = normalized_cards(content)
+    recorded = dep.collect(content, cards)
+    located = dep.locate_in_document(recorded, text, parsed)
     unfound = [str(dep.not_found_problem(content, loc.departure)) for loc in located
                if loc.line is None]
+    hints = dep.unrecorded(cards, recorded, text, parsed)
     if as_json:
         sys.stdout.write(json.dumps({
-            "entries": entries, "differs": mismatches + unfound,
+            "entries": entries, "differs": mismatches + unfound, "unrecorded": hints,
             "departures": [{**loc.departure.to_json(), "document_line": loc.line,
                             "in_card_entry": loc.in_entry} for loc in located]},
             indent=2, sort_keys=True, ensure_ascii=False) + "\n")
@@ -102,6 +106,8 @@ def _design_document(content_dir: Path, path: str, as_json: bool = False) -> Non
             click.echo(line)
         for line in mismatches + unfound:
             click.echo(f"DIFFERS {line}")
+        for line in hints:
+            click.echo(f"UNRECORDED? {line}")
         click.echo(dep.summary([loc.departure for loc in located]))
     if mismatches or unfound:
         parts = []

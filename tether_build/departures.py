@@ -221,6 +221,65 @@ def _find(normed: list[str], want: str, begin: int, end: int) -> int | None:
     return begin + index + 1
 
 
+WORDS = {"one": "1", "once": "1", "first": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+         "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+HEADER = re.compile(r"^(Cost|Gold|Init|Type|HP|Attack|Bounty)\b|^Gives \+ ?\d+ VP")
+HEADING = re.compile(r"^([A-I]\) |\d+\) |\d+\.\d+ |Power Victory|Non.Victory|Power Champion|"
+                     r"Note to self|Note:)")
+
+
+def entry_bodies(doc_text: str, entries: list[dict]) -> dict[str, str]:
+    """Design-document name (lower case) -> the effect wording of its card entry: the lines
+    after the entry's cost, type and statistics, up to the next entry or heading."""
+    lines = doc_text.splitlines()
+    starts = sorted(e["line"] - 1 for e in entries)
+    out = {}
+    for e in entries:
+        begin = e["line"] + 1
+        end = next((s for s in starts if s > e["line"] - 1), len(lines))
+        body = []
+        for ln in lines[begin:end]:
+            if HEADING.match(ln):
+                break
+            if ln.strip() and not HEADER.match(ln):
+                body.append(ln.strip())
+        out.setdefault(e["name"].lower(), " ".join(body))
+    return out
+
+
+def numbers(text: str) -> set[str]:
+    """The numbers a wording states, in digits or words (percentages and VP aside)."""
+    text = re.sub(r"\d+%|\+ ?\d+ VP|\bone of\b|\bthere is one\b", " ", text, flags=re.IGNORECASE)
+    found = set(re.findall(r"\d+", text))
+    return found | {WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in WORDS}
+
+
+def unrecorded(cards: list[dict], departures: list[Departure], doc_text: str,
+               entries: list[dict]) -> list[str]:
+    """Cards with no departure recorded whose printed text states other numbers than the
+    document's wording: a difference the content may not explain (a hint, not proof: the
+    check lists them and does not fail on them)."""
+    recorded = {d.owner_id.split(".")[0] for d in departures}
+    bodies = entry_bodies(doc_text, entries)
+    out = []
+    for card in cards:
+        body = bodies.get(card["design_name"].lower())
+        if card["id"] in recorded or not body:
+            continue
+        abilities = (card.get("triggers") or []) + ((card.get("champion") or {}).get(
+            "abilities") or [])
+        printed = " ".join([card["text"]] + [t["text"] for t in card.get("triggers") or []]
+                           + ["(1/round)" for a in abilities
+                              if a.get("limit") == "once_per_round"])  # the face's label
+        if numbers(body) != numbers(printed):
+            out.append(f"{card['source']['file']}:{card['source']['line']}: {card['id']}: "
+                       f"no departure recorded, but the printed text states the numbers "
+                       f"{sorted(numbers(printed), key=int)} and the document's wording "
+                       f"{sorted(numbers(body), key=int)}: {body!r} (record a departure, "
+                       "a clarification if the meaning is the same)")
+    return out
+
+
 def not_found_problem(content: Content, dep: Departure) -> Problem:
     """The located error for a `document:` wording the design document does not contain."""
     return content.problem(dep.doc, dep.path + ("document",),
