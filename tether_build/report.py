@@ -11,6 +11,7 @@ from .content import Content
 from .errors import ContentError, Problem
 from .text import render_plain
 
+ORDER = ["rule_change", "open_reading", "clarification"]  # departures: most pressing first
 OPEN = re.compile(r"\b(TODO|todo|Todo|\?|unclear|not settled|designer to confirm|confirm|"
                   r"open question|undecided|idea)\b|\?", re.IGNORECASE)
 
@@ -154,7 +155,7 @@ def render_html(content: Content, rules_dir: Path | None = None, cards: list | N
         total=sum(len(i.notes) for i in items),
         open_total=sum(i.open_count for i in items) + sum(d.open for d in departures),
         renames=[i for i in items if i.renamed], open_re=OPEN,
-        departures=sorted(departures, key=lambda d: not d.open),
+        departures=sorted(departures, key=lambda d: (not d.open, ORDER.index(d.kind))),
         open_departures=sum(d.open for d in departures),
         readings=_readings(content, cards),
     ).encode()
