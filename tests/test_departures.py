@@ -97,7 +97,7 @@ def test_check_lists_departures_beside_the_engine_reading(content_copy):
     assert "DEPARTURE rule change (open designer question): Breakthrough Line" in out
     assert "document: draw 2 at Cleanup  (document line" in out
     assert "printed:  Move 1" in out and "engine:   " in out
-    assert "DEPARTURE clarification (clarification): Set to Skirmish" in out
+    assert "DEPARTURE clarification: Set to Skirmish" in out
     assert "2 departures from the design document recorded" in out
 
 
@@ -195,4 +195,13 @@ def test_a_changed_number_with_no_departure_is_listed_until_one_is_recorded(cont
     result = _check(content_copy)
     assert result.exit_code == 0, result.output
     assert "scout_report: no departure recorded" not in result.output
-    assert "DEPARTURE clarification (clarification): Scout Report" in result.output
+    assert "DEPARTURE clarification: Scout Report" in result.output
+
+
+def test_explain_shows_a_cards_departures(content_copy):
+    _record(content_copy)
+    result = CliRunner().invoke(main, ["explain", "breakthrough_line", "--content",
+                                       str(content_copy)])
+    assert result.exit_code == 0, result.output
+    assert ("departs, rule change (open designer question): the document says "
+            "'draw 2 at Cleanup'") in result.output

@@ -145,7 +145,8 @@ def explain(content_dir: Path, card_id: str) -> None:
     from .textcheck import card_drift
     from .validate import validate as run
 
-    cards = {c["id"]: c for c in normalized_cards(run(content_dir))}
+    content = run(content_dir)
+    cards = {c["id"]: c for c in normalized_cards(content)}
     if card_id not in cards:
         close = difflib.get_close_matches(card_id, list(cards), n=5, cutoff=0.5)
         raise TetherError(f"unknown card {card_id!r}" + (
@@ -158,6 +159,12 @@ def explain(content_dir: Path, card_id: str) -> None:
     click.echo(f"  engine:  {reading(card)}")
     for d in card_drift(card):
         click.echo(f"  DRIFT {d.file}:{d.line}: {d.message}")
+    from .departures import collect as departures
+
+    for dep in departures(content, list(cards.values()), readings=False):
+        if dep.owner_id.split(".")[0] == card_id:
+            click.echo(f"  departs, {dep.tag}: the document says "
+                       f"{dep.document!r}; {dep.reason}")
 
 
 @main.command()

@@ -60,6 +60,11 @@ class Departure:
             return "clarification"
         return "accepted by the designer" if self.accepted else "open designer question"
 
+    @property
+    def tag(self) -> str:
+        """'rule change (open designer question)', 'clarification'."""
+        return self.label if self.kind == "clarification" else f"{self.label} ({self.status})"
+
     def to_json(self) -> dict:
         return {"kind": self.kind, "label": self.label, "status": self.status,
                 "open": self.open, "owner": self.owner, "id": self.owner_id,
@@ -296,7 +301,7 @@ def text_lines(located: list[Located]) -> list[str]:
         where = f"document line {loc.line}" if loc.line else "NOT IN THE DOCUMENT"
         if loc.line and dep.owner in ("card", "ability") and not loc.in_entry:
             where += ", outside the card's entry"
-        out.append(f"DEPARTURE {dep.label} ({dep.status}): {dep.title}  "
+        out.append(f"DEPARTURE {dep.tag}: {dep.title}  "
                    f"[{dep.file}:{dep.line}]")
         out.append(f"  document: {dep.document}  ({where})")
         out.append(f"  printed:  {dep.printed_part or dep.printed}")
