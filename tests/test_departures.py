@@ -49,8 +49,7 @@ def test_the_fixture_clarification_is_collected_and_not_open(content):
     assert len(skirmish) == 1
     dep = skirmish[0]
     assert (dep.kind, dep.open, dep.status) == ("clarification", False, "clarification")
-    assert dep.printed_part == "if a Battle would start there with your Cohorts" or \
-        "would start there" in dep.printed_part
+    assert dep.printed_part.startswith("if a ") and "would start there" in dep.printed_part
     assert dep.reading and dep.reading != dep.printed  # the engine's reading, generated
     assert dep.file.endswith(CARD) and dep.line > 1
 
@@ -205,3 +204,24 @@ def test_explain_shows_a_cards_departures(content_copy):
     assert result.exit_code == 0, result.output
     assert ("departs, rule change (open designer question): the document says "
             "'draw 2 at Cleanup'") in result.output
+
+
+@needs_doc
+def test_a_champion_ability_may_carry_a_departure(content_copy):
+    path = content_copy / "cards" / "age1_market.yaml"
+    anchor = "        - name: Stitchwork\n"
+    text = path.read_text()
+    assert anchor in text
+    path.write_text(text.replace(anchor, anchor + (
+        "          departures:\n            - kind: open_reading\n"
+        "              document: \"Stitchwork (1/round): Heal a friendly Champion in this hex 2.\"\n"
+        "              printed: \"Heal a friendly [champion] in this [hex]\"\n"
+        "              reason: \"No timing given.\"\n"), 1))
+    (dep,) = [d for d in collect(validate(content_copy)) if d.owner == "ability"]
+    assert dep.owner_id == "field_surgeon.Stitchwork" and dep.open
+    assert dep.reading.startswith("Stitchwork: ")  # the ability's own reading
+    result = _check(content_copy)
+    assert result.exit_code == 0, result.output
+    assert "DEPARTURE reading of open wording (open designer question): Field Surgeon: " \
+           "Stitchwork" in result.output
+    assert "field_surgeon: no departure recorded" not in result.output
