@@ -428,7 +428,8 @@ def board_stage(ctx: Context) -> dict[str, bytes]:
 STAGES: list[Stage] = [
     Stage("validate", "validate content", "tether_build.build:validate_stage",
           ("content/**/*", "schemas/*.json"), ("schemas.py", "schemacheck.py", "fastschema.py",
-                                               "yamlio.py", "effects/*.py"), versioned="work"),
+                                               "yamlio.py", "effects/*.py", "departures.py"),
+          versioned="work"),
     Stage("check", "every card resolves", "tether_build.build:check_stage",
           ("content/**/*",), ("check/*.py", "engine/*.py", "compile.py", "textcheck.py",
                               "effects/*.py", "board.py"), versioned="commit", parallel=True,
@@ -436,7 +437,7 @@ STAGES: list[Stage] = [
     Stage("engine", "engine definitions", "tether_build.build:engine_stage",
           ("content/**/*",), ("compile.py", "effects/*.py"), versioned="commit"),
     Stage("notes", "designer report", "tether_build.build:designer_notes",
-          ("content/**/*", "templates/report/*"), ("report.py",)),
+          ("content/**/*", "templates/report/*"), ("report.py", "departures.py")),
     Stage("cards", "card sheets, PNGs, TTS", "tether_build.build:cards_stage",
           ("content/**/*", "templates/cards/**/*", "templates/backs/**/*",
            "templates/icons/**/*", "templates/fonts/**/*"), ("render/*.py", "cards.py"),

@@ -16,7 +16,7 @@ def render(content: Content, value: str) -> str:
 
 
 def _ability(content: Content, ability: dict) -> dict:
-    out = {k: v for k, v in ability.items() if k != "notes"}
+    out = {k: v for k, v in ability.items() if k not in ("notes", "departures")}
     out["text"] = render(content, ability["text"])
     out["text_source"] = ability["text"]
     out.setdefault("limit", "unlimited")

@@ -174,6 +174,12 @@ def explain(content_dir: Path, card_id: str | None, check_all: bool) -> None:
     click.echo(f"  engine:  {reading(card, content.terms)}")
     for d in card_drift(card):
         click.echo(f"  DRIFT {d.file}:{d.line}: {d.message}")
+    from .departures import collect as departures
+
+    for dep in departures(content, list(cards.values()), readings=False):
+        if dep.owner_id.split(".")[0] == card_id:
+            click.echo(f"  departs, {dep.tag}: the document says "
+                       f"{dep.document!r}; {dep.reason}")
 
 
 def _check_readings(content, cards: list[dict]) -> None:

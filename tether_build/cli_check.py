@@ -45,7 +45,7 @@ def check(content_dir: Path, as_json: bool, games: int | None, seed: int, cache_
           design_document: str | None) -> None:
     """Prove every card, ability and passive resolves; report text/effect drift."""
     if design_document is not None:
-        _design_document(content_dir, design_document)
+        _design_document(content_dir, design_document, as_json)
         return
     from .cards import normalized_cards
     from .check import DEFAULT_GAMES, run_check
@@ -70,8 +70,11 @@ def check(content_dir: Path, as_json: bool, games: int | None, seed: int, cache_
         raise CheckFailed(report.verdict())
 
 
-def _design_document(content_dir: Path, path: str) -> None:
-    """`tether check --design-document`: the content's numbers against the document's."""
+def _design_document(content_dir: Path, path: str, as_json: bool = False) -> None:
+    """`tether check --design-document`: the content's numbers against the document's, and
+    every recorded departure from its wording (departures.py) beside the engine's reading."""
+    from . import departures as dep
+    from .cards import normalized_cards
     from .designdoc import compare, default_document, parse_document
     from .validate import validate
 
@@ -81,10 +84,37 @@ def _design_document(content_dir: Path, path: str) -> None:
                           "(pass its path: --design-document PATH)")
     content = validate(content_dir)
     mismatches = compare(content, doc)
-    entries = len(parse_document(doc))
-    for line in mismatches:
-        click.echo(f"DIFFERS {line}")
-    if mismatches:
-        raise CheckFailed(f"{len(mismatches)} of {entries} design-document cards differ")
-    click.echo(f"{entries}/{entries} design-document cards are in the content with their "
-               "numbers as written")
+    parsed = parse_document(doc)
+    entries = len(parsed)
+    text = doc.read_text(encoding="utf-8")
+    cards = normalized_cards(content)
+    recorded = dep.collect(content, cards)
+    located = dep.locate_in_document(recorded, text, parsed)
+    unfound = [str(dep.not_found_problem(content, loc.departure)) for loc in located
+               if loc.line is None]
+    hints = dep.unrecorded(cards, recorded, text, parsed)
+    if as_json:
+        sys.stdout.write(json.dumps({
+            "entries": entries, "differs": mismatches + unfound, "unrecorded": hints,
+            "departures": [{**loc.departure.to_json(), "document_line": loc.line,
+                            "in_card_entry": loc.in_entry} for loc in located]},
+            indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    else:
+        for line in dep.text_lines(located):
+            click.echo(line)
+        for line in mismatches + unfound:
+            click.echo(f"DIFFERS {line}")
+        for line in hints:
+            click.echo(f"UNRECORDED? {line}")
+        click.echo(dep.summary([loc.departure for loc in located]))
+    if mismatches or unfound:
+        parts = []
+        if mismatches:
+            parts.append(f"{len(mismatches)} of {entries} design-document cards differ")
+        if unfound:
+            parts.append(f"{len(unfound)} departure wording{'s' * (len(unfound) != 1)} "
+                         "not in the document")
+        raise CheckFailed("; ".join(parts))
+    if not as_json:
+        click.echo(f"{entries}/{entries} design-document cards are in the content with "
+                   "their numbers as written")

@@ -11,6 +11,7 @@ from .content import Content
 from .errors import ContentError, Problem
 from .text import render_plain
 
+ORDER = ["rule_change", "open_reading", "clarification"]  # departures: most pressing first
 OPEN = re.compile(r"\b(TODO|todo|Todo|\?|unclear|not settled|designer to confirm|confirm|"
                   r"open question|undecided|idea)\b|\?", re.IGNORECASE)
 
@@ -139,18 +140,23 @@ def render_html(content: Content, rules_dir: Path | None = None, cards: list | N
     code is kept (render/templatecode.py)."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+    from .departures import collect as collect_departures
     from .render.templatecode import bytecode_cache
 
     templates = Path(__file__).resolve().parent.parent / "templates" / "report"
     env = Environment(loader=FileSystemLoader(templates), autoescape=select_autoescape(),
                       bytecode_cache=bytecode_cache(cache))
     items = collect(content, rules_dir)
+    departures = collect_departures(content, cards)
     groups: dict[str, list[Item]] = {}
     for item in items:
         groups.setdefault(item.kind, []).append(item)
     return env.get_template("designer-notes.html").render(
         title=content.game["title"], version=content.game["version"], groups=groups,
-        total=sum(len(i.notes) for i in items), open_total=sum(i.open_count for i in items),
+        total=sum(len(i.notes) for i in items),
+        open_total=sum(i.open_count for i in items) + sum(d.open for d in departures),
         renames=[i for i in items if i.renamed], open_re=OPEN,
+        departures=sorted(departures, key=lambda d: (not d.open, ORDER.index(d.kind))),
+        open_departures=sum(d.open for d in departures),
         readings=_readings(content, cards),
     ).encode()

@@ -147,6 +147,7 @@ def ability_schema() -> dict:
             "condition": {"$ref": "#/$defs/condition"},
             "steps": {"$ref": "#/$defs/steps"},
             "notes": {"$ref": "content.schema.json#/$defs/notes"},
+            "departures": {"$ref": "content.schema.json#/$defs/departures"},
             "examples": examples_schema(),
         },
         "oneOf": [{"required": ["modifier"], "not": {"required": ["trigger"]}},
@@ -163,8 +164,36 @@ def content_schema() -> dict:
             "notes": {"type": "array", "items": {"type": "string", "minLength": 1},
                       "description": "designer notes: open questions, decisions, typos fixed"},
             "text": {"type": "string", "minLength": 1},
+            "departures": departures_schema(),
         },
     }
+
+
+def departures_schema() -> dict:
+    """Where printed text differs in meaning from the design document (departures.py)."""
+    entry = {
+        "type": "object", "additionalProperties": False,
+        "required": ["kind", "document", "reason"],
+        "properties": {
+            "kind": {"enum": ["clarification", "open_reading", "rule_change"],
+                     "description": (
+                         "clarification: same meaning, clearer words; open_reading: the "
+                         "document's wording is open and the text settles one reading; "
+                         "rule_change: the text says something the document does not")},
+            "document": {"type": "string", "minLength": 1, "description": (
+                "the design document's exact wording (checked against the document by "
+                "tether check --design-document)")},
+            "printed": {"type": "string", "minLength": 1, "description": (
+                "the printed words that replace it (must be in the printed text)")},
+            "reason": {"type": "string", "minLength": 1,
+                       "description": "why the printed text says it differently"},
+            "accepted": {"type": "boolean", "default": False, "description": (
+                "the designer accepts the reading or rule change; until then it is an open "
+                "designer question")},
+        },
+    }
+    return {"type": "array", "items": entry, "description": (
+        "where the printed text differs in meaning from the design document's wording")}
 
 
 def _doc(title: str, body: dict) -> dict:
@@ -218,6 +247,7 @@ def cards_schema() -> dict:
                                   "items": {"$ref": "effects.schema.json#/$defs/ability"}},
                 }},
             "notes": ref("notes"),
+            "departures": ref("departures"),
             "examples": examples_schema(),
         },
         "allOf": [
@@ -256,7 +286,7 @@ def keywords_schema() -> dict:
           "properties": {"name": ref("text"), "term": ref("id"), "reminder": ref("text"),
                          "design_name": {"type": "string"},
                          "rulings": {"type": "array", "items": ref("text")},
-                         "notes": ref("notes")}}
+                         "notes": ref("notes"), "departures": ref("departures")}}
     return _doc("Keywords", {"type": "object", "additionalProperties": False,
                              "required": ["keywords"],
                              "properties": {"keywords": named_map(kw)}})

@@ -251,10 +251,17 @@ def check_palette(content: Content):
     yield from palette_problems(content)
 
 
+def check_departures(content: Content):
+    """A departure's `printed:` words are in its text (departures.py)."""
+    from .departures import check_printed
+
+    yield from check_printed(content)
+
+
 CHECKS = (check_ids, check_text, check_effect_refs, check_areas, check_constants,
           check_game_numbers, check_palette, check_art, crosscheck.check_ages,
           crosscheck.check_keywords, crosscheck.check_example_ids,
-          crosscheck.check_rejected_cards)
+          crosscheck.check_rejected_cards, check_departures)
 # The core files each check reads: when some core file has problems of its own, the checks
 # that do not read it still run, so every problem is reported in one run (issue 41.7).
 NEEDS = {"check_ids": CORE, "check_text": ("terms.yaml",), "check_effect_refs": (),
@@ -265,7 +272,8 @@ NEEDS = {"check_ids": CORE, "check_text": ("terms.yaml",), "check_effect_refs": 
          "check_art": (), "check_ages": ("game.yaml", "ages.yaml"),
          "check_keywords": ("keywords.yaml", "factions.yaml"),
          "check_example_ids": ("factions.yaml",),
-         "check_rejected_cards": ("factions.yaml", "keywords.yaml")}
+         "check_rejected_cards": ("factions.yaml", "keywords.yaml"),
+         "check_departures": CORE}
 
 
 def runnable(content: Content):

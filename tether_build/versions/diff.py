@@ -105,7 +105,7 @@ def _flat(data, prefix: str = "") -> dict[str, object]:
     if isinstance(data, dict):
         out = {}
         for key, value in data.items():
-            if key == "notes" or str(key).endswith("_notes"):
+            if key in ("notes", "departures") or str(key).endswith("_notes"):
                 continue
             out.update(_flat(value, f"{prefix}.{key}" if prefix else str(key)))
         return out
