@@ -199,8 +199,9 @@ def sequence(rng: random.Random, steps: int, first: tuple[str, ...] = ()) -> lis
     return kinds
 
 
-def apply(p: Project, kinds: list[str], rng: random.Random):
-    """Apply the edits one by one; after each yields (what was done, tether build --verify)."""
-    for kind in kinds:
-        done = EDITS[kind](p, rng)
+def apply(p: Project, kinds: list[str], rng: random.Random, per_build: int = 1):
+    """Apply the edits, `per_build` at a time; after each group yields (what was done,
+    tether build --verify)."""
+    for at in range(0, len(kinds), per_build):
+        done = "; ".join(EDITS[kind](p, rng) for kind in kinds[at:at + per_build])
         yield done, p.build("--verify", check=False)
