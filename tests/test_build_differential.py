@@ -64,3 +64,14 @@ def test_verify_reports_the_builds_own_errors(content_copy, tmp_path):
     assert result.exit_code == 1
     assert "game.yaml:" in result.output and "max_mana" in result.output
     assert "verifying" not in result.output
+
+
+def test_differences_name_each_kind_of_mismatch():
+    from tether_build.verify import differences
+
+    assert differences({"same": b"1", "gone": None, "edit": b"x", "extra": b""},
+                       {"same": b"1", "gone": b"2", "edit": b"yy", "new": b""}) == [
+        "edit: differs (1 bytes incremental, 2 bytes clean)",
+        "extra: written by the incremental build only",
+        "gone: listed by the incremental build's manifest, missing on disk",
+        "new: written by the clean build only"]

@@ -17,16 +17,17 @@ from pathlib import Path
 from .manifest import inside, load_manifest
 
 
-def outputs(out: Path, stages: Iterable[str]) -> dict[str, bytes]:
+def outputs(out: Path, stages: Iterable[str]) -> dict[str, bytes | None]:
     """The files the last build into `out` made for these stages (read from disk, as a
-    player would find them), the output folder's path written as `<out>`."""
+    player would find them; None for one its manifest lists that is not there), the output
+    folder's path written as `<out>`."""
     manifest = load_manifest(out)
     files: dict[str, bytes] = {}
     for name in stages:
         for rel in manifest.get(name, {}).get("outputs", {}):
             if inside(out, rel):
                 path = out / rel
-                files[rel] = _neutral(path.read_bytes(), out) if path.is_file() else b""
+                files[rel] = _neutral(path.read_bytes(), out) if path.is_file() else None
     return files
 
 
@@ -37,7 +38,7 @@ def _neutral(data: bytes, out: Path) -> bytes:
     return data
 
 
-def differences(incremental: dict[str, bytes], clean: dict[str, bytes]) -> list[str]:
+def differences(incremental: dict, clean: dict) -> list[str]:
     """One line per output that differs, is missing from one build, or is extra."""
     lines = []
     for rel in sorted(set(incremental) | set(clean)):
@@ -45,6 +46,9 @@ def differences(incremental: dict[str, bytes], clean: dict[str, bytes]) -> list[
             lines.append(f"{rel}: written by the incremental build only")
         elif rel not in incremental:
             lines.append(f"{rel}: written by the clean build only")
+        elif incremental[rel] is None or clean[rel] is None:
+            build = "incremental" if incremental[rel] is None else "clean"
+            lines.append(f"{rel}: listed by the {build} build's manifest, missing on disk")
         elif incremental[rel] != clean[rel]:
             lines.append(f"{rel}: differs ({len(incremental[rel]):,} bytes incremental, "
                          f"{len(clean[rel]):,} bytes clean)")
