@@ -4,8 +4,6 @@ Python agent in agents.py and appraise.py, and sent to the native agent with eac
 
 from __future__ import annotations
 
-import sys
-
 OBJECTIVE = {"mine": 3.0, "center": 8.0, "forge": 7.0}
 SKIP = 0.5  # the worth of declining an optional ("you may") step
 LATE_ROUNDS = 5  # rounds before the cap in which the heuristic spends all spare Gold on VP
@@ -32,6 +30,6 @@ NATIVE = ("SKIP", "APPROACH_MOVE", "APPROACH_ARMY", "ARMY", "APPROACH_BRIDGE", "
 
 def native_weights() -> dict:
     """The weights as the native engine reads them, as they are now."""
-    here = sys.modules[__name__]
-    return {"objective": dict(OBJECTIVE), "category": dict(CATEGORY),
-            **{n: getattr(here, n) for n in NATIVE}}
+    here = globals()   # (a weight set on the module since, by an experiment, is read here)
+    return {"objective": dict(here["OBJECTIVE"]), "category": dict(here["CATEGORY"]),
+            **{n: here[n] for n in NATIVE}}
