@@ -55,6 +55,31 @@ def test_verify_names_what_a_stale_cache_printed(small_content, tmp_path, monkey
     assert "DIFFERS print/player-aid-a4.pdf: differs" in result.output
 
 
+def test_force_reads_nothing_from_the_render_cache(small_content, tmp_path, monkeypatch):
+    """With the old bug put back, `--force` still prints the new word (the issue: `tether
+    build --only rulebook --force` did not cure a stale rulebook), and writes what a clean
+    build writes."""
+    from tether_build.render import templatecode
+
+    monkeypatch.setattr(templatecode, "data_filter", lambda func: func)
+    monkeypatch.setattr(templatecode, "foldable_content", lambda env: [])
+    out = tmp_path / "build"
+    args = ["build", "--content", str(small_content), "--paper", "a4", "--only", "rulebook",
+            "--quiet"]
+    assert run_cli(*args, "--out", str(out)).exit_code == 0
+    assert run_cli("rename", "--content", str(small_content), "force", "Legionary",
+                   "--plural", "Legionaries").exit_code == 0
+    assert run_cli(*args, "--out", str(out)).exit_code == 0
+    assert "Cohort" in (out / "rulebook.html").read_text(encoding="utf-8")  # the bug is back
+    assert run_cli(*args, "--out", str(out), "--force").exit_code == 0
+    html = (out / "rulebook.html").read_text(encoding="utf-8")
+    assert "Legionaries" in html and "Cohort" not in html
+    clean = tmp_path / "clean"
+    assert run_cli(*args, "--out", str(clean)).exit_code == 0
+    for name in ("rulebook.html", "rulebook-a4.pdf", "print/player-aid-a4.pdf"):
+        assert (out / name).read_bytes() == (clean / name).read_bytes(), name
+
+
 def test_verify_reports_the_builds_own_errors(content_copy, tmp_path):
     path = content_copy / "game.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("max_mana: 5", "max_mana: five"),

@@ -202,10 +202,12 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
 def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], None],
               force: bool = False) -> Result:
     """Run stages; write every output only after all succeeded; return what happened."""
+    from .render.cache import refreshing
     from .stagerun import release
 
     try:
-        return _run_build(ctx, stages, progress, force)
+        with refreshing(force):   # --force: nothing read from the render cache either
+            return _run_build(ctx, stages, progress, force)
     finally:
         release()   # the preloaded process, if any (stagerun.preload)
 

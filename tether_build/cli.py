@@ -255,7 +255,9 @@ def notes(content_dir: Path, out: Path) -> None:
               help="Seed of the board map the build prints.")
 @click.option("--board-players", type=click.IntRange(2, 6), default=4, show_default=True,
               help="Player count of the board map the build prints.")
-@click.option("--force", is_flag=True, help="Rebuild even what is up to date.")
+@click.option("--force", is_flag=True,
+              help="Rebuild every stage, reading nothing from the render cache (its entries "
+                   "are written anew).")
 @click.option("--ink-saver", is_flag=True,
               help="Also print the card sheets for home printers: white bodies, outline "
               "frames (print/cards-<paper>-ink-saver.pdf).")
@@ -319,8 +321,7 @@ def verify_build(out: Path, only: tuple[str, ...], build_clean) -> None:
             click.echo(f"DIFFERS {line}", err=True)
         raise TetherError(f"{len(lines)} of {count} output(s) differ from a clean build "
                           "(the incremental build reused something stale: please report it; "
-                          "`tether build --force` does not clear the render cache, deleting "
-                          f"{out}/.cache does)")
+                          "`tether build --force` builds without reading the render cache)")
     click.echo(f"verified: all {count} output(s) are byte-identical to a clean build",
                err=True)
 

@@ -7,6 +7,7 @@ anywhere gives another key, so an entry is never stale, only unused. Entries are
 atomically (fsutil.write_atomic); one may outlive a failed build, which is harmless because
 it is content-addressed. `prune` keeps the folder under a size bound, least recently used
 first. A Cache without a folder stores nothing (the CLI commands that are not `tether build`).
+Inside `refreshing()` (`tether build --force`) no entry is read, every one is written anew.
 """
 
 from __future__ import annotations
@@ -26,6 +27,27 @@ from ..fsutil import write_atomic
 CACHE_DIR = ".cache"
 MAX_BYTES = 256 * 1024 * 1024   # a full build of the shipped content caches ~30 MB
 _RENDER = Path(__file__).resolve().parent
+
+
+REFRESH_ENV = "TETHER_CACHE_REFRESH"   # "1": read no entry (inherited by the workers)
+
+
+@contextmanager
+def refreshing(on: bool = True) -> Iterator[None]:
+    """Within (a `--force` build): every Cache misses and writes its entries anew, so a
+    forced build depends on nothing the cache holds. An environment variable rather than a
+    global, so the processes a build's stages run in see it too."""
+    old = os.environ.get(REFRESH_ENV)
+    if on:
+        os.environ[REFRESH_ENV] = "1"
+    try:
+        yield
+    finally:
+        if on:
+            if old is None:
+                os.environ.pop(REFRESH_ENV, None)
+            else:
+                os.environ[REFRESH_ENV] = old
 
 
 _FILES: dict[tuple, tuple[tuple, str]] = {}   # (base, folders) -> (files' stat, digest)
@@ -162,8 +184,11 @@ class Cache:
         return self.root / kind / f"{key}.bin"
 
     def get(self, kind: str, key: str) -> bytes | None:
-        """The entry's bytes, or None."""
+        """The entry's bytes, or None (always None inside refreshing())."""
         if self.root is None:
+            return None
+        if os.environ.get(REFRESH_ENV) == "1":
+            self.misses += 1
             return None
         path = self._path(kind, key)
         try:
