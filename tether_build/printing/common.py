@@ -19,6 +19,7 @@ from markupsafe import Markup, escape
 
 from .. import text as textmod
 from ..errors import TetherError
+from ..render.patches import page_root
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait width, height (mm)
 SAFE_MM = 5.0  # nothing is printed within 4 mm of the paper edge; 1 mm to spare
@@ -382,7 +383,7 @@ def _overflows(document):
     """(data-fit label, mm) for each element marked data-fit whose lines run past its box."""
     px_mm = 25.4 / 96
     for page in document.pages:
-        for box in page._page_box.descendants():
+        for box in page_root(page).descendants():
             element = getattr(box, "element", None)
             if element is None or not element.get("data-fit") or not hasattr(box, "height"):
                 continue

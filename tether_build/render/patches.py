@@ -10,7 +10,10 @@ Every speed-up that changes how WeasyPrint, cffi or fontTools work inside lives 
 - `_LinkedSheets`: a linked style sheet parsed once per font configuration;
 - `_LineSplits`: a line's split kept within one document's layout (`line_scope`);
 - `parse`: long inline SVGs read by the XML parser (the same tree);
-- `derive`: a card copy's page made from the first copy's laid-out boxes.
+- `derive`: a card copy's page made from the first copy's laid-out boxes;
+- `page_root`: the laid-out box tree of a page (WeasyPrint's private `page._page_box`), which
+  the fit checks, the rulebook's run-on and reference layout and the stamp measure. Not a
+  patch (nothing is changed), but the one read of that private name, checked for here.
 
 `patched(name)` says whether one is in force: only when the installed libraries are the
 versions in WRITTEN_FOR and `TETHER_STOCK_LAYOUT` does not switch it off (`1`: every one, so
@@ -447,6 +450,18 @@ def _islands(html: str) -> tuple[list[str], str]:
     return islands, "".join(parts)
 
 
+def page_root(page):
+    """The root box of a laid-out WeasyPrint page (`document.pages[i]`): every measure of
+    laid-out boxes starts here. WeasyPrint keeps it in a private attribute; a release that
+    renames it ends the build with this message rather than an AttributeError deep inside."""
+    try:
+        return page._page_box
+    except AttributeError:
+        raise TetherError("this WeasyPrint release keeps no laid-out page boxes where "
+                          f"tether_build/render/patches.py reads them (written for "
+                          f"WeasyPrint {WRITTEN_FOR['weasyprint'][0]}x)") from None
+
+
 def derive(page, cls: str, was: str, text: str):
     """`page` with the text of its element of class `cls`, `was`, made `text`, without
     laying the page out again: a card's copies differ only in their copy number
@@ -465,7 +480,7 @@ libraries: then lay the page out."""
 
     from .boxes import path_to
 
-    path = path_to(page._page_box, cls)
+    path = path_to(page_root(page), cls)
     if path is None or len(path[-1].children) != 1 or not text:
         return None
     old = path[-1].children[0]

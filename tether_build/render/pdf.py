@@ -11,7 +11,7 @@ from ..forking import collector_paused
 from . import patches
 from .boxes import first as _first
 from .boxes import walk as _walk
-from .patches import parse
+from .patches import page_root, parse
 from .resources import local_file
 
 patches.import_weasyprint()
@@ -114,7 +114,7 @@ class Layout:
     @staticmethod
     def measure(document) -> list[Fit]:
         """Per page: how far the name and the rules text overflow their boxes."""
-        return [_measure_page(page._page_box) for page in document.pages]
+        return [_measure_page(page_root(page)) for page in document.pages]
 
     @staticmethod
     def derive(page, cls: str, was: str, text: str):

@@ -13,6 +13,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from ..render.geometry import ART_BLEED, CARD_H, CARD_W
+from ..render.patches import page_root
 
 PX_PER_MM = 96 / 25.4
 BADGE_GAP_MM = 5.2      # least vertical distance between two badges on one side
@@ -80,7 +81,7 @@ def _measure(pages, html: str) -> list[dict]:
     from ..render.pdf import Layout
 
     document = Layout(pages.base_url).render(html)
-    root = document.pages[0]._page_box
+    root = page_root(document.pages[0])
     section = next(b for b in _walk(root) if getattr(b, "element", None) is not None
                    and b.element.get("data-face"))
     x0, y0 = section.border_box_x(), section.border_box_y()

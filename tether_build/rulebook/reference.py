@@ -33,6 +33,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from ..render.patches import page_root
 from . import runon
 
 SLOT = "rb-ref-{}"  # the book's slot for reference page n (never a card id: those are [a-z0-9_])
@@ -141,18 +142,18 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
     if cached_only:
         return None
     document = runon.layout(book["base"]).render(html)
-    table = _first(document.pages[0]._page_box, "rb-ref", "TableBox")
-    top = document.pages[0]._page_box.content_box_y()
+    table = _first(page_root(document.pages[0]), "rb-ref", "TableBox")
+    top = page_root(document.pages[0]).content_box_y()
     first = table.children[1].children[0]   # the first row after the header
     # A part's height ends below its last row's border (runon._used), while a row starts on
     # the line of the border above it (collapsed borders): the next part's first row goes up
     # by what lies below the line, measured here at the table's end.
     page = document.pages[-1]
-    last = [b for b in _walk(page._page_box) if type(b).__name__ == "TableRowBox"][-1]
+    last = [b for b in _walk(page_root(page)) if type(b).__name__ == "TableRowBox"][-1]
     below = runon._used(page) - (last.position_y + last.height
-                                 - page._page_box.content_box_y()) / PX_PER_MM
+                                 - page_root(page).content_box_y()) / PX_PER_MM
     rows = [row.height / PX_PER_MM for page in document.pages
-            for table in _walk(page._page_box) if type(table).__name__ == "TableBox"
+            for table in _walk(page_root(page)) if type(table).__name__ == "TableBox"
             for group in table.children if not (group.is_header or group.is_footer)
             for row in group.children]
     found = {"cols": [f"{w:.4f}px" for w in table.column_widths[:4]],

@@ -32,6 +32,7 @@ from dataclasses import astuple, dataclass, replace
 from markupsafe import Markup, escape
 
 from ..forking import fork_pool
+from ..render.patches import page_root
 from .stamp import _boxes
 
 TOP_MM = 0.5  # a heading this close to its page's top starts that page
@@ -459,7 +460,7 @@ def _used(page) -> float:
     it would collapse with the top margin of what follows."""
     from ..render.pdf import PX_PER_MM
 
-    page_box = page._page_box
+    page_box = page_root(page)
     body = page_box.children[0].children[0]
     bottom = max((b.border_box_y() + b.border_height() for child in body.children
                   for b in _boxes(child) if hasattr(b, "border_box_y")),
@@ -526,8 +527,8 @@ def headings(document) -> dict:
 
     marks, seen = [], set()
     for index, page in enumerate(document.pages):
-        top = page._page_box.content_box_y()
-        for box in _boxes(page._page_box):
+        top = page_root(page).content_box_y()
+        for box in _boxes(page_root(page)):
             element = getattr(box, "element", None)
             if element is None or element.tag not in ("h1", "h2") or id(element) in seen:
                 continue

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..errors import TetherError
 from ..render.geometry import ART_BLEED, PT_PER_MM
+from ..render.patches import page_root
 
 PT_PER_PX = 0.75  # CSS px (1/96 in) -> PDF pt (1/72 in)
 
@@ -47,7 +48,7 @@ def slots(document) -> list[Slot]:
     """Every reserved face box of a laid-out WeasyPrint document."""
     out = []
     for index, page in enumerate(document.pages):
-        for box in _boxes(page._page_box):
+        for box in _boxes(page_root(page)):
             element = getattr(box, "element", None)
             if element is not None and element.get("data-card-slot") and \
                     hasattr(box, "border_box_x"):
