@@ -108,27 +108,12 @@ def versions(*packages: str) -> str:
     return ";".join(out)
 
 
-@functools.cache
 def font_subsetter() -> str:
-    """Which library subsets fonts into the PDFs: HarfBuzz (with its version) when WeasyPrint
-    finds libharfbuzz-subset, else fontTools. The bytes differ, so the cache key names it."""
-    try:
-        from . import pdf  # noqa: F401  (imports WeasyPrint: see patches.import_weasyprint)
-    except ImportError:  # the print extra is not installed: nothing is laid out
-        return "-"
-    from weasyprint.text.ffi import harfbuzz, harfbuzz_subset
+    """Which library subsets fonts into the PDFs (patches.font_subsetter): the bytes differ,
+    so the cache key names it."""
+    from .patches import font_subsetter as which
 
-    if harfbuzz_subset and harfbuzz.hb_version_atleast(4, 1, 0):
-        import ctypes
-        import ctypes.util
-
-        try:   # the soname opens at once; find_library runs ldconfig
-            lib = ctypes.CDLL("libharfbuzz.so.0")
-        except OSError:
-            lib = ctypes.CDLL(ctypes.util.find_library("harfbuzz") or "libharfbuzz.so.0")
-        lib.hb_version_string.restype = ctypes.c_char_p
-        return "harfbuzz-" + lib.hb_version_string().decode()
-    return "fonttools"
+    return which()
 
 
 LAYOUT_PACKAGES = ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "pyphen",

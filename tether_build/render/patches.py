@@ -12,8 +12,9 @@ Every speed-up that changes how WeasyPrint, cffi or fontTools work inside lives 
 - `parse`: long inline SVGs read by the XML parser (the same tree);
 - `derive`: a card copy's page made from the first copy's laid-out boxes;
 - `page_root`: the laid-out box tree of a page (WeasyPrint's private `page._page_box`), which
-  the fit checks, the rulebook's run-on and reference layout and the stamp measure. Not a
-  patch (nothing is changed), but the one read of that private name, checked for here.
+  the fit checks, the rulebook's run-on and reference layout and the stamp measure, and
+  `font_subsetter`, which asks WeasyPrint's C bindings which font subsetter it uses. Neither
+  changes anything: they are the only reads of those internals, kept here.
 
 `patched(name)` says whether one is in force: only when the installed libraries are the
 versions in WRITTEN_FOR and `TETHER_STOCK_LAYOUT` does not switch it off (`1`: every one, so
@@ -448,6 +449,29 @@ def _islands(html: str) -> tuple[list[str], str]:
         return [], html
     parts.append(html[at:])
     return islands, "".join(parts)
+
+
+@functools.cache
+def font_subsetter() -> str:
+    """Which library subsets fonts into the PDFs: HarfBuzz (with its version) when WeasyPrint
+    finds libharfbuzz-subset, else fontTools. The bytes differ, so the cache key names it."""
+    try:
+        from . import pdf  # noqa: F401  (imports WeasyPrint: see patches.import_weasyprint)
+    except ImportError:  # the print extra is not installed: nothing is laid out
+        return "-"
+    from weasyprint.text.ffi import harfbuzz, harfbuzz_subset
+
+    if harfbuzz_subset and harfbuzz.hb_version_atleast(4, 1, 0):
+        import ctypes
+        import ctypes.util
+
+        try:   # the soname opens at once; find_library runs ldconfig
+            lib = ctypes.CDLL("libharfbuzz.so.0")
+        except OSError:
+            lib = ctypes.CDLL(ctypes.util.find_library("harfbuzz") or "libharfbuzz.so.0")
+        lib.hb_version_string.restype = ctypes.c_char_p
+        return "harfbuzz-" + lib.hb_version_string().decode()
+    return "fonttools"
 
 
 def page_root(page):
