@@ -150,6 +150,23 @@ def chapter_sentence(p: Project, rng: random.Random) -> str:
     return f"rules {path.name}: + '{sentence}'"
 
 
+def setting(p: Project, rng: random.Random) -> str:
+    """A game setting outside the cards that card faces print: the pile markers' sentence,
+    an Age's name, the player counts (the Starter copies)."""
+    which = rng.choice(["marker", "age", "players"])
+    if which == "marker":
+        word = rng.choice(["this marker", "the marker", "this card"])
+        _sub(p.content / "ages.yaml", r"Never shuffle [a-z ]+ in\.", f"Never shuffle {word} in.")
+        return f"setting: pile marker text 'Never shuffle {word} in.'"
+    if which == "age":
+        name = rng.choice(["Dawn", "Kindling", "First Light"])
+        _sub(p.content / "ages.yaml", r'^(    name: )"?[^"\n]+"?$', rf'\g<1>"{name}"')
+        return f"setting: first Age named {name}"
+    top = rng.choice([5, 6])
+    _sub(p.content / "game.yaml", r"^players: \{min: 2, max: \d\}", f"players: {{min: 2, max: {top}}}")
+    return f"setting: players 2-{top}"
+
+
 def template(p: Project, rng: random.Random) -> str:
     which = rng.choice(["card style", "book template", "icon"])
     if which == "card style":
@@ -186,7 +203,7 @@ def image(p: Project, rng: random.Random) -> str:
 
 EDITS = {"rename": rename, "constant": constant, "card_text": card_text,
          "card_effect": card_effect, "card": add_or_remove_card, "chapter": chapter_sentence,
-         "template": template, "image": image}
+         "template": template, "image": image, "setting": setting}
 
 
 def sequence(rng: random.Random, steps: int, first: tuple[str, ...] = ()) -> list[str]:

@@ -17,7 +17,7 @@ from tether_cli import run_cli
 
 def test_every_edit_kind_builds_like_a_clean_build(tmp_path):
     """The issue's rename first (the new word in every output), then every kind of edit
-    once, in a seeded order, two edits to a build (the suite's time: every build is checked
+    once, in a seeded order, three edits to a build (the suite's time: every build is checked
     against a clean one)."""
     rng = random.Random(40)
     project = Project.make(tmp_path / "project")
@@ -31,7 +31,7 @@ def test_every_edit_kind_builds_like_a_clean_build(tmp_path):
     assert "Legionaries" in html and "Cohort" not in html
     project.state["renamed"] = ["force"]
     kinds = rng.sample(sorted(EDITS), len(EDITS))
-    for done, proc in apply(project, kinds, rng, per_build=2):
+    for done, proc in apply(project, kinds, rng, per_build=3):
         assert proc.returncode == 0, f"after '{done}':\n{proc.stderr}"
         assert "byte-identical to a clean build" in proc.stderr, done
 
@@ -78,6 +78,27 @@ def test_force_reads_nothing_from_the_render_cache(small_content, tmp_path, monk
     assert run_cli(*args, "--out", str(clean)).exit_code == 0
     for name in ("rulebook.html", "rulebook-a4.pdf", "print/player-aid-a4.pdf"):
         assert (out / name).read_bytes() == (clean / name).read_bytes(), name
+
+
+def test_the_card_sheets_follow_settings_outside_the_cards(small_content, tmp_path):
+    """The pile markers' sentence (ages.yaml) and the player counts (game.yaml) are printed
+    on card faces: the cards stage reads its view of the content and nothing else
+    (build.cards_view), so an edit of either rebuilds the sheets (both were missed before)."""
+    out = tmp_path / "build"
+    args = ["build", "--content", str(small_content), "--out", str(out), "--paper", "a4",
+            "--only", "cards", "--quiet"]
+    assert run_cli(*args).exit_code == 0
+    ages = small_content / "ages.yaml"
+    text = ages.read_text(encoding="utf-8")
+    assert "Never shuffle it in." in text
+    ages.write_text(text.replace("Never shuffle it in.", "Never shuffle this marker in."),
+                    encoding="utf-8")
+    game = small_content / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("max: 6}", "max: 5}"),
+                    encoding="utf-8")
+    result = run_cli(*args, "--verify")
+    assert result.exit_code == 0, result.output
+    assert "byte-identical to a clean build" in result.output
 
 
 def test_verify_reports_the_builds_own_errors(content_copy, tmp_path):

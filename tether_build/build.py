@@ -360,14 +360,17 @@ def engine_stage(ctx: Context) -> dict[str, bytes]:
 def cards_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: card sheets (A4, Letter), per-card PNGs and Tabletop Simulator decks."""
     from .render.build import PrintOptions, PrintResult, render_all, select_cards
+    from .stageviews import ContentView
     opts = PrintOptions(papers=ctx.papers, tts_url=(ctx.out / "tts").resolve().as_uri(),
                         cache=ctx.cache_dir)
-    chosen = select_cards(ctx.content, ctx.cards, opts)
+    view = cards_view(ctx)   # the stage reads its view, nothing else: its key cannot miss
+    content = ContentView(view)
+    chosen = select_cards(content, view["cards"], opts)
     result = PrintResult(faces=sum(c["copies"] for c in chosen), cards=len(chosen))
-    files = render_all(ctx.content, chosen, opts, Path(""), lambda message: None, result)
+    files = render_all(content, chosen, opts, Path(""), lambda message: None, result)
     if ctx.print_modes:   # the sheets for home printers, beside the normal ones
         mode = replace(opts, modes=ctx.print_modes, png=None, tts=False)
-        files |= render_all(ctx.content, chosen, mode, Path(""), lambda message: None,
+        files |= render_all(content, chosen, mode, Path(""), lambda message: None,
                             PrintResult(faces=result.faces, cards=result.cards))
     return {path.as_posix(): data for path, data in files.items()}
 
@@ -382,9 +385,9 @@ def cards_view(ctx: Context) -> dict:
     content = ctx.content
     version = str(content.game.get("version", ""))
     return {"cards": [{k: v for k, v in c.items() if k != "source"} for c in ctx.cards],
-            "stamps": stamps(ctx.content_dir, version, ctx.cards),
-            "decks": content.ages["decks"], "factions": content.factions,
-            "game": {k: content.game.get(k) for k in ("title", "version")},
+            "card_stamps": stamps(ctx.content_dir, version, ctx.cards),
+            "ages": content.ages, "factions": content.factions,
+            "game": {k: content.game.get(k) for k in ("title", "version", "players")},
             "terms": content.terms, "icons": content.icons, "keywords": content.keywords}
 
 

@@ -84,6 +84,10 @@ class Renderer:
     def stamp(self, card: dict) -> str:
         """The version printed on a card's face (versions/stamp.py)."""
         if self._stamps is None:
+            # a stage's view of the content (build.cards_view) holds them, worked out from
+            # the content folder's git state before the stage ran
+            self._stamps = getattr(self.content, "card_stamps", None)
+        if self._stamps is None:
             from ..cards import normalized_cards
             from ..versions.stamp import stamps
 

@@ -456,7 +456,7 @@ def font_subsetter() -> str:
     """Which library subsets fonts into the PDFs: HarfBuzz (with its version) when WeasyPrint
     finds libharfbuzz-subset, else fontTools. The bytes differ, so the cache key names it."""
     try:
-        from . import pdf  # noqa: F401  (imports WeasyPrint: see patches.import_weasyprint)
+        import_weasyprint()
     except ImportError:  # the print extra is not installed: nothing is laid out
         return "-"
     from weasyprint.text.ffi import harfbuzz, harfbuzz_subset
