@@ -21,6 +21,7 @@ from . import __version__
 from .commit import commit, recover
 from .errors import TetherError
 from .manifest import MANIFEST, inside, load_manifest, record_stats, untouched
+from .reads import changed, digests
 from .stagecall import Only, call_stage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,13 +45,16 @@ class Context:
     _cards: list | None = None
     _compiled: dict | None = None
     _git: dict = field(default_factory=dict)
+    cards_reads: frozenset = frozenset()   # what normalizing the cards read (reads.py)
 
     @property
     def content(self):
         if self._content is None:
+            from .reads import paused
             from .render.cache import Cache
             from .validate import validate
-            self._content = validate(self.content_dir, Cache(self.cache_dir))
+            with paused():   # the content's files: the stages' keys cover them (reads.py)
+                self._content = validate(self.content_dir, Cache(self.cache_dir))
         return self._content
 
     @property
@@ -85,7 +89,11 @@ class Context:
     def cards(self) -> list[dict]:
         if self._cards is None:
             from .cards import normalized_cards
-            self._cards = normalized_cards(self.content)
+            from .reads import recording
+            content = self.content
+            with recording() as record:   # a card's art, hashed here for every stage
+                self._cards = normalized_cards(content)
+            self.cards_reads = frozenset(record)
         return self._cards
 
 
@@ -151,6 +159,12 @@ def _files(patterns: tuple[str, ...], base: Path) -> list[Path]:
     return sorted(out)
 
 
+# The tool's code in every stage's key: the whole package. Each stage imports 15-30 modules
+# beyond the ones it once declared (Stage.code, now only the modules `--watch` loads ahead),
+# and a code edit is a developer's, not a designer's: rebuilding everything then costs little.
+ALL_CODE = ("**/*.py", "engine/native/*.cpp", "engine/native/*.h")
+
+
 def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None = None) -> str:
     """Hash of everything a stage's output depends on.
 
@@ -177,8 +191,7 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
                                         ensure_ascii=False).encode())
     groups = [(ctx.content_dir, content_globs),
               (ROOT, tuple(p for p in stage.inputs if not p.startswith("content/"))),
-              (ROOT / "tether_build", stage.code + ("build.py", "fsutil.py", "text.py",
-                                                      "cards.py", "content.py", "validate.py"))]
+              (ROOT / "tether_build", ALL_CODE)]
     cards_dir = ctx.content_dir / "cards"
     card_view = view and stage.card_view
     for base, patterns in groups:
@@ -237,6 +250,9 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
             preload(ctx)   # a heavy stage may run: the process its worker will fork from
         outputs_present = untouched(ctx.out, old)
         fresh, view_key = old.get("key") == key, None
+        moved = changed(old.get("reads", {}), seen)   # a file it read, beyond its key
+        if moved:
+            fresh = outputs_present = False
         viewed = stage.card_view or stage.view
         if viewed and not (fresh or force) and outputs_present and old.get("view"):
             view_key = stage_key(stage, ctx, view=True, seen=seen)  # only fields it does not read?
@@ -258,7 +274,10 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
                                   "another stage")
             produced.add(rel)
         pending.update(outputs.changed)   # the others are in the output folder already
-        new_manifest[stage.name] = {"key": key, "outputs": dict(sorted(outputs.digests.items()))}
+        new_manifest[stage.name] = {"key": key, "outputs": dict(sorted(outputs.digests.items())),
+                                    "reads": digests(outputs.reads | ctx.cards_reads,
+                                                     (ctx.content_dir.parent, ROOT),
+                                                     (ctx.out, ROOT / "tether_build"), seen)}
         if stage.card_view or stage.view:
             new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, view=True,
                                                                       seen=seen)

@@ -38,6 +38,7 @@ class Outputs:
 
     digests: dict[str, str]
     changed: dict[str, bytes]
+    reads: frozenset[str] = frozenset()   # what the stage opened and listed (reads.py)
 
     @classmethod
     def against(cls, out: Path, files: dict[str, bytes]) -> Outputs:

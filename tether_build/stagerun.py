@@ -57,14 +57,18 @@ def _run(render: Render, stage, ctx, beside: bool = False) -> Outcome:
     worker sends back only those that changed), the warnings it added and its seconds.
     beside: other stages run meanwhile, so one that gives way forks its own workers (the
     check's sweep) at a lower CPU priority (forking.giving_way)."""
+    from dataclasses import replace
+
     from .forking import giving_way
+    from .reads import recording
 
     before, t0 = len(ctx.warnings), time.perf_counter()
     with giving_way() if beside and getattr(stage, "gives_way", False) \
-            else contextlib.nullcontext():
+            else contextlib.nullcontext(), recording() as record:
         outputs = render(stage, ctx)
     seconds = round(time.perf_counter() - t0, 2)
-    return Outputs.against(ctx.out, outputs), ctx.warnings[before:], seconds
+    done = replace(Outputs.against(ctx.out, outputs), reads=frozenset(record))
+    return done, ctx.warnings[before:], seconds
 
 
 def _work(index: int) -> Outcome:

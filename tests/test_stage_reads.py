@@ -1,0 +1,67 @@
+"""A stage's recorded reads (tether_build/reads.py): what it opened beyond its key counts."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from tether_cli import run_cli
+
+from tether_build import reads
+
+
+def test_recording_notes_files_opened_and_folders_listed(tmp_path):
+    (tmp_path / "a.txt").write_text("one", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    with reads.recording() as outer:
+        with reads.recording() as inner:
+            (tmp_path / "a.txt").read_text(encoding="utf-8")
+        os.listdir(tmp_path / "sub")
+        with reads.paused():
+            (tmp_path / "a.txt").read_bytes()
+    assert inner == {f"file:{tmp_path / 'a.txt'}"}
+    assert outer == {f"file:{tmp_path / 'a.txt'}", f"dir:{tmp_path / 'sub'}"}
+    found = reads.digests(outer, (tmp_path,), ())
+    assert set(found) == outer
+    assert reads.changed(found) is None
+    (tmp_path / "sub" / "new.txt").write_text("", encoding="utf-8")
+    assert reads.changed(found) == f"dir:{tmp_path / 'sub'}"
+    (tmp_path / "a.txt").unlink()
+    assert reads.changed(reads.digests(outer, (tmp_path,), ())) is None  # (now "missing")
+    assert reads.changed(found) == f"dir:{tmp_path / 'sub'}"   # first in order
+
+
+def test_reads_outside_the_roots_or_in_skipped_folders_are_left_out(tmp_path):
+    inside, out = tmp_path / "project", tmp_path / "project" / "build"
+    out.mkdir(parents=True)
+    for path in (inside / "x.png", out / "cache.bin", tmp_path / "elsewhere.txt"):
+        path.write_bytes(b"1")
+    record = {f"file:{inside / 'x.png'}", f"file:{out / 'cache.bin'}",
+              f"file:{tmp_path / 'elsewhere.txt'}", f"file:{inside / 'code.py'}"}
+    assert list(reads.digests(record, (inside,), (out,))) == [f"file:{inside / 'x.png'}"]
+
+
+def test_redrawn_card_art_rebuilds_the_card_sheets(small_content, tmp_path):
+    """Card art lies beside the content folder, outside every declared key: its stage's
+    recorded reads name it, so a picture redrawn (nothing else edited) rebuilds the sheets
+    (an incremental build kept the old picture before)."""
+    from PIL import Image
+
+    art = small_content.parent / "art" / "picture.png"
+    art.parent.mkdir()
+    Image.new("RGB", (60, 40), (200, 20, 20)).save(art)
+    path = small_content / "cards" / "starter.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("    name: ")
+    end = text.index("\n", start) + 1
+    path.write_text(text[:end] + "    art: art/picture.png\n" + text[end:], encoding="utf-8")
+    out = tmp_path / "build"
+    args = ["build", "--content", str(small_content), "--out", str(out), "--paper", "a4",
+            "--only", "cards", "--quiet"]
+    assert run_cli(*args).exit_code == 0
+    record = json.loads((out / ".tether-build.json").read_text(encoding="utf-8"))
+    assert f"file:{art.resolve()}" in record["cards"]["reads"]
+    Image.new("RGB", (60, 40), (20, 20, 200)).save(art)
+    result = run_cli(*args, "--verify")
+    assert result.exit_code == 0, result.output
+    assert "byte-identical to a clean build" in result.output

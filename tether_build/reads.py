@@ -1,0 +1,132 @@
+"""The files a build stage read, recorded as they are read, so its key cannot miss one.
+
+A stage's key (build.stage_key) hashes the files it declares (content, templates, fonts,
+icons, the tool's code) or its view of the content, which it cannot read past (a
+stageviews.ContentView). What it reads besides is recorded here as it happens: every file
+opened and every folder listed, through Python's audit hook, in the process the stage runs in
+(a worker, or the building process) and, for what the building process reads for every stage
+(a card's art, hashed while the cards are normalized), in that process. The manifest keeps the
+record with the stage (`reads`: path -> SHA-256 of the file, or of the folder's names), and the
+next build treats the stage as stale as soon as one of those files or folders differs
+(`changed`). A file the stage read that its declaration forgot, a picture beside the content
+folder, a template found by listing a folder: each is in the record.
+
+Not recorded: the content folder's YAML and Markdown as `validate` loads them (the declared key
+or the view covers the content by construction: `paused`), the tool's own code (every stage's
+key hashes the whole package), the output folder (the build's own cache and manifest), and
+Python's caches. C libraries open files the hook never sees (fontconfig's system fonts): the
+library versions in the render cache's keys stand for those.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+_ACTIVE: list[set[str]] = []   # the records open now (innermost last); the hook adds to all
+_PAUSED = [0]
+_INSTALLED = [False]
+_EVENTS = {"open": "file", "os.listdir": "dir", "os.scandir": "dir"}
+
+
+def _hook(event: str, args: tuple) -> None:
+    if not _ACTIVE or _PAUSED[0] or event not in _EVENTS:
+        return
+    path = args[0] if args else None
+    if isinstance(path, int) or path is None:
+        return   # a file descriptor: the path it came from was recorded when it was opened
+    try:
+        name = os.path.abspath(os.fsdecode(path))
+    except (TypeError, ValueError):
+        return
+    item = f"{_EVENTS[event]}:{name}"
+    for record in _ACTIVE:
+        record.add(item)
+
+
+def _install() -> None:
+    if not _INSTALLED[0]:
+        sys.addaudithook(_hook)   # (cannot be removed: it does nothing outside recording())
+        _INSTALLED[0] = True
+
+
+@contextmanager
+def recording() -> Iterator[set[str]]:
+    """Within: every file opened and folder listed in this process is added to the set
+    yielded ("file:/abs/path" or "dir:/abs/path"; filter it with `digests`)."""
+    _install()
+    record: set[str] = set()
+    _ACTIVE.append(record)
+    try:
+        yield record
+    finally:   # by identity: two records may hold the same items
+        del _ACTIVE[next(i for i, r in enumerate(_ACTIVE) if r is record)]
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """Within: nothing is recorded (the content's own files, which keys cover otherwise)."""
+    _PAUSED[0] += 1
+    try:
+        yield
+    finally:
+        _PAUSED[0] -= 1
+
+
+def _ignored(path: str, skip: tuple[str, ...]) -> bool:
+    return ((path + os.sep).startswith(skip) or f"{os.sep}__pycache__" in path
+            or f"{os.sep}.git{os.sep}" in path + os.sep or path.endswith((".pyc", ".py")))
+
+
+def digest_of(item: str) -> str:
+    """The SHA-256 a recorded item has now: a file's bytes, a folder's sorted names, or
+    "missing" (not there, or no longer a file / a folder)."""
+    kind, _, path = item.partition(":")
+    try:
+        st = os.stat(path)
+        if kind == "file" and stat.S_ISREG(st.st_mode):
+            with open(path, "rb") as fh:   # (outside recording(): never recorded itself)
+                return hashlib.sha256(fh.read()).hexdigest()
+        if kind == "dir" and stat.S_ISDIR(st.st_mode):
+            names = "\n".join(sorted(os.listdir(path)))
+            return hashlib.sha256(names.encode("utf-8", "surrogateescape")).hexdigest()
+    except OSError:
+        pass
+    return "missing"
+
+
+def digests(record: set[str], within: tuple[Path, ...], skip: tuple[Path, ...],
+            seen: dict | None = None) -> dict[str, str]:
+    """The recorded items that lie in one of the `within` folders and in none of `skip`,
+    with their digests now (seen: digests worked out already this build)."""
+    seen = {} if seen is None else seen
+    roots = tuple(str(Path(p).resolve()) + os.sep for p in within)
+    skips = tuple(str(Path(p).resolve()) + os.sep for p in skip)
+    out = {}
+    for item in sorted(record):
+        kind, _, path = item.partition(":")
+        real = os.path.realpath(path)
+        if not (real + os.sep).startswith(roots) or _ignored(real, skips):
+            continue
+        key = f"{kind}:{real}"
+        if key not in seen:
+            seen[key] = digest_of(key)
+        if seen[key] != "missing" or kind == "file":
+            out[key] = seen[key]
+    return out
+
+
+def changed(reads: dict[str, str], seen: dict | None = None) -> str | None:
+    """The first recorded item whose digest differs now ("file:/path"), or None."""
+    seen = {} if seen is None else seen
+    for item, was in sorted(reads.items()):
+        if item not in seen:
+            seen[item] = digest_of(item)
+        if seen[item] != was:
+            return item
+    return None
