@@ -37,7 +37,7 @@ import greenlet
 
 from .decisions import DECISIONS
 from .fork import Frozen, option_key
-from .human import describe
+from .human import describe, group
 from .play import run
 from .setup import new_game
 
@@ -89,8 +89,22 @@ def option_ids(kind: str, options: list) -> list[int]:
     return out
 
 
+_WORDS = {("mine", "draft"): "draft a card", ("forge", "draft"): "draft a card",
+          ("forge", "reforge"): "reforge", ("assign_hit", "force"): "a Cohort takes the hit"}
+
+
 def label(g, kind: str, option) -> str:
     """An option in words (a whole play names its targets too)."""
+    head = option[0] if isinstance(option, tuple) and option else None
+    if (kind, head) in _WORDS:
+        return _WORDS[kind, head]
+    if kind == "mine" and head == "gold":
+        return f"take {option[1]} Gold"
+    if kind == "assign_hit" and head == "champion":
+        champ = g.s.champions.get(option[1])
+        return f"{champ.defn.name if champ else 'a Champion'} takes the hit"
+    if kind == "move" and head is not None:
+        return "move " + group(g, option)
     text = describe(g, kind, option)
     if kind == "action" and isinstance(option, tuple) and len(option) == 3:
         aims = [describe(g, k, v) for k, v, _step in option[2]]
