@@ -19,8 +19,10 @@ the game loop that asks the agents.
   `is_chance_node()` is always False and `chance_outcomes()` empty. A state's future is fixed
   by its seed and the actions; `resample_from_infostate` reseeds it.
 - `clone()`: the game re-run from its last round-start snapshot (a pickled copy taken as
-  each round starts) with this round's answers; exact (the same future for the same
-  actions). `history()` is every answer so far.
+  each round starts, once a state has been cloned) with this round's answers; exact (the
+  same future for the same actions). The copy runs when it is first used: until then it
+  holds only the answers (OpenSpiel's tests clone at every move and compare histories).
+  `history()` is every answer so far.
 - `returns()`: 1 shared among the winners (a shared win splits it), 0 for the others.
 - `observation_string(p)`, `information_state_string(p)`: what seat p may know (JSON).
 - `pending()`: the decision in words for a UI: seat, kind, a prompt, the options (id and
@@ -124,11 +126,15 @@ class TetherState:
         self.log, self.check, self.snapshots = log, check, snapshots
         self._history: list = []          # every answer (option index) and resample
         self._seen: list[list] = [[] for _ in range(players)]  # each seat's own answers
+        self._hashed = [0] * players      # how many of them hold their id already
         self._snap: tuple | None = None   # (history length, Frozen game) at a round start
+        self._cloned = False              # has clone() been called (then keep snapshots)
         self.agent_seeds: list[int | None] = [None] * players
-        self.game = None
-        self._ask: tuple | None = None    # (seat, kind, options, ctx) waiting
+        self._g = None                    # the Game (`game`)
+        self._a: tuple | None = None      # (seat, kind, options, ctx) waiting (`_ask`)
+        self._lazy = False                # a copy not run yet (see clone)
         self._ids: list[int] | None = None
+        self._labels: list[str] | None = None
         self._gl = None
 
     # ---- the coroutine -------------------------------------------------------------------
@@ -139,7 +145,7 @@ class TetherState:
         def body(*_):
             g = new_game(self.rules, self.players, self.seed, self._seats(), self.factions,
                          self.options, [] if self.log else None, self.check)
-            self.game = g
+            self._g = g
             self._run(g)
         self._gl = greenlet.greenlet(body)
         self._resume(None)
@@ -147,19 +153,21 @@ class TetherState:
     def _start_from(self, snap) -> None:
         _n, frozen = snap
         g = frozen.thaw(self._seats())
-        self.game = g
+        self._g = g
         self._gl = greenlet.greenlet(lambda *_: self._run(g))
         self._resume(None)
 
     def _run(self, g) -> None:
         g.on_round = self._on_round if self.snapshots else None
         run(g)
-        self._ask = None
+        self._a = None
 
     def _on_round(self, g) -> None:
-        """A round starts: keep a snapshot (clones re-run only this round from it)."""
+        """A round starts: keep a snapshot (clones re-run only this round from it), once
+        this state has been cloned (a copy that is only played on, e.g. a search's
+        rollout, keeps none and copies from the last one it inherited)."""
         n = len(self._history)
-        if self._snap is not None and self._snap[0] == n:
+        if not self._cloned or (self._snap is not None and self._snap[0] == n):
             return
         g.on_round = None
         try:
@@ -171,16 +179,43 @@ class TetherState:
             self._snap = (n, frozen)
 
     def _suspend(self, g, p, kind, options, ctx) -> int:
-        self.game = g
-        self._ask, self._ids = (p, kind, options, ctx), None
+        self._g = g
+        self._a, self._ids, self._labels = (p, kind, options, ctx), None, None
         return self._gl.parent.switch()
 
     def _resume(self, value) -> None:
         self._gl.parent = greenlet.getcurrent()
-        self._ask = None
+        self._a = None
         self._gl.switch(value)
         if self._gl.dead:
-            self._ask = None
+            self._a = None
+
+    @property
+    def game(self):
+        """The Game being played (engine/game.py), at the waiting decision."""
+        if self._lazy:
+            self._wake()
+        return self._g
+
+    @property
+    def _ask(self):
+        if self._lazy:
+            self._wake()
+        return self._a
+
+    def _wake(self) -> None:
+        """Run a copy made by `clone` (until then it holds only the answers)."""
+        self._lazy = False
+        hist, seen, snap = self._history, self._seen, self._snap
+        self._history, self._seen = [], [[] for _ in range(self.players)]
+        if snap is None:
+            self._start()
+            self._replay(hist)
+        else:
+            self._history = list(hist[:snap[0]])
+            self._start_from(snap)
+            self._replay(hist[snap[0]:])
+        self._seen = seen
 
     # ---- the state API -------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -216,6 +251,20 @@ class TetherState:
             self._ids = option_ids(kind, options)
         return self._ids
 
+    def labels(self) -> list[str]:
+        """The waiting decision's options in words, in the engine's order; each label is
+        unique (a second copy of the same choice, e.g. a card held twice, reads "(2)")."""
+        if self._labels is None:
+            _p, kind, options, _ctx = self.asked()
+            seen: dict[str, int] = {}
+            out = []
+            for o in options:
+                text = label(self.game, kind, o)
+                n = seen[text] = seen.get(text, 0) + 1
+                out.append(text if n == 1 else f"{text} ({n})")
+            self._labels = out
+        return self._labels
+
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids, ascending ([] at the end or for a seat not to act)."""
         if self._ask is None or (player is not None and player != self._ask[0]):
@@ -248,19 +297,13 @@ class TetherState:
 
     def clone(self) -> TetherState:
         """An exact, independent copy (the same future for the same actions)."""
+        self._cloned = True
         c = TetherState(self.rules, self.players, self.seed, self.factions, self.options,
                         self.whole, self.log, self.check, self.snapshots)
         c.agent_seeds = list(self.agent_seeds)
-        snap = self._snap
-        c._snap = snap
-        if snap is None:
-            c._start()
-            c._replay(self._history)
-        else:
-            c._history = list(self._history[:snap[0]])
-            c._start_from(snap)
-            c._replay(self._history[snap[0]:])
-        c._seen = [list(x) for x in self._seen]
+        c._snap, c._history = self._snap, list(self._history)
+        c._seen, c._hashed = [list(x) for x in self._seen], list(self._hashed)
+        c._lazy = True   # run (from the snapshot, with this round's answers) when first used
         return c
 
     def _replay(self, entries) -> None:
@@ -269,6 +312,8 @@ class TetherState:
                 self._resample(x[1], x[2])
                 self._history.append(x)
             else:
+                p, kind, options, _ctx = self.asked()
+                self._seen[p].append((kind, options[x]))
                 self._history.append(x)
                 self._resume(x)
 
@@ -279,7 +324,7 @@ class TetherState:
 
     def _resample(self, p: int, seed: int) -> None:
         self.game.resample(p, random.Random(seed))
-        self._ids = None
+        self._ids = self._labels = None
 
     def resample_from_infostate(self, p: int, sampler) -> TetherState:
         """A copy in which what seat p cannot see is dealt again; `sampler()` returns
@@ -313,17 +358,20 @@ class TetherState:
 
     def information_state_string(self, p: int) -> str:
         """Seat p's observation and its own answers so far, as canonical JSON."""
-        mine = [(kind, option_id(kind, o)) for kind, o in self._seen[p]]
+        mine = self._seen[p]
+        for j in range(self._hashed[p], len(mine)):
+            kind, o = mine[j]
+            mine[j] = (kind, option_id(kind, o))
+        self._hashed[p] = len(mine)
         return json.dumps({"observation": self.observation(p), "mine": mine},
                           sort_keys=True, default=str)
 
     def _decision(self) -> dict:
-        p, kind, options, _ctx = self._ask
-        g = self.game
+        p, kind, _options, _ctx = self._ask
         return {"seat": p, "kind": kind, "prompt": PROMPTS.get(kind, kind),
                 "secret": kind == "action",
-                "options": [{"id": a, "label": label(g, kind, o)}
-                            for a, o in zip(self.action_ids(), options)]}
+                "options": [{"id": a, "label": t}
+                            for a, t in zip(self.action_ids(), self.labels())]}
 
     def pending(self) -> dict | None:
         """The waiting decision for a UI (None at the end): seat, kind, prompt, secret (an
@@ -333,10 +381,34 @@ class TetherState:
 
     def events(self) -> list[dict]:
         """The event log so far (empty unless the state was made with log=True)."""
-        return list(self.game.events or []) if self.game is not None else []
+        g = self.game
+        return list(g.events or []) if g is not None else []
+
+    def __reduce__(self):
+        """Pickled as its setup and answers (the rules by a key of this process: a pickled
+        state revives where the same Ruleset is loaded)."""
+        key = _RULES.setdefault(id(self.rules), self.rules) and id(self.rules)
+        return _revive, (key, self.players, self.seed, self.factions, self.options,
+                         self.whole, self.log, self.snapshots, list(self._history))
+
+    def __deepcopy__(self, memo) -> TetherState:
+        """`copy.deepcopy` (pyspiel's Clone of a Python state) is `clone()`."""
+        return self.clone()
 
     def __str__(self) -> str:
-        return json.dumps({"history": self._history, "pending": self.pending()}, default=str)
+        """The state as its setup and answers (what determines it)."""
+        return json.dumps({"players": self.players, "seed": self.seed,
+                           "history": self._history}, default=str)
+
+
+_RULES: dict[int, object] = {}   # the rules of pickled states, by id
+
+
+def _revive(key, players, seed, factions, options, whole, log, snapshots, history):
+    """A pickled state: set up again and its answers re-run."""
+    st = new_state(_RULES[key], players, seed, factions, options, whole, log, None, snapshots)
+    st._replay(history)
+    return st
 
 
 def new_state(rules, players: int, seed: int, factions=None, options=None,
