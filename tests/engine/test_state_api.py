@@ -96,3 +96,18 @@ def test_returns_and_observations(rules):
     r = st.returns()
     assert sum(r) == pytest.approx(1.0) and max(r) > 0
     assert st.legal_actions() == [] and st.pending() is None
+
+
+def test_play_stops_at_a_person_s_decision_and_goes_on(rules):
+    ref = new_state(rules, 2, 13, whole_plays=[True, True], log=True)
+    play(ref, [HeuristicAgent(), HeuristicAgent()])
+    # seat 1 is a person who answers as the reference game's seat 1 did
+    answers = iter(e["i"] for e in ref.events() if e["e"] == "decide" and e["p"] == 1)
+    st = new_state(rules, 2, 13, whole_plays=[True, True], log=True)
+    agents = [HeuristicAgent(), None]
+    stops = 0
+    while play(st, agents) is None:
+        assert st.current_player() == 1 and st.pending()["seat"] == 1
+        st.apply_index(next(answers))
+        stops += 1
+    assert stops > 10 and st.events() == ref.events()

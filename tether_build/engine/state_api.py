@@ -130,6 +130,7 @@ class TetherState:
         self._snap: tuple | None = None   # (history length, Frozen game) at a round start
         self._cloned = False              # has clone() been called (then keep snapshots)
         self.agent_seeds: list[int | None] = [None] * players
+        self.seated: set[int] = set()     # ids of the agents `play` has seeded
         self._g = None                    # the Game (`game`)
         self._a: tuple | None = None      # (seat, kind, options, ctx) waiting (`_ask`)
         self._lazy = False                # a copy not run yet (see clone)
@@ -422,18 +423,24 @@ def new_state(rules, players: int, seed: int, factions=None, options=None,
     return st
 
 
-def play(st: TetherState, agents) -> list[int]:
+def play(st: TetherState, agents) -> list[int] | None:
     """The game loop: ask each decision's agent (shown its seat's view, as `Game.ask`
-    shows it) until the end; returns the winners. The agents are seeded with the streams
-    setup drew for their seats."""
+    shows it) until the end; returns the winners. A seat whose agent is None is a person
+    (a UI): the loop stops when that seat is to act and returns None; answer with
+    `apply_action` and call `play` again. Each agent is seeded once, with the stream
+    setup drew for its seat."""
     if len(agents) != st.players:
         raise ValueError(f"{len(agents)} agents for {st.players} seats")
     for p, a in enumerate(agents):
-        if hasattr(a, "seed") and st.agent_seeds[p] is not None:
+        if a is None:
+            continue
+        if id(a) not in st.seated and hasattr(a, "seed") and st.agent_seeds[p] is not None:
             a.seed(st.agent_seeds[p])
-        if st.game is not None:
-            st.game.agents[p].agent = a
+        st.seated.add(id(a))
+        st.game.agents[p].agent = a
     while not st.is_terminal():
         p, kind, options, ctx = st.asked()
+        if agents[p] is None:
+            return None
         st.apply_index(st.game.ask(agents[p], p, kind, options, ctx))
     return st.game.s.winner
