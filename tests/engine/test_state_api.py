@@ -111,3 +111,26 @@ def test_play_stops_at_a_person_s_decision_and_goes_on(rules):
         st.apply_index(next(answers))
         stops += 1
     assert stops > 10 and st.events() == ref.events()
+
+
+def test_resample_at_an_action_step_deals_the_step_again(rules):
+    # seat 0 chooses after seat 1 in round 2 (the Lead rotates): seat 1's choice is secret
+    st = new_state(rules, 2, 3)
+    agents = [HeuristicAgent(), HeuristicAgent()]
+    for a, s in zip(agents, st.agent_seeds):
+        a.seed(s)
+    while True:
+        p, kind, options, ctx = st.asked()
+        if p == 0 and kind == "action" and st.game.s.round == 2 and st.game.pending:
+            break
+        st.apply_index(st.game.ask(agents[p], p, kind, options, ctx))
+    true_pending = set(st.game.pending)
+    rng = random.Random(4)
+    others = []
+    for _ in range(6):
+        w = st.resample_from_infostate(0, rng.random)
+        assert w.current_player() == 0 and w.legal_actions() == st.legal_actions()
+        assert w.information_state_string(0) == st.information_state_string(0)
+        assert w.game.s.players[0].hand == st.game.s.players[0].hand
+        others.append(set(w.game.pending))
+    assert any(o != true_pending for o in others)  # seat 1's secret card is not kept

@@ -125,6 +125,8 @@ class TetherState:
         self.whole = list(whole_plays) if whole_plays is not None else [True] * players
         self.log, self.check, self.snapshots = log, check, snapshots
         self._history: list = []          # every answer (option index) and resample
+        self._who: list[int] = []         # the seat of each (-1: a resample)
+        self._step_at: int | None = None  # len(_history) as the current Action Step began
         self._seen: list[list] = [[] for _ in range(players)]  # each seat's own answers
         self._hashed = [0] * players      # how many of them hold their id already
         self._snap: tuple | None = None   # (history length, Frozen game) at a round start
@@ -159,7 +161,8 @@ class TetherState:
         self._resume(None)
 
     def _run(self, g) -> None:
-        g.on_round = self._on_round if self.snapshots else None
+        g.on_round = _Hook(self._on_round) if self.snapshots else None
+        g.on_step = _Hook(self._on_step)
         run(g)
         self._a = None
 
@@ -170,11 +173,11 @@ class TetherState:
         n = len(self._history)
         if not self._cloned or (self._snap is not None and self._snap[0] == n):
             return
-        g.on_round = None
+        hooks, g.on_round, g.on_step = (g.on_round, g.on_step), None, None
         try:
             frozen = Frozen(g)
         finally:
-            g.on_round = self._on_round
+            g.on_round, g.on_step = hooks
         frozen.game = None  # (kept only for a state that cannot be pickled: not here)
         if frozen.data is not None:
             self._snap = (n, frozen)
@@ -207,8 +210,9 @@ class TetherState:
     def _wake(self) -> None:
         """Run a copy made by `clone` (until then it holds only the answers)."""
         self._lazy = False
-        hist, seen, snap = self._history, self._seen, self._snap
-        self._history, self._seen = [], [[] for _ in range(self.players)]
+        hist, seen, snap, who = self._history, self._seen, self._snap, self._who
+        self._history, self._who = [], []
+        self._seen = [[] for _ in range(self.players)]
         if snap is None:
             self._start()
             self._replay(hist)
@@ -216,7 +220,7 @@ class TetherState:
             self._history = list(hist[:snap[0]])
             self._start_from(snap)
             self._replay(hist[snap[0]:])
-        self._seen = seen
+        self._seen, self._who = seen, who
 
     # ---- the state API -------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -290,7 +294,12 @@ class TetherState:
             raise ValueError(f"option {i} of {len(options)}")
         self._seen[p].append((kind, options[i]))  # (its id is worked out when asked)
         self._history.append(i)
+        self._who.append(p)
         self._resume(i)
+
+    def _on_step(self, g) -> None:
+        """An Action Step starts: where a resample for a seat choosing in it goes back to."""
+        self._step_at = len(self._history)
 
     def history(self) -> list:
         """Every answer so far (option indices; ('resample', seat, seed) entries)."""
@@ -302,7 +311,8 @@ class TetherState:
         c = TetherState(self.rules, self.players, self.seed, self.factions, self.options,
                         self.whole, self.log, self.check, self.snapshots)
         c.agent_seeds = list(self.agent_seeds)
-        c._snap, c._history = self._snap, list(self._history)
+        c._snap, c._history, c._who = self._snap, list(self._history), list(self._who)
+        c._step_at = self._step_at
         c._seen, c._hashed = [list(x) for x in self._seen], list(self._hashed)
         c._lazy = True   # run (from the snapshot, with this round's answers) when first used
         return c
@@ -312,16 +322,19 @@ class TetherState:
             if isinstance(x, tuple):
                 self._resample(x[1], x[2])
                 self._history.append(x)
+                self._who.append(-1)
             else:
                 p, kind, options, _ctx = self.asked()
                 self._seen[p].append((kind, options[x]))
                 self._history.append(x)
+                self._who.append(p)
                 self._resume(x)
 
     def resample(self, p: int, seed: int) -> None:
         """In place, deal again what seat p cannot see (`Game.resample`), from `seed`."""
         self._resample(p, seed)
         self._history.append(("resample", p, seed))
+        self._who.append(-1)
 
     def _resample(self, p: int, seed: int) -> None:
         self.game.resample(p, random.Random(seed))
@@ -329,9 +342,40 @@ class TetherState:
 
     def resample_from_infostate(self, p: int, sampler) -> TetherState:
         """A copy in which what seat p cannot see is dealt again; `sampler()` returns
-        uniform numbers in [0, 1), as pyspiel's samplers do."""
+        uniform numbers in [0, 1), as pyspiel's samplers do. At p's Action Step choice the
+        copy goes back to the start of the step (the seats that chose before p chose from
+        hands p cannot see, and their choices are secret until the reveal), deals there,
+        lets those seats choose again at random in the dealt world and p answer as it did:
+        the copy waits at the same decision, with the same information state for p."""
+        seed = int(sampler() * (1 << 53))
+        n = self._step_at
+        if (self.asked()[1] != "action" or n is None or n >= len(self._history)
+                or (self._snap is not None and self._snap[0] > n)):
+            c = self.clone()
+            c.resample(p, seed)
+            return c
+        mine = [x for x, q in zip(self._history[n:], self._who[n:]) if q == p]
+        c = self._clone_at(n)
+        c.resample(p, seed)
+        rng = random.Random(seed)
+        for _ in range(len(self._history) * 4 + 100):
+            q, _kind, options, _ctx = c.asked()
+            if q == p:
+                if not mine:
+                    return c
+                c.apply_index(mine.pop(0))
+            else:
+                c.apply_index(int(rng.random() * len(options)))
+        raise RuntimeError("a resampled Action Step did not come back to the seat")
+
+    def _clone_at(self, n: int) -> TetherState:
+        """A copy of this state as it was after its first n answers."""
         c = self.clone()
-        c.resample(p, int(sampler() * (1 << 53)))
+        c._history, c._who = c._history[:n], c._who[:n]
+        for q in self._who[n:]:
+            if q >= 0:
+                c._seen[q].pop()
+        c._hashed = [min(h, len(x)) for h, x in zip(c._hashed, c._seen)]
         return c
 
     def returns(self) -> list[float]:
@@ -403,6 +447,26 @@ class TetherState:
 
 
 _RULES: dict[int, object] = {}   # the rules of pickled states, by id
+
+
+class _Hook:
+    """A callback from a state's game into the state; not copied with the game."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, g) -> None:
+        self.fn(g)
+
+    def __deepcopy__(self, memo):
+        return None
+
+    def __reduce__(self):
+        return _nothing, ()
+
+
+def _nothing() -> None:
+    """What a _Hook becomes in a copy of its game."""
 
 
 def _revive(key, players, seed, factions, options, whole, log, snapshots, history):
