@@ -60,3 +60,36 @@ def test_a_view_shows_no_setup_seed_and_no_decisions(rules):
         with pytest.raises(AttributeError):
             getattr(view, name)
     assert view.can_fork and view.fork_step() >= 1
+
+
+def test_cards_gained_unseen_are_dealt_again_from_their_deck(rules):
+    from tether_build.engine.core import Ctx
+    from tether_build.engine.setup import new_game
+
+    g = new_game(rules, 2, 7, [RandomAgent(), RandomAgent()])
+    card = next(c for c in g.s.cards if c.defn.id == "black_market_pull")
+    g.run_steps(card.defn.effect, Ctx(g, 1, card, locks={}))   # 2 random cards, unseen
+    pl = g.s.players[1]
+    gained = [i for i, (q, _deck) in g.unseen.items() if q == 1]
+    assert len(gained) == 2 and all(i in pl.hand for i in gained)
+
+    def pool(game):
+        q = game.s.players[1]
+        return q.hand + q.draw
+
+    pools = set()
+    for seed in range(10):
+        w = g.clone()
+        w.resample(0, random.Random(seed))
+        q = w.s.players[1]
+        pools.add(tuple(sorted(w.s.cards[i].defn.id for i in pool(w))))
+        # Permanent VP follows the cards dealt in place of the unseen ones
+        vp = sum(w.s.cards[i].defn.vp for i in pool(w)) - sum(
+            g.s.cards[i].defn.vp for i in pool(g))
+        assert q.pvp - pl.pvp == vp
+        assert len(w.unseen) == 2 and all(i in pool(w) for i in w.unseen)
+    assert len(pools) > 1   # seat 0 does not learn which cards seat 1 gained
+    g.s.players[1].hand.remove(gained[0])  # shown (played, discarded): no longer unseen
+    g.s.players[1].discard.append(gained[0])
+    g.prune_unseen()
+    assert list(g.unseen) == [gained[1]]
