@@ -134,3 +134,22 @@ def test_resample_at_an_action_step_deals_the_step_again(rules):
         assert w.game.s.players[0].hand == st.game.s.players[0].hand
         others.append(set(w.game.pending))
     assert any(o != true_pending for o in others)  # seat 1's secret card is not kept
+
+
+def test_a_state_can_be_answered_from_another_thread(rules):
+    import threading
+
+    st = new_state(rules, 2, 6, log=True)
+    ref = new_state(rules, 2, 6, log=True)
+    rng = random.Random(2)
+    for k in range(40):
+        a = rng.choice(st.legal_actions())
+        ref.apply_action(a)
+        if k % 7 == 3:   # as a threaded web server would: each answer in a new thread
+            t = threading.Thread(target=st.apply_action, args=(a,))
+            t.start()
+            t.join()
+        else:
+            st.apply_action(a)
+    assert st.history() == ref.history() and st.events() == ref.events()
+    assert st.legal_actions() == ref.legal_actions()

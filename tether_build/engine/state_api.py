@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import zlib
 
 import greenlet
@@ -139,6 +140,7 @@ class TetherState:
         self._ids: list[int] | None = None
         self._labels: list[str] | None = None
         self._gl = None
+        self._thread: int | None = None    # the thread the coroutine runs in
 
     # ---- the coroutine -------------------------------------------------------------------
     def _seats(self) -> list[_Wait]:
@@ -150,7 +152,7 @@ class TetherState:
                          self.options, [] if self.log else None, self.check)
             self._g = g
             self._run(g)
-        self._gl = greenlet.greenlet(body)
+        self._gl, self._thread = greenlet.greenlet(body), threading.get_ident()
         self._resume(None)
 
     def _start_from(self, snap) -> None:
@@ -158,6 +160,7 @@ class TetherState:
         g = frozen.thaw(self._seats())
         self._g = g
         self._gl = greenlet.greenlet(lambda *_: self._run(g))
+        self._thread = threading.get_ident()
         self._resume(None)
 
     def _run(self, g) -> None:
@@ -289,6 +292,10 @@ class TetherState:
 
     def apply_index(self, i: int) -> None:
         """Answer the waiting decision with the engine's option number i."""
+        if self._thread != threading.get_ident() and not self._lazy:
+            # a coroutine runs in the thread that made it: run the game again in this one
+            # (e.g. a web server answering each request in a thread of its own)
+            self._cloned = self._lazy = True
         p, kind, options, _ctx = self.asked()
         if not 0 <= i < len(options):
             raise ValueError(f"option {i} of {len(options)}")
