@@ -153,3 +153,25 @@ def test_a_state_can_be_answered_from_another_thread(rules):
             st.apply_action(a)
     assert st.history() == ref.history() and st.events() == ref.events()
     assert st.legal_actions() == ref.legal_actions()
+
+
+def test_labels_use_the_glossary_words_when_given(rules):
+    from pathlib import Path
+
+    from tether_build.content import load_content
+    from tether_build.engine.state_api import glossary_words, label
+
+    root = Path(__file__).resolve().parents[1] / "fixtures" / "content"
+    words = glossary_words(load_content(root).terms)
+    st = new_state(rules, 2, 4)
+    rng = random.Random(0)
+    while "center" not in st.game.s.tile:   # the tiles are laid after the Capital draft
+        st.apply_action(rng.choice(st.legal_actions()))
+    g = st.game
+    center = g.s.tile.index("center")
+    name = g.s.topo.name(center)
+    assert label(g, "hex", center) == f"{name} center"       # the engine's own word
+    assert label(g, "hex", center, words) == f"{name} {words['center'][0]}"
+    assert label(g, "bid", ("buy", 3), words) == f"buy bid 3 {words['gold'][0]}"
+    st.words = words
+    assert all(o["label"] for o in st.pending()["options"])

@@ -40,7 +40,7 @@ import greenlet
 
 from .decisions import DECISIONS
 from .fork import Frozen, option_key
-from .human import describe, group
+from .human import _w, describe, group
 from .play import run
 from .setup import new_game
 
@@ -96,21 +96,22 @@ _WORDS = {("mine", "draft"): "draft a card", ("forge", "draft"): "draft a card",
           ("forge", "reforge"): "reforge", ("assign_hit", "force"): "a Cohort takes the hit"}
 
 
-def label(g, kind: str, option) -> str:
-    """An option in words (a whole play names its targets too)."""
+def label(g, kind: str, option, words=None) -> str:
+    """An option in words (a whole play names its targets too); `words`: the glossary
+    (term id -> (singular, plural), `glossary_words`), else the engine's default words."""
     head = option[0] if isinstance(option, tuple) and option else None
     if (kind, head) in _WORDS:
         return _WORDS[kind, head]
     if kind == "mine" and head == "gold":
-        return f"take {option[1]} Gold"
+        return f"take {option[1]} {_w(words, 'gold', False, 'Gold')}"
     if kind == "assign_hit" and head == "champion":
         champ = g.s.champions.get(option[1])
         return f"{champ.defn.name if champ else 'a Champion'} takes the hit"
     if kind == "move" and head is not None:
-        return "move " + group(g, option)
-    text = describe(g, kind, option)
+        return "move " + group(g, option, words)
+    text = describe(g, kind, option, words)
     if kind == "action" and isinstance(option, tuple) and len(option) == 3:
-        aims = [describe(g, k, v) for k, v, _step in option[2]]
+        aims = [describe(g, k, v, words) for k, v, _step in option[2]]
         if aims:
             text += ": " + ", ".join(aims)
     return text
@@ -134,6 +135,7 @@ class TetherState:
         self._cloned = False              # has clone() been called (then keep snapshots)
         self.agent_seeds: list[int | None] = [None] * players
         self.seated: set[int] = set()     # ids of the agents `play` has seeded
+        self.words: dict | None = None    # the glossary for labels (glossary_words)
         self._g = None                    # the Game (`game`)
         self._a: tuple | None = None      # (seat, kind, options, ctx) waiting (`_ask`)
         self._lazy = False                # a copy not run yet (see clone)
@@ -267,7 +269,7 @@ class TetherState:
             seen: dict[str, int] = {}
             out = []
             for o in options:
-                text = label(self.game, kind, o)
+                text = label(self.game, kind, o, self.words)
                 n = seen[text] = seen.get(text, 0) + 1
                 out.append(text if n == 1 else f"{text} ({n})")
             self._labels = out
@@ -317,7 +319,7 @@ class TetherState:
         self._cloned = True
         c = TetherState(self.rules, self.players, self.seed, self.factions, self.options,
                         self.whole, self.log, self.check, self.snapshots)
-        c.agent_seeds = list(self.agent_seeds)
+        c.agent_seeds, c.words = list(self.agent_seeds), self.words
         c._snap, c._history, c._who = self._snap, list(self._history), list(self._who)
         c._step_at = self._step_at
         c._seen, c._hashed = [list(x) for x in self._seen], list(self._hashed)
@@ -492,6 +494,12 @@ def new_state(rules, players: int, seed: int, factions=None, options=None,
                      snapshots)
     st._start()
     return st
+
+
+def glossary_words(terms: dict) -> dict:
+    """The glossary for labels from content's terms (`Content.terms`: terms.yaml):
+    term id -> (singular, plural)."""
+    return {k: (v["singular"], v.get("plural", v["singular"])) for k, v in terms.items()}
 
 
 def play(st: TetherState, agents) -> list[int] | None:
