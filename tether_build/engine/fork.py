@@ -40,9 +40,12 @@ class _Reached(Exception):
 def option_key(o):
     """A hashable key of a decision's option that is the same in every fork of a game (a
     Champion by its id, everything else by value)."""
-    if isinstance(o, tuple):
-        return tuple(option_key(x) for x in o)
-    if isinstance(o, Champion):
+    t = type(o)
+    if t is int or t is str or o is None:
+        return o
+    if t is tuple:
+        return tuple(map(option_key, o))
+    if t is Champion:
         return ("champion", o.cid)
     return o
 
@@ -98,6 +101,9 @@ class _Seat:
         return self.fork.choose(g, p, kind, options, ctx)
 
 
+_SHARED: dict[type, bool] = {}   # type -> are its objects shared definitions
+
+
 class _Pickler(pickle.Pickler):
     def __init__(self, fh, keep: list):
         super().__init__(fh, protocol=pickle.HIGHEST_PROTOCOL)
@@ -107,7 +113,10 @@ class _Pickler(pickle.Pickler):
         """Immutable definitions and compiled functions are shared, not copied (as by
         `Game.clone`)."""
         t = type(obj)
-        if t is FunctionType or obj is NO_OVERRIDES or getattr(t, "shared_definition", False):
+        shared = _SHARED.get(t)
+        if shared is None:
+            shared = _SHARED[t] = t is FunctionType or getattr(t, "shared_definition", False)
+        if shared or obj is NO_OVERRIDES:
             self.keep.append(obj)
             return len(self.keep) - 1
         return None

@@ -65,6 +65,11 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
         self.origin: tuple | None = None  # (players, seed, factions, options) of setup
         self.views: dict[int, SeatView] = {}  # seat -> what its agent is shown
         self.on_step = None  # called with the game as each Action Step starts (search forks)
+        self.on_round = None  # called with the game as each round starts (state_api snapshots)
+        # cards a seat gained from a supply deck unseen by the others (a random or chosen
+        # gain into its hand or pile): card -> (seat, deck); dropped once the card leaves
+        # that seat's hand and draw pile (it was shown). resample deals them again.
+        self.unseen: dict[int, tuple[int, str]] = {}
 
     # ---- decisions and log -------------------------------------------------------------
     def decide(self, p: int, kind: str, options: list, ctx=None):
@@ -72,6 +77,8 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
         if not options:
             raise ValueError(f"no options for decision {kind!r} of seat {p}")
         self.decisions += 1
+        if self.unseen:
+            self.prune_unseen()
         i = self.ask(self.agents[p], p, kind, options, ctx)
         if not 0 <= i < len(options):
             raise ValueError(f"agent {p} chose {i} of {len(options)} for {kind}")
@@ -80,6 +87,14 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
             self.events.append({"e": "decide", "p": p, "kind": kind, "n": len(options),
                                 "i": i})
         return options[i]
+
+    def prune_unseen(self) -> None:
+        """Forget the unseen gains that left their seat's hand and draw pile (shown)."""
+        players = self.s.players
+        for iid, (q, _deck) in list(self.unseen.items()):
+            pl = players[q]
+            if iid not in pl.hand and iid not in pl.draw:
+                del self.unseen[iid]
 
     def ask(self, agent, p: int, kind: str, options: list, ctx=None) -> int:
         """The index `agent` picks for seat p: shown the seat's view (engine/seatview.py),

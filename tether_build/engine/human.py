@@ -17,33 +17,42 @@ def _card(g, iid) -> str:
     return g.s.cards[iid].defn.name
 
 
-def _hex(g, h: int) -> str:
+def _w(words, term: str, plural: bool, default: str) -> str:
+    """The glossary's word for a term (words: term id -> (singular, plural)), else default."""
+    got = (words or {}).get(term)
+    return default if got is None else got[1 if plural else 0]
+
+
+def _hex(g, h: int, words=None) -> str:
     s = g.s
     tile = s.tile[h]
     where = s.topo.name(h)
     if tile == "mine":
-        return f"{where} Mine {s.mine_value[h]}"
-    return where if tile == "plain" else f"{where} {tile}"
+        return f"{where} {_w(words, 'mine', False, 'Mine')} {s.mine_value[h]}"
+    return where if tile == "plain" else f"{where} {_w(words, tile, False, tile)}"
 
 
-def _group(g, opt) -> str:
+def group(g, opt, words=None) -> str:
     """Which units a move option carries, and where."""
     unit, src, cid, nf, path = opt
+    cohorts = _w(words, "force", True, "Cohorts")
+    champions = _w(words, "champion", True, "Champions")
     if unit == "champion" and cid in g.s.champions:
         who = g.s.champions[cid].defn.name
     elif unit == "stack" and cid < 0:
-        who = "the Cohorts alone"
+        who = f"the {cohorts} alone"
     elif unit == "stack" and nf == 0:
-        who = "the Champions alone"
+        who = f"the {champions} alone"
     elif unit == "stack" and nf is not None:
-        who = f"{nf} Cohorts and the Champions"
+        who = f"{nf} {cohorts} and the {champions}"
     else:
-        who = "the stack" if unit == "stack" else "1 Cohort"
-    return f"{who} {_hex(g, src)} -> {_hex(g, path[-1])}"
+        who = (f"the {_w(words, 'stack', False, 'stack').lower()}" if unit == "stack"
+               else f"1 {_w(words, 'force', False, 'Cohort')}")
+    return f"{who} {_hex(g, src, words)} -> {_hex(g, path[-1], words)}"
 
 
-def describe(g, kind: str, opt) -> str:
-    """One option of a decision, in words."""
+def describe(g, kind: str, opt, words=None) -> str:
+    """One option of a decision, in words (the glossary's, if `words` is given)."""
     if opt is None:
         return "skip"
     if isinstance(opt, tuple) and opt and isinstance(opt[0], str):
@@ -53,26 +62,27 @@ def describe(g, kind: str, opt) -> str:
         if head == "card":
             return f"play {_card(g, opt[1])}"
         if head == "march":
-            return "march " + _group(g, opt[1])
+            return "march " + group(g, opt[1], words)
         if head == "bridge":
             a, b = edge_ends(opt[1])
-            return f"build a Bridge {_hex(g, a)} - {_hex(g, b)}"
+            return (f"build a {_w(words, 'bridge', False, 'Bridge')} {_hex(g, a, words)} - "
+                    f"{_hex(g, b, words)}")
         if head == "reinforce":
-            return f"reinforce at {_hex(g, opt[1])}"
+            return f"reinforce at {_hex(g, opt[1], words)}"
         if head == "ability":
             return f"use {opt[2]}"
         if head in ("pass", "buy"):
-            return f"{head} bid {opt[1]} Gold"
+            return f"{head} bid {opt[1]} {_w(words, 'gold', False, 'Gold')}"
         return " ".join(str(x) for x in opt)
     if kind == "move":
-        return "move " + _group(g, opt)
+        return "move " + group(g, opt, words)
     if kind in ("hex", "capital") and isinstance(opt, int):
-        return _hex(g, opt)
+        return _hex(g, opt, words)
     if hasattr(opt, "cid"):
-        return f"{opt.defn.name} (seat {opt.owner}) HP {opt.hp} at {_hex(g, opt.hex)}"
+        return f"{opt.defn.name} (seat {opt.owner}) HP {opt.hp} at {_hex(g, opt.hex, words)}"
     if kind in ("bridge", "start_bridge") and isinstance(opt, int):
         a, b = edge_ends(opt)
-        return f"{_hex(g, a)} - {_hex(g, b)}"
+        return f"{_hex(g, a, words)} - {_hex(g, b, words)}"
     if isinstance(opt, int) and 0 <= opt < len(g.s.cards) and kind not in ("player",):
         return _card(g, opt)
     if kind == "player":

@@ -5,8 +5,8 @@ A tree node is the sequence of the seat's own Action Step choices since the sear
 (each by a key that is the same in every dealt world: `fork.option_key`), so one node
 gathers the results of every world in which the seat chose that way. One iteration:
 
-1. a fork of the real game (engine/fork.py): the public setup and decisions re-run to the
-   start of the searched Action Step, where everything the seat cannot know is dealt again
+1. a world dealt for the seat (`SeatView.fork`, engine/fork.py): the engine re-runs the game
+   to the start of the searched Action Step, where everything the seat cannot know is dealt again
    (other seats' hands, draw piles and Permanent VP, its own draw order, the supply decks,
    the dice); every seat then chooses that step again in the dealt world;
 2. selection: at each of the seat's Action Step choices the tree knows, the child with the
@@ -31,8 +31,8 @@ import math
 import time
 
 from .agents import Agent, HeuristicAgent
-from .fork import Forker, option_key
-from .seatview import ask_view
+from .fork import option_key
+from .seatview import SeatView, ask_view
 
 ITERATIONS = 48  # default budget per searched decision
 WIDTH = 5        # most choices a node offers (the heuristic's best)
@@ -138,6 +138,11 @@ class _Walk:
         return where[best]
 
 
+def _view(g, p: int) -> SeatView:
+    """The seat's view (a test harness may hand the search the game itself)."""
+    return g if isinstance(g, SeatView) else g.seat_view(p)
+
+
 class SearchAgent(Agent):
     """Information-set MCTS at Action Step decisions; the heuristic elsewhere."""
 
@@ -149,7 +154,6 @@ class SearchAgent(Agent):
         self.iterations, self.width, self.horizon = iterations, width, horizon
         self.time_cap = time_cap
         self.heuristic = HeuristicAgent()
-        self.forker = Forker()
         self.root: Node | None = None  # the last search's tree
         self.stats = {"decisions": 0, "searches": 0, "iterations": 0, "seconds": 0.0,
                       "cpu": 0.0, "capped": 0, "depth": 0, "nodes": 0}
@@ -162,7 +166,7 @@ class SearchAgent(Agent):
     def choose(self, g, p, kind, options, ctx=None) -> int:
         """Search the Action Step choice; defer every other decision to the heuristic."""
         self.stats["decisions"] += 1
-        if kind != "action" or len(options) < 2 or g.origin is None:
+        if kind != "action" or len(options) < 2 or not _view(g, p).can_fork:
             return self.heuristic.choose(g, p, kind, options, ctx)
         t0, c0 = time.perf_counter(), time.process_time()
         root = self.root = self.search(g, p)
@@ -184,7 +188,8 @@ class SearchAgent(Agent):
         """Grow a tree for seat p's current Action Step decision; returns its root."""
         t0 = time.perf_counter()
         root = Node()
-        deal = self.forker.step(g)
+        view = _view(g, p)
+        deal = view.fork_step()
         horizon = g.s.round + self.horizon
         bits = self.rng.getrandbits
         for _ in range(self.iterations):
@@ -192,7 +197,7 @@ class SearchAgent(Agent):
                 self.stats["capped"] += 1
                 break
             walk = _Walk(self, root, p, lambda: bits(64))
-            f = self.forker.fork(g, p, deal, bits(64), horizon, walk)
+            f = view.fork(deal, bits(64), horizon, walk)
             result = score(f, p)
             for node in walk.path:
                 node.n += 1

@@ -13,10 +13,10 @@ Through the view (its public attributes, items and methods) a seat can read:
 - its own hand, its own Permanent VP, and the contents (not the order) of its draw pile;
 - a card's definition by its id, for every card not hidden from the seat, and for the cards
   the current decision offers it (a draft's revealed cards, a look at its own pile);
-- the public setup and the decisions so far (`origin`, `trace`), for the search agent's
-  forks. `origin` holds the setup seed, so a full re-run reproduces hidden deals: the
-  search deals them again at the searched step (engine/fork.py); any agent that re-runs
-  the game is trusted to do the same.
+- worlds dealt for its seat (`fork`: engine/fork.py re-runs the game on the engine's side
+  and deals again, at the start of the current Action Step, everything the seat cannot
+  see); the setup seed and the decisions so far (`Game.origin`, `Game.trace`) are not
+  shown: an agent cannot re-run the true game.
 
 It cannot read (each raises `Hidden`): other seats' hands, draw piles and Permanent VP, any
 draw order (its own included), the supply decks, the card behind an id in any of those,
@@ -242,14 +242,29 @@ class SeatView(_Frozen):
         return self._game.decisions
 
     @property
-    def origin(self) -> tuple | None:
-        """(players, seed, factions, options) of the setup: public (see the module doc)."""
-        return self._game.origin
+    def can_fork(self) -> bool:
+        """Can the engine deal worlds of this game for this seat (`fork`)."""
+        return self._game.origin is not None
 
-    @property
-    def trace(self) -> list[int]:
-        """Every decision's index so far, in order (a copy)."""
-        return list(self._game.trace)
+    def fork_step(self) -> int:
+        """Which Action Step of the round (from 1) the game is deciding in."""
+        return self._forker().step(self._game)
+
+    def fork(self, deal: int, seed: int, horizon: int, policy):
+        """A world dealt for this seat (engine/fork.py): the game's public round to its
+        `deal`-th Action Step, where everything this seat cannot see is dealt again from
+        `seed`, then every decision asked of `policy(game, seat, kind, options, ctx)` to
+        the end of round `horizon`. Returns the dealt game where it stopped. The engine
+        re-runs the game to deal it: the agent is given the dealt world only, never the
+        setup seed or the decisions of other seats."""
+        return self._forker().fork(self._game, self.seat, deal, seed, horizon, policy)
+
+    def _forker(self):
+        got = self.__dict__.get("_forks")
+        if got is None:
+            from .fork import Forker
+            got = self.__dict__["_forks"] = Forker()
+        return got
 
     @property
     def whole_plays(self) -> list[bool]:

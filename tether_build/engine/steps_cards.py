@@ -47,6 +47,7 @@ def gain_card(d, comp):
             inst = g.s.cards[iid]
             inst.over = {**inst.over, **over}
             g.gain_card(ctx.p, iid, to)
+            g.unseen[iid] = (ctx.p, deck)  # the other seats do not see which card it is
             got += 1
         ctx.last_count = got
     return Step("gain_card", d, apply)

@@ -8,10 +8,11 @@ world consistent with that knowledge.
   board, everyone's Gold, Mana, hand size and face-up piles; p's own hand and the contents
   (not the order) of p's draw pile. Not other seats' hands, any draw order, the supply
   decks' order, or other seats' Permanent VP.
-- `determinize(p, seed)`: a clone in which everything p cannot know is resampled: each other
-  seat's hand and draw pile are shuffled together and dealt again (sizes kept), p's own draw
-  pile and every supply deck are shuffled, other seats' Permanent VP is replaced by what
-  the Victory cards they own would give, and the dice stream is reseeded.
+- `determinize(p, seed)`: a clone in which everything p cannot know is resampled: each card
+  another seat gained unseen by p is drawn again from its deck (that seat's Permanent VP
+  follows), each other seat's hand and draw pile are shuffled together and dealt again
+  (sizes kept), p's own draw pile and every supply deck are shuffled, and the dice stream
+  is reseeded.
 """
 
 from __future__ import annotations
@@ -77,16 +78,21 @@ class ViewsMixin:
         return g
 
     def resample(self, p: int, rng: random.Random) -> None:
-        """In place, deal again what seat p cannot see: other seats' hands and draw piles
-        from their pool (a card chosen this Action Step stays in hand: it is about to be
-        revealed), p's draw order, every supply deck's order; other seats' Permanent VP
-        becomes what the Victory cards they own give (§15.4: it is hidden); reseed the dice."""
+        """In place, deal again what seat p cannot see, from what p knows: each card another
+        seat gained unseen by p (`Game.unseen`: a random or chosen gain from a supply deck)
+        becomes a card drawn from that deck's unseen cards and itself, and that seat's
+        Permanent VP changes by the difference (§15.4: the rest of it, the Victory cards it
+        gained in view and the VP its cards' effects gave, p could count); then other seats'
+        hands and draw piles are dealt again from their pool (a card chosen this Action
+        Step stays in hand: it is about to be revealed), p's draw order and every supply
+        deck's order are shuffled and the dice reseeded."""
         s = self.s
+        self.prune_unseen()
         for pl in s.players:
             if pl.seat == p:
                 rng.shuffle(pl.draw)
                 continue
-            pl.pvp = sum(s.cards[i].defn.vp for z in pl.zones() for i in z)
+            self._redeal_unseen(pl, rng)
             keep = [i for i in pl.hand if i in self.pending]
             pool = [i for i in pl.hand if i not in self.pending] + pl.draw
             rng.shuffle(pool)
@@ -95,3 +101,24 @@ class ViewsMixin:
         for deck in s.decks.values():
             rng.shuffle(deck)
         self.rng.seed(rng.getrandbits(64))
+
+    def _redeal_unseen(self, pl, rng: random.Random) -> None:
+        """Each card seat `pl` gained unseen (and still holds hidden) becomes one of its
+        deck's cards or itself, uniformly; its overrides and Permanent VP go with it."""
+        s, unseen = self.s, self.unseen
+        for iid in [i for i in pl.hand + pl.draw
+                    if unseen.get(i, (-1,))[0] == pl.seat and i not in self.pending]:
+            deck = s.decks.get(unseen[iid][1])
+            if not deck:
+                continue
+            k = int(rng.random() * (len(deck) + 1))
+            if k == len(deck):
+                continue  # it is itself
+            c = deck[k]
+            deck[k] = iid
+            zone = pl.hand if iid in pl.hand else pl.draw
+            zone[zone.index(iid)] = c
+            old, new = s.cards[iid], s.cards[c]
+            old.over, new.over = new.over, old.over
+            pl.pvp += new.defn.vp - old.defn.vp
+            unseen[c] = unseen.pop(iid)
