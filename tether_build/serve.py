@@ -54,6 +54,17 @@ class Site:
         self._cache: dict[str, tuple[str, str]] = {}
         # one lock per page: a cached page never waits for another page's render
         self._locks = {route: threading.Lock() for route in pages}
+        self._lobby = None
+        self._lobby_lock = threading.Lock()
+
+    @property
+    def lobby(self):
+        """The Play page's games (playserve.Lobby), made on first use."""
+        with self._lobby_lock:
+            if self._lobby is None:
+                from .playserve import Lobby
+                self._lobby = Lobby(self.content_dir)
+            return self._lobby
 
     def version(self) -> str:
         report = BALANCE / "report.html"
@@ -87,7 +98,8 @@ class Site:
 
     def _decorate(self, body: str, version: str) -> str:
         links = " · ".join(f"<a style='color:#9cf' href='{route}'>{html.escape(label)}</a>"
-                           for route, (label, _) in self.pages.items())
+                           for route, (label, _) in [*self.pages.items(), ("/play", ("Play",
+                                                                                    None))])
         nav = NAV.format(links=links)
         script = RELOAD % json.dumps(version)
         if "<body" in body:
@@ -127,12 +139,42 @@ def _handler(site: Site):
             elif path in site.pages:
                 status, body = site.render(path)
                 self._send(status, body.encode(), "text/html; charset=utf-8")
+            elif path == "/play" or path.startswith("/api/play/"):
+                self._play("GET", path, b"")
             elif path.startswith("/templates/"):
                 self._static(unquote(path[len("/templates/"):]))
             elif path.startswith("/art/"):
                 self._art(unquote(path[len("/art/"):]))
             else:
                 self._send(404, b"not found", "text/plain")
+
+        def do_POST(self) -> None:  # http.server calls it by this name
+            path = urlparse(self.path).path
+            origin = (self.headers.get("Origin") or "").lower()
+            if not self._host_ok() or (origin and urlparse(origin).hostname not in
+                                       {"127.0.0.1", "localhost", "::1"}):
+                self._send(403, b"forbidden host or origin", "text/plain")
+                return
+            if not path.startswith("/api/play/"):
+                self._send(404, b"not found", "text/plain")
+                return
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = -1
+            from .playserve import MAX_BODY
+            if not 0 <= length <= MAX_BODY:
+                self._send(413, b"request too large", "text/plain")
+                return
+            self._play("POST", path, self.rfile.read(length))
+
+        def _play(self, method: str, path: str, body: bytes) -> None:
+            from urllib.parse import parse_qs
+
+            from .playserve import handle
+            query = {k: v[0] for k, v in parse_qs(urlparse(self.path).query).items()}
+            status, out, kind = handle(site.lobby, method, path, query, body)
+            self._send(status, out, kind)
 
         def _static(self, rel: str) -> None:
             if "\0" in rel:
