@@ -158,28 +158,44 @@ def test_a_whole_game_against_the_heuristic_by_clicks(server, browser):
     assert "start_bridge" not in log and "power_pick" not in log
 
 
-def test_hot_seat_hides_each_hand_and_undo(server, browser):
+def test_hot_seat_hides_each_hand_between_turns(server, browser):
     _start(browser, server, ["human", "human"], seed=2)
-    assert browser.find_element("id", "handoff").is_displayed()
-    assert not browser.find_elements("css selector", "#hand .card")
-    browser.find_element("id", "reveal").click()
+    seats_seen, handoffs = set(), 0
+    for _ in range(40):
+        what = _wait(browser, _ready)
+        if what == "handoff":
+            handoffs += 1
+            assert browser.find_element("id", "handoff").is_displayed()
+            assert not [c for c in browser.find_elements("css selector", "#hand .card")
+                        if c.is_displayed()]
+            assert not browser.find_elements("css selector", "#options .opt")
+            browser.find_element("id", "reveal").click()
+            continue
+        seat = _js(browser, "return viewer")
+        seats_seen.add(seat)
+        hand = _js(browser, "return (state.hand || []).map(c => c.id)")
+        shown = [c.get_attribute("data-card")
+                 for c in browser.find_elements("css selector", "#hand .card")]
+        assert shown == hand
+        if len(seats_seen) == 2 and handoffs >= 3 and hand:
+            break
+        browser.find_elements("css selector", "#options .opt")[0].click()
+        _wait(browser, lambda d: _ready(d) != "decide" or _js(d, "return state.actions") > 0)
+    assert seats_seen == {0, 1} and handoffs >= 3
+
+
+def test_undo_my_last_decision(server, browser):
+    _start(browser, server, ["human", "heuristic"], seed=3)
     _wait(browser, lambda d: _ready(d) == "decide")
-    seat_a = _js(browser, "return viewer")
     prompt = _js(browser, "return state.decision.prompt")
-    assert "Setup: build a starting Bridge." == prompt
-    # a starting Bridge reveals nothing: take it back, the same decision comes again
-    browser.find_elements("css selector", "#options .opt")[0].click()
-    _wait(browser, lambda d: _ready(d) in ("handoff", "decide"))
-    if _ready(browser) == "handoff":
-        # the next seat decides: the previous seat's hand is gone from the screen
-        assert _js(browser, "return viewer") != seat_a
-        assert not [c for c in browser.find_elements("css selector", "#hand .card")
-                    if c.is_displayed()]
-    else:
-        browser.find_element("id", "undo").click()
-        _wait(browser, lambda d: _js(d, "return state.actions") == 0 or
-              d.find_element("id", "error").text)
-        assert not browser.find_element("id", "error").text
+    done = _js(browser, "return state.actions")
+    browser.find_elements("css selector", "#options .opt")[-1].click()
+    _wait(browser, lambda d: _ready(d) == "decide" and _js(d, "return state.actions") > done)
+    browser.find_element("id", "undo").click()
+    _wait(browser, lambda d: _js(d, "return state.actions") == done
+          or d.find_element("id", "error").text)
+    assert not browser.find_element("id", "error").text
+    assert _js(browser, "return state.decision.prompt") == prompt
 
 
 def test_watch_agents_see_battles_then_replay(server, browser):

@@ -108,7 +108,7 @@ class Table:
         self.over = False
         self.serial = 0
         self.cond = threading.Condition()
-        agents = agents or {}
+        agents = self.agents = agents or {}
         self._proxies = [_Seat(self, p, None if name == HUMAN else agents[name]())
                          for p, name in enumerate(self.seats)]
         for proxy, whole in zip(self._proxies, whole_plays or (), strict=False):
@@ -229,7 +229,7 @@ class Table:
     def replayed(self, keep: int) -> Table:
         """A new Table at the same setup, replaying the first `keep` answers."""
         t = Table(self.rules, self.players, self.seed, self.seats, self.factions, self.options,
-                  [a["i"] for a in self.actions[:keep]], self.delay, None, self.explain,
+                  [a["i"] for a in self.actions[:keep]], self.delay, self.agents, self.explain,
                   self.on_record)
         t.describe = self.describe
         t._proxies = [_Seat(t, p, s.agent.__class__() if s.agent is not None else None)
