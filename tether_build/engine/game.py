@@ -65,6 +65,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
         self.origin: tuple | None = None  # (players, seed, factions, options) of setup
         self.views: dict[int, SeatView] = {}  # seat -> what its agent is shown
         self.on_step = None  # called with the game as each Action Step starts (search forks)
+        self.on_round = None  # called with the game as each round starts (state_api snapshots)
 
     # ---- decisions and log -------------------------------------------------------------
     def decide(self, p: int, kind: str, options: list, ctx=None):

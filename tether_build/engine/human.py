@@ -26,7 +26,7 @@ def _hex(g, h: int) -> str:
     return where if tile == "plain" else f"{where} {tile}"
 
 
-def _group(g, opt) -> str:
+def group(g, opt) -> str:
     """Which units a move option carries, and where."""
     unit, src, cid, nf, path = opt
     if unit == "champion" and cid in g.s.champions:
@@ -53,7 +53,7 @@ def describe(g, kind: str, opt) -> str:
         if head == "card":
             return f"play {_card(g, opt[1])}"
         if head == "march":
-            return "march " + _group(g, opt[1])
+            return "march " + group(g, opt[1])
         if head == "bridge":
             a, b = edge_ends(opt[1])
             return f"build a Bridge {_hex(g, a)} - {_hex(g, b)}"
@@ -65,7 +65,7 @@ def describe(g, kind: str, opt) -> str:
             return f"{head} bid {opt[1]} Gold"
         return " ".join(str(x) for x in opt)
     if kind == "move":
-        return "move " + _group(g, opt)
+        return "move " + group(g, opt)
     if kind in ("hex", "capital") and isinstance(opt, int):
         return _hex(g, opt)
     if hasattr(opt, "cid"):

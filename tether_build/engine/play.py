@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 from .options import Options
-from .setup import new_game
 
 
 class ReplayError(Exception):
@@ -32,6 +31,8 @@ def run(g) -> list[int]:
     s = g.s
     cap = g.rules.game["victory"]["round_cap"]
     while True:
+        if g.on_round is not None:
+            g.on_round(g)
         winners = play_round(g)
         if winners:
             if len(winners) > 1 and g.opt.simultaneous_win == "tie_breakers":
@@ -52,10 +53,14 @@ def _finish(g, winners: list[int], reason: str) -> list[int]:
 
 def play_game(rules, players: int, seed: int, agents, factions=None, options=None,
               log: bool = False, check=None):
-    """Set up and play one game; returns the Game (log in game.events if asked)."""
-    g = new_game(rules, players, seed, agents, factions, options, [] if log else None, check)
-    run(g)
-    return g
+    """Set up and play one game; returns the Game (log in game.events if asked). The game
+    is a state that waits for each action (engine/state_api.py) and the agents are asked
+    by its game loop, `state_api.play`."""
+    from .state_api import new_state, play
+    whole = [bool(getattr(a, "whole_plays", False)) for a in agents]
+    st = new_state(rules, players, seed, factions, options, whole, log, check, snapshots=False)
+    play(st, agents)
+    return st.game
 
 
 def write_log(events: list[dict], path: Path) -> None:
