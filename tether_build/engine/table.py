@@ -1,11 +1,13 @@
 """A game that waits for its people: the table the Play page and `tether play` share.
 
-The engine's rules ask their agents from inside (`Game.decide`). A Table runs one game in a
-thread whose seats are proxies: an agent's seat answers at once (after `delay` seconds, so a
-game of agents can be watched), a person's seat parks the decision here until `act` answers
-it with the decision's serial number (a stale or forged answer is refused and changes
-nothing). Every answer is kept (`actions`), so a game is its setup plus its answers: undo and
-loading a saved game replay them (`script`) in a new Table.
+A Table holds one game as a waiting state (engine/state_api.py) and plays it in a thread of
+its own (the state's coroutine belongs to the thread that made it) with the state API's own
+game loop, `state_api.play`, the loop `simulate` uses. Its seats are proxies: an agent's
+seat answers at once (after `delay` seconds, so a game of agents can be watched), a person's
+seat parks the decision here until `act` answers it with the decision's serial number (a
+stale or forged answer is refused and changes nothing). Every answer is kept (`actions`), so
+a game is its setup plus its answers: undo and loading a saved game replay them (`script`)
+in a new Table.
 """
 
 from __future__ import annotations
@@ -14,9 +16,8 @@ import threading
 import time
 import traceback
 
-from .play import run
 from .seatview import ask_view
-from .setup import new_game
+from .state_api import new_state, play
 
 HUMAN = "human"
 # events that reveal nothing hidden: a decision followed only by these (and no die roll or
@@ -61,8 +62,6 @@ class _Seat:
         t = self.table
         if t.closed:
             raise _Closed
-        if t.game is None:
-            t.game = g  # setup asks before new_game returns the game
         if len(t.actions) < len(t.script):
             i = t.script[len(t.actions)]
             if not isinstance(i, int) or not 0 <= i < len(options):
@@ -113,7 +112,7 @@ class Table:
                          for p, name in enumerate(self.seats)]
         for proxy, whole in zip(self._proxies, whole_plays or (), strict=False):
             proxy.whole_plays = bool(whole)  # a replayed log: as its seats were offered
-        self.game = None
+        self.game = self.state = None
         self.thread = threading.Thread(target=self._play, daemon=True,
                                        name=f"table-seed{seed}")
 
@@ -124,9 +123,12 @@ class Table:
 
     def _play(self) -> None:
         try:
-            self.game = new_game(self.rules, self.players, self.seed, self._proxies,
-                                 self.factions, self.options, self.events)
-            run(self.game)
+            whole = [proxy.whole_plays for proxy in self._proxies]
+            st = new_state(self.rules, self.players, self.seed, self.factions, self.options,
+                           whole, log=True, snapshots=False)
+            self.state, self.events = st, st.game.events
+            self.game = st.game
+            play(st, self._proxies)
         except _Closed:
             return
         except Refused as exc:
