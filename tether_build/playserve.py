@@ -183,6 +183,14 @@ class Lobby:
                 self._rules = (stamp, Rules.load(self.content_dir))
             return self._rules[1]
 
+    def rules_of(self, version: str) -> Rules | None:
+        """The rules of a content version a game here plays (or the current content's)."""
+        now = self.current()
+        if now.version == version:
+            return now
+        return next((g.rules for g in list(self.games.values())
+                     if g.rules.version == version), None)
+
     def _add(self, table: Table, rules: Rules, note: str = "") -> Game:
         gid = secrets.token_hex(6)
         tokens = {p: secrets.token_urlsafe(12) for p, s in enumerate(table.seats) if s == HUMAN}
@@ -397,6 +405,14 @@ def _route(lobby, method, path, query, body):
         if not isinstance(text, str):
             raise Refused("send the log's text as 'log'")
         return _ok(_started(lobby.replay(text)))
+    if head == "face" and method == "GET" and len(parts) == 3:
+        # a card face by content version: the same for every game of that version, so the
+        # browser may keep it
+        rules = lobby.rules_of(parts[1])
+        doc = rules.face(parts[2]) if rules is not None else None
+        if doc is None:
+            raise Answer(404, f"no card {parts[2]!r} in content version {parts[1]!r}")
+        return 200, doc.encode(), "text/html; charset=utf-8", {"Cache-Control": "max-age=3600"}
     game = lobby.games.get(head)
     if game is None:
         raise Answer(404, "no such game (the server was restarted, or the game was closed)")
@@ -410,11 +426,6 @@ def _route(lobby, method, path, query, body):
         return 200, board_svg(game.rules.tiles, game.table.game).encode(), "image/svg+xml"
     if what == "cards" and method == "GET":
         return _ok(game.rules.cards())
-    if what == "face" and method == "GET" and len(parts) == 3:
-        doc = game.rules.face(parts[2])
-        if doc is None:
-            raise Answer(404, f"no card {parts[2]!r}")
-        return 200, doc.encode(), "text/html; charset=utf-8"
     if what == "act" and method == "POST":
         seat = _seat(game, data)
         game.table.act(seat, data.get("serial"), data.get("choice"))

@@ -113,6 +113,7 @@ class Site:
 
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
+FONT_TYPES = {".ttf", ".otf", ".woff", ".woff2"}
 READ_TIMEOUT = 10  # seconds a connection may stay silent (a slow or stuck client)
 
 
@@ -173,8 +174,8 @@ def _handler(site: Site):
 
             from .playserve import handle
             query = {k: v[0] for k, v in parse_qs(urlparse(self.path).query).items()}
-            status, out, kind = handle(site.lobby, method, path, query, body)
-            self._send(status, out, kind)
+            status, out, kind, *headers = handle(site.lobby, method, path, query, body)
+            self._send(status, out, kind, *headers)
 
         def _static(self, rel: str) -> None:
             if "\0" in rel:
@@ -185,7 +186,10 @@ def _handler(site: Site):
                 self._send(404, b"not found", "text/plain")
                 return
             kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-            self._send(200, target.read_bytes(), kind)
+            # fonts are not content: a browser may keep them (the Play page's card faces
+            # would load 2 MB of fonts each)
+            keep = {"Cache-Control": "max-age=3600"} if target.suffix in FONT_TYPES else None
+            self._send(200, target.read_bytes(), kind, keep)
 
         def _art(self, rel: str) -> None:
             """A card's `art:` picture: inside the project folder, a picture type, on disk
@@ -205,9 +209,10 @@ def _handler(site: Site):
         def _send(self, status: int, body: bytes, kind: str, headers: dict | None = None):
             self.send_response(status)
             self.send_header("Content-Type", kind)
-            self.send_header("Cache-Control", "no-store")
+            headers = dict(headers or {})
+            self.send_header("Cache-Control", headers.pop("Cache-Control", "no-store"))
             self.send_header("Content-Length", str(len(body)))
-            for key, value in (headers or {}).items():
+            for key, value in headers.items():
                 self.send_header(key, value)
             self.end_headers()
             try:

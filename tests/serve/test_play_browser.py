@@ -89,28 +89,29 @@ def _ready(driver):
         return null;""")
 
 
+PICK = """
+const kind = state.decision.kind, step = arguments[0];
+if (kind === 'action' && step % 4 !== 3) {
+  const card = document.querySelector('#hand .card.playable');
+  if (card) return [card, 'card'];
+  const hex = document.querySelector('#board .hit.target');
+  if (hex) return [hex, 'board'];
+}
+const shown = [...document.querySelectorAll('#options .opt')].filter(b => !b.classList.contains('dim'));
+return [kind === 'action' ? shown[0] : shown[shown.length - 1], 'button'];"""
+
+
 def _click_one(driver, step: int) -> str:
     """Answer the decision on screen with the mouse: a card in the hand, a target on the
     board, or an option button. The person plays cards and marches, every fourth Action
     Step is Done, a bid is the highest offered."""
-    from selenium.webdriver.common.by import By
-
-    kind = _js(driver, "return state.decision.kind")
-    options = driver.find_elements(By.CSS_SELECTOR, "#options .opt")
-    if kind == "action" and step % 4 != 3:
-        cards = driver.find_elements(By.CSS_SELECTOR, "#hand .card.playable")
-        if cards:
-            cards[0].click()
-            return "card"
-        targets = driver.find_elements(By.CSS_SELECTOR, "#board .hit.target")
-        if targets:
-            driver.execute_script(  # an SVG polygon: dispatch the click the mouse would make
-                "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
-                targets[0])
-            return "board"
-    visible = [b for b in options if b.is_displayed()]
-    (visible[0] if kind == "action" else visible[-1]).click()
-    return "button"
+    element, how = driver.execute_script(PICK, step)
+    if how == "board":  # an SVG polygon: dispatch the click the mouse would make
+        driver.execute_script(
+            "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", element)
+    else:
+        element.click()
+    return how
 
 
 def _play_to_end(driver, limit=400) -> dict:
@@ -122,21 +123,21 @@ def _play_to_end(driver, limit=400) -> dict:
         if what == "handoff":
             driver.find_element("id", "reveal").click()
             continue
-        serial = _js(driver, "return state.decision.serial")
-        seen["kinds"].add(_js(driver, "return state.decision.kind"))
-        if _js(driver, "return state.decision.kind") == "bid":
-            seen["bid_up"] += bool(driver.find_elements("css selector", "#up .card"))
-        before = _js(driver, "return state.decision.options.length")
+        serial, kind, before, up = _js(driver, """return [state.decision.serial,
+            state.decision.kind, state.decision.options.length,
+            !!document.querySelector('#up .card')]""")
+        seen["kinds"].add(kind)
+        seen["bid_up"] += kind == "bid" and up
         seen[_click_one(driver, step)] += 1
         # a click that only narrowed the options (several plays of one card) clicks again
-        _wait(driver, lambda d, s=serial, b=before: _js(
-            d, f"return !state.decision || state.decision.serial !== {s} || "
-               f"document.querySelectorAll('#options .opt:not(.dim)').length < {b} || "
-               "!!document.getElementById('error').textContent"))
-        if _js(driver, f"return !!state.decision && state.decision.serial === {serial}"):
-            visible = [b for b in driver.find_elements("css selector", "#options .opt")
-                       if b.is_displayed()]
-            visible[0].click()
+        narrowed = _wait(driver, lambda d, s=serial, b=before: _js(
+            d, f"""if (!state.decision || state.decision.serial !== {s}) return 'next';
+                if (document.getElementById('error').textContent) return 'error';
+                const left = document.querySelectorAll('#options .opt:not(.dim)');
+                return left.length < {b} ? 'narrowed' : null;"""))
+        assert narrowed != "error", driver.find_element("id", "error").text
+        if narrowed == "narrowed":
+            driver.execute_script(PICK, 3)[0].click()
     raise AssertionError("the game did not end")
 
 
@@ -145,8 +146,6 @@ def test_a_whole_game_against_the_heuristic_by_clicks(server, browser):
     text = _js(browser, "return document.body.innerText")
     assert "stack 26" not in text and "None" not in text
     seen = _play_to_end(browser)
-    print(seen)
-    browser.save_screenshot("/tmp/h45-end.png")
     result = browser.find_element("id", "result").text
     assert result.startswith("Game over. Winner:")
     assert seen["card"] and seen["button"], seen
