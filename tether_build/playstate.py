@@ -109,7 +109,8 @@ def board_state(obs: dict, words, g, viewer: int | None) -> dict:
         "terms": {k: words.t(k) for k in ("gold", "mana", "control_vp", "permanent_vp", "hand",
                                           "round", "age", "lead", "force", "champion",
                                           "market", "draw_pile", "discard_pile", "vp",
-                                          "bridge", "mine", "forge", "center")},
+                                          "bridge", "mine", "forge", "center")}
+        | {k + "s": words.t(k, True) for k in ("force", "mine", "bridge", "champion")},
     }
 
 
