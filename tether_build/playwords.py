@@ -232,8 +232,9 @@ class Words:
             return f"{kind} at {ev['hex']}: Seat {ev['att'] + 1} ({t('attacker')}) against " \
                    f"Seat {ev['dfn'] + 1} ({t('defender')})."
         if e == "round":
-            hits = ", ".join(f"{who_of(p, viewer)} scored {h} hit{'s' * (h != 1)}"
-                             for p, h in sorted(ev["hits"].items()))
+            dice = ev.get("dice") or {}
+            hits = "; ".join(f"{who_of(p, viewer)} rolled {faces(dice.get(p))}: "
+                             f"{h} hit{'s' * (h != 1)}" for p, h in sorted(ev["hits"].items()))
             return f"  {t('combat_round')} {ev['n']} at {ev['hex']}: {hits}."
         if e == "battle_end":
             won = "nobody won" if ev.get("winner") is None else \
@@ -297,6 +298,18 @@ class Words:
         if e == "relocate":
             return f"{card} moved to {ev['to']}."
         return None
+
+
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+def faces(tally) -> str:
+    """Dice rolled, from a count per face: ⚀⚀⚃, or ⚀×12 ⚃×3 for many."""
+    if not tally:
+        return "no dice"
+    if sum(tally) <= 8:
+        return "".join(DIE_FACES[k] * n for k, n in enumerate(tally))
+    return " ".join(f"{DIE_FACES[k]}×{n}" for k, n in enumerate(tally) if n)
 
 
 def who_of(p, viewer) -> str:

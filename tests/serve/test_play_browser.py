@@ -203,6 +203,7 @@ def test_watch_agents_see_battles_then_replay(server, browser):
     log = browser.find_element("id", "log").text
     assert "Battle at" in log or "Siege at" in log
     assert "Combat Round" in log and "hit" in log
+    assert any(face in log for face in "⚀⚁⚂⚃⚄⚅")  # the dice rolled
     assert browser.find_element("id", "why-box").is_displayed()
     gid = _js(browser, "return G.game")
     with urllib.request.urlopen(f"{server}/api/play/{gid}/log") as r:
