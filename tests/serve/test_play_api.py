@@ -197,3 +197,18 @@ def test_words_not_internals(lobby):
         assert raw not in text.replace('"kind": "action"', "")
     assert st["decision"]["prompt"].startswith("Action Step")
     assert any(o["text"].startswith("Done") for o in st["decision"]["options"])
+
+
+def test_a_new_game_uses_the_content_now_a_running_game_keeps_its_rules(content_copy):
+    live = Lobby(content_copy)
+    old, tokens = _new(live, ["human", "heuristic"])
+    assert "content_note" not in _state(live, old, 0, tokens[0])
+    path = content_copy / "cards" / "starter.yaml"
+    path.write_text(path.read_text().replace("name: Supply Cache", "name: Supply Wagon"))
+    note = _state(live, old, 0, tokens[0])["content_note"]
+    assert "keeps the rules it started with" in note
+    new, _ = _new(live, ["human", "heuristic"])
+    names = {c["name"] for c in _get(live, f"/api/play/{new}/cards")[1].values()}
+    kept = {c["name"] for c in _get(live, f"/api/play/{old}/cards")[1].values()}
+    assert "Supply Wagon" in names and "Supply Cache" not in names
+    assert "Supply Cache" in kept and "Supply Wagon" not in kept
