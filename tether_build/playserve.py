@@ -203,7 +203,10 @@ class Lobby:
                 del self.games[old.gid]
             self.games[gid] = game
         table.start()
-        table.settle(30)
+        if HUMAN in table.seats:
+            table.settle(30)  # the page opens at the first decision
+        else:
+            table.wait_started(30)  # a game of agents is watched as it goes
         return game
 
     def new(self, spec: dict) -> Game:

@@ -55,7 +55,9 @@ def _option(words, g, kind: str, i: int, opt) -> dict:
     """One legal option: its words and what it points at (a card, hexes, a Bridge)."""
     s = g.s
     out = {"i": i, "text": words.option(g, kind, opt)}
-    if isinstance(opt, tuple) and opt and isinstance(opt[0], str):
+    if kind == "move" and isinstance(opt, tuple):
+        out["hexes"] = [opt[1], opt[4][-1]]
+    elif isinstance(opt, tuple) and opt and isinstance(opt[0], str):
         head = opt[0]
         if head == "card":
             out["card"] = s.cards[opt[1]].defn.id
@@ -67,8 +69,6 @@ def _option(words, g, kind: str, i: int, opt) -> dict:
             out["hexes"] = [opt[1]]
         elif head in ("pass", "buy"):
             out["bid"] = [head, opt[1]]
-    elif kind == "move" and isinstance(opt, tuple):
-        out["hexes"] = [opt[1], opt[4][-1]]
     elif kind in ("hex",) and isinstance(opt, int):
         out["hexes"] = [opt]
     elif kind in ("bridge", "start_bridge") and isinstance(opt, int):

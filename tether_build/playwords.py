@@ -75,6 +75,8 @@ class Words:
         t = self.t
         if opt is None:
             return "Stop moving" if kind == "move" else "Skip"
+        if kind == "move":
+            return "Move " + self.group(g, opt)
         if isinstance(opt, tuple) and opt and isinstance(opt[0], str):
             head = opt[0]
             if head == "done":

@@ -189,14 +189,27 @@ def test_a_failing_game_does_not_stop_the_others(lobby, monkeypatch):
     assert status == 200 and not out["error"]
 
 
-def test_words_not_internals(lobby):
-    gid, tokens = _new(lobby, ["human", "heuristic"], seed=1)
-    st = _advance_to(lobby, gid, tokens, "action")
-    text = json.dumps(st)
-    for raw in ("None", "stack 26", "occupied_hex", "start_bridge\"", "power_pick\""):
-        assert raw not in text.replace('"kind": "action"', "")
-    assert st["decision"]["prompt"].startswith("Action Step")
-    assert any(o["text"].startswith("Done") for o in st["decision"]["options"])
+def test_every_decision_in_words_not_internals(lobby):
+    """A whole game where seat 0 plays cards and marches: every prompt and option is words."""
+    import re
+    gid, tokens = _new(lobby, ["human", "heuristic"], seed=2)
+    texts, kinds = [], set()
+    for step in range(300):
+        st = _state(lobby, gid, 0, tokens[0])
+        if st["over"]:
+            break
+        dec = st["decision"]
+        kinds.add(dec["kind"])
+        texts += [dec["prompt"]] + [o["text"] for o in dec["options"]]
+        movers = [o["i"] for o in dec["options"] if o.get("card") in ("quick_move",
+                                                                      "march_orders")]
+        pick = movers[0] if movers else 0 if step % 4 == 3 or len(dec["options"]) == 1 else 1
+        _post(lobby, f"/api/play/{gid}/act", {"seat": 0, "token": tokens[0],
+                                               "serial": dec["serial"], "choice": pick})
+    assert st["over"] and {"action", "bid", "move"} <= kinds, kinds
+    raw = re.compile(r"\bNone\b|\bTrue\b|_|^(stack|force|champion|card|march) |\(\d+,\)")
+    assert [t for t in texts if raw.search(t)] == []
+    assert any(t.startswith("Move ") and " to " in t for t in texts)
 
 
 def test_a_new_game_uses_the_content_now_a_running_game_keeps_its_rules(content_copy):
@@ -212,3 +225,43 @@ def test_a_new_game_uses_the_content_now_a_running_game_keeps_its_rules(content_
     kept = {c["name"] for c in _get(live, f"/api/play/{old}/cards")[1].values()}
     assert "Supply Wagon" in names and "Supply Cache" not in names
     assert "Supply Cache" in kept and "Supply Wagon" not in kept
+
+
+def test_four_agents_watched_at_a_chosen_speed(lobby):
+    import time
+    status, out = _post(lobby, "/api/play/new", {"players": 4, "seats": ["heuristic"] * 4,
+                                                 "seed": 2, "delay": 0.05})
+    assert status == 200 and out["tokens"] == {}
+    gid = out["game"]
+    time.sleep(0.6)
+    first = _get(lobby, f"/api/play/{gid}/state")[1]
+    assert not first["over"] and first["hand"] is None  # a spectator sees no hand
+    assert 2 <= first["actions"] <= 14  # about one decision per 0.05 s
+    status, _ = _post(lobby, f"/api/play/{gid}/speed", {"delay": 0})
+    assert status == 200
+    assert lobby.games[gid].table.settle(120)
+    end = _get(lobby, f"/api/play/{gid}/state")[1]
+    assert end["over"] and end["winner"] and end["why"]
+    assert all(row["top"][0]["text"] for row in end["why"])
+    status, out = _post(lobby, f"/api/play/{gid}/speed", {"delay": 99})
+    assert status == 400
+
+
+def test_a_simulate_log_opens_as_a_replay(lobby, tmp_path):
+    from tether_build.engine.agents import HeuristicAgent
+    from tether_build.engine.play import play_game, write_log
+
+    rules = lobby.current()
+    g = play_game(rules.rules, 2, 11, [HeuristicAgent(), HeuristicAgent()], log=True)
+    write_log(g.events, tmp_path / "game.jsonl")
+    status, out = _post(lobby, "/api/play/replay",
+                        {"log": (tmp_path / "game.jsonl").read_text()})
+    assert status == 200 and out["replay"], out
+    gid = out["game"]
+    end = _get(lobby, f"/api/play/{gid}/state")[1]
+    assert end["replay"]["length"] == g.decisions
+    assert end["winner"] == g.s.winner
+    start = _get(lobby, f"/api/play/{gid}/state", at=0)[1]
+    assert start["replay"]["at"] == 0 and len(start["log"]) < len(end["log"])
+    status, out = _post(lobby, "/api/play/replay", {"log": "not json\n"})
+    assert status == 400 and "not a game log" in out["error"]

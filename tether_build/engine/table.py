@@ -126,8 +126,10 @@ class Table:
             whole = [proxy.whole_plays for proxy in self._proxies]
             st = new_state(self.rules, self.players, self.seed, self.factions, self.options,
                            whole, log=True, snapshots=False)
-            self.state, self.events = st, st.game.events
-            self.game = st.game
+            with self.cond:
+                self.state, self.events = st, st.game.events
+                self.game = st.game
+                self.cond.notify_all()
             play(st, self._proxies)
         except _Closed:
             return
@@ -173,6 +175,17 @@ class Table:
         end = time.monotonic() + timeout
         with self.cond:
             while self.pending is None and not self.over:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self.cond.wait(left)
+        return True
+
+    def wait_started(self, timeout: float = 60.0) -> bool:
+        """Wait until the game is set up (or over); False on timeout."""
+        end = time.monotonic() + timeout
+        with self.cond:
+            while self.game is None and not self.over:
                 left = end - time.monotonic()
                 if left <= 0:
                     return False
