@@ -195,7 +195,8 @@ class Lobby:
         gid = secrets.token_hex(6)
         tokens = {p: secrets.token_urlsafe(12) for p, s in enumerate(table.seats) if s == HUMAN}
         game = Game(gid, table, rules, tokens, note)
-        table.explain, table.describe = explain, rules.words.option
+        if HUMAN not in table.seats:  # the reasons are shown only when no person plays
+            table.explain, table.describe = explain, rules.words.option
         with self._lock:
             while len(self.games) >= MAX_GAMES:
                 old = min(self.games.values(), key=lambda x: (not x.table.over, x.started))
@@ -426,7 +427,9 @@ def _route(lobby, method, path, query, body):
         from .playstate import board_svg
         if game.table.game is None:
             raise Answer(409, "the game is still setting up")
-        return 200, board_svg(game.rules.tiles, game.table.game).encode(), "image/svg+xml"
+        with game.table.lock:
+            svg = board_svg(game.rules.tiles, game.table.game)
+        return 200, svg.encode(), "image/svg+xml"
     if what == "cards" and method == "GET":
         return _ok(game.rules.cards())
     if what == "act" and method == "POST":
@@ -436,7 +439,8 @@ def _route(lobby, method, path, query, body):
         return _ok(_view(lobby, game, seat))
     if what == "undo" and method == "POST":
         seat = _seat(game, data)
-        keep, why = game.table.undo_point(seat)
+        with game.table.lock:
+            keep, why = game.table.undo_point(seat)
         if keep is None:
             raise Refused(f"cannot undo: {why}")
         old = game.table
@@ -451,7 +455,9 @@ def _route(lobby, method, path, query, body):
     if what == "save" and method == "GET":
         if game.tokens and query.get("token") not in game.tokens.values():
             raise Answer(403, "a seat's token is needed to save this game")
-        return 200, _json(lobby.save(game)), "application/json"
+        with game.table.lock:
+            saved = lobby.save(game)
+        return 200, _json(saved), "application/json"
     if what == "log" and method == "GET":
         if not game.table.over:
             raise Answer(409, "the log is given when the game is over (it shows every hand)")
@@ -496,7 +502,10 @@ def _state(lobby: Lobby, game: Game, query: dict) -> dict:
 
 def _view(lobby: Lobby, game: Game, seat: int | None) -> dict:
     from .playstate import seat_state
-    return _annotate(lobby, game, seat_state(game.table, game.rules.words, seat))
+    table = game.table
+    with table.lock:  # the game between two steps
+        out = seat_state(table, game.rules.words, seat)
+    return _annotate(lobby, game, out)
 
 
 def _annotate(lobby: Lobby, game: Game, out: dict) -> dict:

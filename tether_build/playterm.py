@@ -70,7 +70,8 @@ def play_terminal(rules, table, seat: int, ask, say) -> dict:
     words, g_round, shown = rules.words, None, 0
     while True:
         table.settle(3600)
-        st = seat_state(table, words, seat)
+        with table.lock:
+            st = seat_state(table, words, seat)
         if st.get("error"):
             raise RuntimeError(st["error"])
         log = st.get("log", [])

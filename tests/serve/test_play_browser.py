@@ -164,17 +164,18 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
         what = _wait(browser, _ready)
         if what == "handoff":
             handoffs += 1
-            assert browser.find_element("id", "handoff").is_displayed()
-            assert not [c for c in browser.find_elements("css selector", "#hand .card")
-                        if c.is_displayed()]
-            assert not browser.find_elements("css selector", "#options .opt")
+            # one script reads the screen at once (the page may redraw between two reads)
+            cover, cards, options = _js(browser, """return [
+                getComputedStyle(document.getElementById('handoff')).display !== 'none',
+                document.querySelectorAll('#hand .card').length,
+                document.querySelectorAll('#options .opt').length]""")
+            assert cover and cards == 0 and options == 0
             browser.find_element("id", "reveal").click()
             continue
         seat = _js(browser, "return viewer")
         seats_seen.add(seat)
-        hand = _js(browser, "return (state.hand || []).map(c => c.id)")
-        shown = [c.get_attribute("data-card")
-                 for c in browser.find_elements("css selector", "#hand .card")]
+        hand, shown = _js(browser, """return [(state.hand || []).map(c => c.id),
+            [...document.querySelectorAll('#hand .card')].map(c => c.dataset.card)]""")
         assert shown == hand
         if len(seats_seen) == 2 and handoffs >= 3 and hand:
             break

@@ -59,7 +59,15 @@ class _Seat:
             self.agent.seed(value)
 
     def choose(self, g, p, kind, options, ctx=None) -> int:
+        """The answer; the game stands still meanwhile, so readers may look (`t.lock`)."""
         t = self.table
+        t.lock.release()
+        try:
+            return self._choose(t, g, p, kind, options, ctx)
+        finally:
+            t.lock.acquire()
+
+    def _choose(self, t, g, p, kind, options, ctx) -> int:
         if t.closed:
             raise _Closed
         if len(t.actions) < len(t.script):
@@ -107,6 +115,9 @@ class Table:
         self.over = False
         self.serial = 0
         self.cond = threading.Condition()
+        # held by the game thread while the rules run; a reader of the game (a page's
+        # state) takes it, so it sees the game between two steps, never in the middle
+        self.lock = threading.Lock()
         agents = self.agents = agents or {}
         self._proxies = [_Seat(self, p, None if name == HUMAN else agents[name]())
                          for p, name in enumerate(self.seats)]
@@ -122,6 +133,14 @@ class Table:
         return self
 
     def _play(self) -> None:
+        with self.lock:
+            self._play_locked()
+        with self.cond:
+            self.over = True
+            self.pending = None
+            self.cond.notify_all()
+
+    def _play_locked(self) -> None:
         try:
             whole = [proxy.whole_plays for proxy in self._proxies]
             st = new_state(self.rules, self.players, self.seed, self.factions, self.options,
@@ -138,10 +157,6 @@ class Table:
         except Exception as exc:  # noqa: BLE001 - the page shows it; other games go on
             self.error = f"{type(exc).__name__}: {exc}"
             self.trace = traceback.format_exc()
-        with self.cond:
-            self.over = True
-            self.pending = None
-            self.cond.notify_all()
 
     def wait_for_person(self, p: int, kind: str, options: list, ctx) -> int:
         """Park a person's decision until `act` answers it (in the game thread)."""
