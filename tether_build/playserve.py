@@ -175,9 +175,8 @@ class Lobby:
     def current(self) -> Rules:
         """The rules of the content on disk now (compiled again after an edit)."""
         from .fsutil import tree_version
-        from .serve import TEMPLATES
 
-        stamp = tree_version(self.content_dir, TEMPLATES)
+        stamp = tree_version(self.content_dir, PAGE.parent.parent)  # content and templates/
         with self._lock:
             if self._rules is None or self._rules[0] != stamp:
                 self._rules = (stamp, Rules.load(self.content_dir))
