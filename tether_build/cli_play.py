@@ -26,10 +26,12 @@ def register(group: click.Group) -> None:
 @click.option("--option", "opts", multiple=True, metavar="NAME=VALUE",
               help="Rules option (see docs/rules-options.md); repeatable.")
 def play(content_dir, engine_dir, players, seat, agents, factions, seed, opts) -> None:
-    """Play one seeded game at the terminal: the board, your hand, numbered legal actions."""
-    from .engine.human import HumanAgent, Quit
-    from .engine.play import play_game
+    """Play one seeded game at the terminal: the board, your hand, the options in words."""
     from .engine.simulate import AGENTS
+    from .engine.table import HUMAN, Refused, Table
+    from .playserve import Rules
+    from .playterm import Quit, play_terminal
+    from .playwords import Words
 
     if seat >= players:
         raise click.ClickException(f"--seat must be below --players ({players})")
@@ -37,21 +39,33 @@ def play(content_dir, engine_dir, players, seat, agents, factions, seed, opts) -
     for n in names:
         if n not in AGENTS:
             raise click.ClickException(f"unknown agent {n!r} (known: {', '.join(AGENTS)})")
-    rules = load_rules(content_dir, engine_dir)
+    rules = Rules.load(content_dir)
+    if engine_dir is not None:
+        rules.rules = load_rules(content_dir, engine_dir)
+        rules.words = Words(rules.content.terms, rules.rules)
     others = iter(names * players)
-    seats = [HumanAgent(lambda q: click.prompt(q, default="", show_default=False,
-                                               prompt_suffix=""), click.echo)
-             if p == seat else AGENTS[next(others)]() for p in range(players)]
+    seats = [HUMAN if p == seat else next(others) for p in range(players)]
     fl = _csv(factions)
+    if fl:
+        fl = (fl * players)[:players]
+        for f in fl:
+            if f not in rules.rules.factions:
+                raise click.ClickException(f"unknown faction {f!r} (known: "
+                                           f"{', '.join(sorted(rules.rules.factions))})")
+    table = Table(rules.rules, players, seed, seats, fl, _options(opts), agents=AGENTS).start()
     try:
-        g = play_game(rules, players, seed, seats, fl, _options(opts))
+        st = play_terminal(rules, table, seat,
+                           lambda q: click.prompt(q, default="", show_default=False,
+                                                  prompt_suffix=""), click.echo)
     except Quit:
         click.echo("Game ended by you.")
         return
     except click.Abort:
         raise click.ClickException("input ended before the game did") from None
-    except ValueError as exc:
+    except (ValueError, RuntimeError, Refused) as exc:
         raise click.ClickException(str(exc)) from None
-    s = g.s
-    click.echo(f"Game over in round {s.round} ({s.end_reason}): winner(s) "
-               + ", ".join(f"seat {w}" + (" (you)" if w == seat else "") for w in s.winner))
+    finally:
+        table.close()
+    winners = st.get("winner") or []
+    click.echo("Winner(s): " + ", ".join(f"Seat {w + 1}" + (" (you)" if w == seat else "")
+                                         for w in winners))

@@ -54,6 +54,17 @@ class Site:
         self._cache: dict[str, tuple[str, str]] = {}
         # one lock per page: a cached page never waits for another page's render
         self._locks = {route: threading.Lock() for route in pages}
+        self._lobby = None
+        self._lobby_lock = threading.Lock()
+
+    @property
+    def lobby(self):
+        """The Play page's games (playserve.Lobby), made on first use."""
+        with self._lobby_lock:
+            if self._lobby is None:
+                from .playserve import Lobby
+                self._lobby = Lobby(self.content_dir)
+            return self._lobby
 
     def version(self) -> str:
         report = BALANCE / "report.html"
@@ -87,7 +98,8 @@ class Site:
 
     def _decorate(self, body: str, version: str) -> str:
         links = " · ".join(f"<a style='color:#9cf' href='{route}'>{html.escape(label)}</a>"
-                           for route, (label, _) in self.pages.items())
+                           for route, (label, _) in [*self.pages.items(), ("/play", ("Play",
+                                                                                    None))])
         nav = NAV.format(links=links)
         script = RELOAD % json.dumps(version)
         if "<body" in body:
@@ -101,6 +113,7 @@ class Site:
 
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
+FONT_TYPES = {".ttf", ".otf", ".woff", ".woff2"}
 READ_TIMEOUT = 10  # seconds a connection may stay silent (a slow or stuck client)
 
 
@@ -127,12 +140,42 @@ def _handler(site: Site):
             elif path in site.pages:
                 status, body = site.render(path)
                 self._send(status, body.encode(), "text/html; charset=utf-8")
+            elif path == "/play" or path.startswith("/api/play/"):
+                self._play("GET", path, b"")
             elif path.startswith("/templates/"):
                 self._static(unquote(path[len("/templates/"):]))
             elif path.startswith("/art/"):
                 self._art(unquote(path[len("/art/"):]))
             else:
                 self._send(404, b"not found", "text/plain")
+
+        def do_POST(self) -> None:  # http.server calls it by this name
+            path = urlparse(self.path).path
+            origin = (self.headers.get("Origin") or "").lower()
+            if not self._host_ok() or (origin and urlparse(origin).hostname not in
+                                       {"127.0.0.1", "localhost", "::1"}):
+                self._send(403, b"forbidden host or origin", "text/plain")
+                return
+            if not path.startswith("/api/play/"):
+                self._send(404, b"not found", "text/plain")
+                return
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = -1
+            from .playserve import MAX_BODY
+            if not 0 <= length <= MAX_BODY:
+                self._send(413, b"request too large", "text/plain")
+                return
+            self._play("POST", path, self.rfile.read(length))
+
+        def _play(self, method: str, path: str, body: bytes) -> None:
+            from urllib.parse import parse_qs
+
+            from .playserve import handle
+            query = {k: v[0] for k, v in parse_qs(urlparse(self.path).query).items()}
+            status, out, kind, *headers = handle(site.lobby, method, path, query, body)
+            self._send(status, out, kind, *headers)
 
         def _static(self, rel: str) -> None:
             if "\0" in rel:
@@ -143,7 +186,10 @@ def _handler(site: Site):
                 self._send(404, b"not found", "text/plain")
                 return
             kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-            self._send(200, target.read_bytes(), kind)
+            # fonts are not content: a browser may keep them (the Play page's card faces
+            # would load 2 MB of fonts each)
+            keep = {"Cache-Control": "max-age=3600"} if target.suffix in FONT_TYPES else None
+            self._send(200, target.read_bytes(), kind, keep)
 
         def _art(self, rel: str) -> None:
             """A card's `art:` picture: inside the project folder, a picture type, on disk
@@ -163,9 +209,10 @@ def _handler(site: Site):
         def _send(self, status: int, body: bytes, kind: str, headers: dict | None = None):
             self.send_response(status)
             self.send_header("Content-Type", kind)
-            self.send_header("Cache-Control", "no-store")
+            headers = dict(headers or {})
+            self.send_header("Cache-Control", headers.pop("Cache-Control", "no-store"))
             self.send_header("Content-Length", str(len(body)))
-            for key, value in (headers or {}).items():
+            for key, value in headers.items():
                 self.send_header(key, value)
             self.end_headers()
             try:

@@ -24,9 +24,20 @@ def test_a_whole_game_played_from_stdin_shows_board_hand_and_options():
     r = _run(["--seed", "2", "--agents", "random"], "1\n" * 3000)
     assert r.exit_code == 0, r.output
     out = r.output
-    assert "Your hand:" in out and "Units:" in out and "Decision: action" in out
-    assert "1. done for this round" in out
-    assert "Game over in round" in out
+    assert "Your Hand:" in out and "Units:" in out and "Action Step: choose your action" in out
+    assert "1. Done (no more actions this Round)" in out
+    assert "Game over in Round" in out and "Winner(s): Seat" in out
+    # the glossary's words, never the engine's internals
+    for raw in ("stack 26", "None", "start_bridge", "power_pick", "occupied_hex"):
+        assert raw not in out
+    assert "Seat 2 draws a card." in out  # another seat's draw is not named
+
+
+def test_card_text_on_request_and_the_board_as_text():
+    r = _run(["--seed", "2"], "?\nb\nq\n")
+    out = r.output
+    assert "Engine:" in out and "Supply Cache (Order; 1 Mana): Gain +2 Gold." in out
+    assert out.count("Units:") == 2 and "Seat 1's Capital" in out
 
 
 def test_bad_answers_are_asked_again_and_q_quits():

@@ -146,29 +146,42 @@ class CombatMixin:
         nf = s.forces[b.hex].get(p, 0)
         force_hits = 0
         rnd = rng.random
+        tally = self.tally if self.events is not None else None  # faces rolled, for the log
         if nf:
             dice, hit = self.unit_stats(b, p, None)
             for _ in range(nf * dice):
-                if rnd() * 6 < hit:  # d6 <= hit
+                r = rnd()
+                if tally is not None:
+                    tally[int(r * 6)] += 1
+                if r * 6 < hit:  # d6 <= hit
                     force_hits += 1
         champ_hits: list = []
         here = s.champs_at[b.hex]
         if here:
             for ch in [c for c in here if c.owner == p]:
                 dice, hit = self.unit_stats(b, p, ch)
-                champ_hits.extend(ch for _ in range(dice) if rnd() * 6 < hit)
+                for _ in range(dice):
+                    r = rnd()
+                    if tally is not None:
+                        tally[int(r * 6)] += 1
+                    if r * 6 < hit:
+                        champ_hits.append(ch)
         return force_hits, champ_hits
 
     def combat_round(self, b: Battle) -> None:
         """§14.1-14.3: both sides roll, hits are assigned, casualties removed together."""
         att, dfn = b.attacker, b.defender
-        a_roll, d_roll = self._roll_side(b, att), self._roll_side(b, dfn)
+        self.tally = [0] * 6
+        a_roll = self._roll_side(b, att)
+        a_dice, self.tally = self.tally, [0] * 6
+        d_roll = self._roll_side(b, dfn)
         a_plan = self._assign(b, att, dfn, *a_roll)
         d_plan = self._assign(b, dfn, att, *d_roll)
         if self.events is not None:
             self.log("round", hex=self.s.topo.name(b.hex), n=b.round,
                      hits={str(att): a_roll[0] + len(a_roll[1]),
-                           str(dfn): d_roll[0] + len(d_roll[1])})
+                           str(dfn): d_roll[0] + len(d_roll[1])},
+                     dice={str(att): a_dice, str(dfn): self.tally})
         for p, enemy, (forces_hit, champ_hits) in ((att, dfn, a_plan), (dfn, att, d_plan)):
             if forces_hit:
                 self.destroy_forces(enemy, b.hex, forces_hit)

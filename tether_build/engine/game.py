@@ -56,6 +56,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
         self.check = check            # invariant callback(game, where) for tests
         self.decisions = 0
         self.battle_seq = 0
+        self.tally = [0] * 6  # dice faces of the side rolling now (combat, for the log)
         self.last_battle_rounds = 0
         self.dirty: dict[int, int] = {}   # hex -> last seat to enter (for §12.7)
         self.stats = {"played": {}, "fizzled": {}, "resolved": {}}

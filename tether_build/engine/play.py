@@ -78,6 +78,11 @@ def read_log(path: Path) -> list[dict]:
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise ReplayError(f"not a UTF-8 text file ({exc.reason})") from None
+    return parse_log(text)
+
+
+def parse_log(text: str) -> list[dict]:
+    """The events of a JSON-lines log's text (see read_log)."""
     events = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():

@@ -142,6 +142,7 @@ struct Game {
   Book* book = nullptr;         // the sweep's counts, when it asks
   std::map<const Step*, int> intents;  // intent.target_intent, once a step
   bool logging = false;
+  int64_t tally[6] = {0, 0, 0, 0, 0, 0};  // dice faces of the side rolling now (log only)
   std::string ev;
   int64_t decisions = 0;
   int battle_seq = 0, last_battle_rounds = 0;

@@ -1560,7 +1560,11 @@ void Game::roll_side(Battle* b, int p, int64_t& force_hits, std::vector<Champion
     auto st = unit_stats(b, p, nullptr);
     double hit = (double)st.second;
     for (int64_t k = 0; k < nf * st.first; ++k)
-      if (rng.random() * 6 < hit) force_hits++;
+      {
+        double r = rng.random();
+        if (logging) tally[(int)(r * 6)]++;
+        if (r * 6 < hit) force_hits++;
+      }
   }
   if (!champs_at[b->hex].empty()) {
     std::vector<Champion*> mine;
@@ -1570,7 +1574,11 @@ void Game::roll_side(Battle* b, int p, int64_t& force_hits, std::vector<Champion
       auto st = unit_stats(b, p, ch);
       double hit = (double)st.second;
       for (int64_t k = 0; k < st.first; ++k)
-        if (rng.random() * 6 < hit) champ_hits.push_back(ch);
+      {
+        double r = rng.random();
+        if (logging) tally[(int)(r * 6)]++;
+        if (r * 6 < hit) champ_hits.push_back(ch);
+      }
     }
   }
 }
@@ -1579,8 +1587,17 @@ void Game::combat_round(Battle* b) {
   int att = b->attacker, dfn = b->defender;
   int64_t af = 0, df = 0;
   std::vector<Champion*> ac, dc;
-  roll_side(b, att, af, ac);
-  roll_side(b, dfn, df, dc);
+  std::string dice = "{";
+  for (int side = 0; side < 2; ++side) {  // the faces each side rolled, counted (log only)
+    for (auto& t : tally) t = 0;
+    if (side == 0) roll_side(b, att, af, ac); else roll_side(b, dfn, df, dc);
+    if (logging) {
+      put_str(dice, std::to_string(side ? dfn : att));
+      dice += ":[";
+      for (int k = 0; k < 6; ++k) dice += (k ? "," : "") + std::to_string(tally[k]);
+      dice += side ? "]}" : "],";
+    }
+  }
   Hits a_plan = assign(b, att, dfn, af, ac);
   Hits d_plan = assign(b, dfn, att, df, dc);
   if (logging) {
@@ -1589,7 +1606,8 @@ void Game::combat_round(Battle* b) {
     hits += ":" + std::to_string(af + (int64_t)ac.size()) + ",";
     put_str(hits, std::to_string(dfn));
     hits += ":" + std::to_string(df + (int64_t)dc.size()) + "}";
-    Log(ev, "round").s("hex", name(b->hex)).i("n", b->round).raw("hits", hits);
+    Log(ev, "round").s("hex", name(b->hex)).i("n", b->round).raw("hits", hits)
+        .raw("dice", dice);
   }
   for (int side = 0; side < 2; ++side) {
     int p = side ? dfn : att, enemy = side ? att : dfn;

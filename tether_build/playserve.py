@@ -1,0 +1,520 @@
+"""The Play page of `tether serve`: games at a table in the browser, against agents or friends.
+
+A `Lobby` holds the running games (each a `engine.table.Table` with the rules it started
+with) and answers the page's JSON requests (`handle`). A seat is named by its number and a
+secret token given when the game starts; the server answers a seat with that seat's state only
+(playstate.seat_state, built from its observation) and refuses an answer that is forged,
+stale, out of turn or not a legal option, changing nothing. A game that fails shows its error;
+the other games go on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+import time
+from pathlib import Path
+
+from .engine.table import HUMAN, Refused, Table
+
+MAX_GAMES = 64          # running games kept; the oldest finished ones go first
+MAX_BODY = 4_000_000    # bytes of a request (a saved game with its rules fits)
+SAVE_FORMAT = 1
+PAGE = Path(__file__).resolve().parent.parent / "templates" / "play" / "play.html"
+
+
+class Rules:
+    """One version of the content, compiled: the engine rules, glossary words, card faces."""
+
+    def __init__(self, content, files: dict[str, bytes], version: str):
+        from .engine.ruleset import Ruleset
+        from .playstate import tile_content
+        from .playwords import Words
+
+        self.content, self.files, self.version = content, files, version
+        self.rules = Ruleset.from_compiled(files)
+        self.words = Words(content.terms, self.rules)
+        self.tiles = tile_content(content)
+        self._faces: dict[str, str] = {}
+        self._cards = None
+        self._pages = self._normal = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def load(cls, content_dir: Path) -> Rules:
+        from .cards import normalized_cards
+        from .compile import compile_engine
+        from .validate import validate
+
+        content = validate(content_dir)
+        files = compile_engine(normalized_cards(content), content)
+        return cls(content, files, content_version(files))
+
+    def cards(self) -> dict[str, dict]:
+        """Every card's name and the engine's reading of it (public: all cards are printed)."""
+        from .cards import normalized_cards
+        from .effects.describe import reading
+
+        with self._lock:
+            if self._cards is None:
+                self._cards = {c["id"]: {"name": c["name"], "reading":
+                                         reading(c, self.content.terms)}
+                               for c in normalized_cards(self.content)}
+            return self._cards
+
+    def face(self, card_id: str) -> str | None:
+        """A card's face as the print draws it, as a page of its own (None: no such card)."""
+        from markupsafe import Markup
+
+        from .cards import normalized_cards
+        from .preview import ART_ROUTE, GALLERY_CSS, _browser
+        from .render.context import Renderer
+        from .render.html import TEMPLATES, Pages
+
+        with self._lock:
+            if card_id in self._faces:
+                return self._faces[card_id]
+            if self._normal is None:
+                self._normal = {c["id"]: c for c in normalized_cards(self.content)}
+                self._pages = Pages(Renderer(self.content, TEMPLATES))
+            card, pages = self._normal.get(card_id), self._pages
+            if card is None:
+                return None
+            if card.get("art"):
+                from urllib.parse import quote
+                card = {**card, "art": {**card["art"],
+                                        "url": ART_ROUTE + quote(card["art"]["path"])}}
+            body = "<div class='card-box'>" + str(pages.face(card, 1)) + "</div>"
+            doc = _browser(pages.document([Markup(body)]), GALLERY_CSS +
+                           "<style>html,body{background:transparent;margin:0}"
+                           ".card-box{margin:0}</style>")
+            self._faces[card_id] = doc
+            return doc
+
+
+def content_version(files: dict[str, bytes]) -> str:
+    """A short digest of the compiled rules: equal digests, equal rules."""
+    h = hashlib.sha256()
+    for name in sorted(files):
+        h.update(name.encode() + b"\0" + files[name] + b"\0")
+    return h.hexdigest()[:12]
+
+
+def rules_difference(old: dict[str, bytes], new: dict[str, bytes]) -> list[str]:
+    """What differs between two compiled rule sets, by card name and game setting."""
+    out = []
+    try:
+        a = {c["id"]: c for c in json.loads(old["cards.json"])["cards"]}
+        b = {c["id"]: c for c in json.loads(new["cards.json"])["cards"]}
+    except (KeyError, ValueError, TypeError):
+        return ["the saved rules cannot be read"]
+    for cid in sorted(set(a) | set(b)):
+        if cid not in b:
+            out.append(f"card {a[cid].get('name', cid)} is no longer in the content")
+        elif cid not in a:
+            out.append(f"card {b[cid].get('name', cid)} is new")
+        elif a[cid] != b[cid]:
+            keys = sorted(k for k in set(a[cid]) | set(b[cid]) if a[cid].get(k) != b[cid].get(k))
+            out.append(f"card {b[cid].get('name', cid)} changed ({', '.join(keys)})")
+    for name in sorted(set(old) | set(new)):
+        if name != "cards.json" and old.get(name) != new.get(name):
+            out.append(f"{name.removesuffix('.json')} settings changed")
+    return out
+
+
+class Game:
+    """One game in the lobby: its table, its rules, its seats' tokens."""
+
+    def __init__(self, gid: str, table: Table, rules: Rules, tokens: dict[int, str], note=""):
+        self.gid, self.table, self.rules, self.tokens = gid, table, rules, tokens
+        self.note = note
+        self.started = time.time()
+        self.history: list[dict] | None = None  # a replay's observation after each decision
+
+
+def _agents() -> dict:
+    from .engine.simulate import AGENTS
+    return AGENTS
+
+
+def explain(agent, view, p, kind, options, ctx) -> list | None:
+    """Why an agent chose: the heuristic's top scores, or the search's visit counts."""
+    from .engine.search import SearchAgent, option_key
+
+    root = getattr(agent, "root", None) if isinstance(agent, SearchAgent) else None
+    if root is not None and kind == "action":
+        keys = [option_key(o) for o in options]
+        rows = [(c.n, keys.index(k)) for k, c in root.children.items() if k in keys]
+        rows.sort(reverse=True)
+        return [{"i": i, "visits": n} for n, i in rows[:5]]
+    scorer = getattr(agent, "heuristic", agent)
+    fn = getattr(scorer, "_" + kind, None) or getattr(scorer, "_default", None)
+    if fn is None or len(options) < 2 or len(options) > 80:
+        return None
+    rows = []
+    for i, opt in enumerate(options):
+        try:
+            rows.append((float(fn(view, p, opt, ctx)) if opt is not None else 0.0, i))
+        except Exception:  # noqa: BLE001, S112 - a reason we cannot compute is left out
+            continue
+    rows.sort(reverse=True)
+    return [{"i": i, "score": round(v, 2)} for v, i in rows[:5]]
+
+
+class Lobby:
+    """The running games of one server, and the content they start from."""
+
+    def __init__(self, content_dir: Path):
+        self.content_dir = Path(content_dir)
+        self.games: dict[str, Game] = {}
+        self._rules: tuple[str, Rules] | None = None
+        self._lock = threading.Lock()
+
+    def current(self) -> Rules:
+        """The rules of the content on disk now (compiled again after an edit)."""
+        from .fsutil import tree_version
+
+        stamp = tree_version(self.content_dir, PAGE.parent.parent)  # content and templates/
+        with self._lock:
+            if self._rules is None or self._rules[0] != stamp:
+                self._rules = (stamp, Rules.load(self.content_dir))
+            return self._rules[1]
+
+    def rules_of(self, version: str) -> Rules | None:
+        """The rules of a content version a game here plays (or the current content's)."""
+        now = self.current()
+        if now.version == version:
+            return now
+        return next((g.rules for g in list(self.games.values())
+                     if g.rules.version == version), None)
+
+    def _add(self, table: Table, rules: Rules, note: str = "") -> Game:
+        gid = secrets.token_hex(6)
+        tokens = {p: secrets.token_urlsafe(12) for p, s in enumerate(table.seats) if s == HUMAN}
+        game = Game(gid, table, rules, tokens, note)
+        if HUMAN not in table.seats:  # the reasons are shown only when no person plays
+            table.explain, table.describe = explain, rules.words.option
+        with self._lock:
+            while len(self.games) >= MAX_GAMES:
+                old = min(self.games.values(), key=lambda x: (not x.table.over, x.started))
+                old.table.close()
+                del self.games[old.gid]
+            self.games[gid] = game
+        table.start()
+        if HUMAN in table.seats:
+            table.settle(30)  # the page opens at the first decision
+        else:
+            table.wait_started(30)  # a game of agents is watched as it goes
+        return game
+
+    def new(self, spec: dict) -> Game:
+        """Start a game from the page's form: players, seats, factions, seed, delay."""
+        rules = self.current()
+        game_cfg = rules.rules.game["players"]
+        players = _int(spec.get("players", 2), game_cfg["min"], game_cfg["max"], "players")
+        seats = spec.get("seats") or [HUMAN] + ["heuristic"] * (players - 1)
+        known = {HUMAN, *_agents()}
+        if not isinstance(seats, list) or len(seats) != players or any(
+                s not in known for s in seats):
+            raise Refused(f"seats must be {players} of: {', '.join(sorted(known))}")
+        factions = spec.get("factions") or None
+        if factions is not None and (not isinstance(factions, list) or len(factions) != players
+                                     or any(f not in rules.rules.factions for f in factions)):
+            raise Refused(f"factions must be {players} of: "
+                              f"{', '.join(sorted(rules.rules.factions))}")
+        seed = _int(spec.get("seed", 0), 0, 2**31 - 1, "seed")
+        delay = _delay(spec.get("delay", 0))
+        table = Table(rules.rules, players, seed, seats, factions, None, (), delay, _agents())
+        return self._add(table, rules)
+
+    def save(self, game: Game) -> dict:
+        t = game.table
+        return {"format": SAVE_FORMAT, "players": t.players, "seed": t.seed, "seats": t.seats,
+                "factions": t.factions, "options": t.game.opt.to_dict() if t.game else {},
+                "content_version": game.rules.version,
+                "actions": [a["i"] for a in t.actions],
+                "rules": {k: v.decode() for k, v in game.rules.files.items()}}
+
+    def load(self, data) -> Game:
+        """A saved game, replayed; with the rules it was saved with, the difference named."""
+        from .engine.options import Options
+
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise Refused("not a saved game of this page (format 1)")
+        now = self.current()
+        saved = data.get("rules")
+        note = ""
+        if data.get("content_version") == now.version:
+            rules = now
+        elif isinstance(saved, dict) and all(isinstance(v, str) for v in saved.values()):
+            files = {k: v.encode() for k, v in saved.items()}
+            if content_version(files) != data.get("content_version"):
+                raise Refused("the saved rules do not match their content version (edited?)")
+            diff = rules_difference(files, now.files)
+            rules = Rules(now.content, files, data["content_version"])
+            note = (f"This game keeps the rules it was saved with (content version "
+                    f"{rules.version}); the content now is {now.version}: "
+                    + "; ".join(diff[:8]) + (f"; and {len(diff) - 8} more" if len(diff) > 8
+                                             else ""))
+        else:
+            raise Refused(f"saved with content version {data.get('content_version')!r}, the "
+                          f"content now is {now.version}, and the save holds no rules")
+        players = _int(data.get("players"), 2, 6, "players")
+        seats = data.get("seats")
+        if not isinstance(seats, list) or len(seats) != players or any(
+                s not in {HUMAN, *_agents()} for s in seats):
+            raise Refused("the save's seats are not valid")
+        actions = data.get("actions")
+        if not isinstance(actions, list) or not all(isinstance(i, int) for i in actions):
+            raise Refused("the save's actions must be a list of whole numbers")
+        try:
+            opts = Options.from_dict(data.get("options") or {})
+        except (TypeError, ValueError, KeyError) as exc:
+            raise Refused(f"bad rules option in the save: {exc}") from None
+        table = Table(rules.rules, players, _int(data.get("seed"), 0, 2**31 - 1, "seed"),
+                      seats, data.get("factions"), opts, actions, 0.0, _agents())
+        game = self._add(table, rules, note)
+        if table.error:
+            raise Refused(f"the saved game does not replay: {table.error}")
+        return game
+
+    def replay(self, text: str) -> Game:
+        """A `simulate --log-dir` log (or a game's own log) as a replay with a timeline."""
+        from .engine.options import Options
+        from .engine.play import ReplayError, parse_log
+
+        try:
+            events = parse_log(text)
+        except ReplayError as exc:
+            raise Refused(f"not a game log: {exc}") from None
+        head = next((e for e in events if e["e"] == "setup"), None)
+        if head is None:
+            raise Refused("the log has no setup event")
+        rules = self.current()
+        players = _int(head.get("players"), 2, 6, "players")
+        try:
+            opts = Options.from_dict(head.get("options") or {})
+        except (TypeError, ValueError, KeyError) as exc:
+            raise Refused(f"bad rules option in the log: {exc}") from None
+        script = [e.get("i") for e in events if e["e"] == "decide"]
+        whole = head.get("whole_plays") or [False] * players
+        table = Table(rules.rules, players, _int(head.get("seed"), -(2**63), 2**63 - 1, "seed"),
+                      [HUMAN] * players, head.get("factions"), opts, script, 0.0, _agents(),
+                      whole_plays=whole)
+        game = Game(secrets.token_hex(6), table, rules, {}, "A replay of a logged game.")
+        game.history = []
+        table.on_record = _historian(game)
+        table.start()
+        table.settle(120)
+        if table.pending is not None:
+            table.close()
+        if table.error:
+            raise Refused(f"the log does not replay with the content now: {table.error}")
+        with self._lock:
+            self.games[game.gid] = game
+        return game
+
+
+def _historian(game: Game):
+    def keep(table, action, options, ctx):
+        game.history.append({"obs": table.game.observation(-1), "events": len(table.events)})
+    return keep
+
+
+def _int(value, low: int, high: int, what: str) -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Refused(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _delay(value) -> float:
+    try:
+        d = float(value)
+    except (TypeError, ValueError):
+        raise Refused(f"delay must be seconds (0-5), not {value!r}") from None
+    if not 0 <= d <= 5:
+        raise Refused(f"delay must be 0-5 seconds, not {d}")
+    return d
+
+
+# ---- requests ----------------------------------------------------------------------------
+class Answer(Exception):
+    """An HTTP answer other than 200: status and a message for the page."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def handle(lobby: Lobby, method: str, path: str, query: dict, body: bytes
+           ) -> tuple[int, bytes, str]:
+    """One request under /play or /api/play/: (status, body, content type)."""
+    try:
+        return _route(lobby, method, path, query, body)
+    except Answer as exc:
+        return exc.status, _json({"error": str(exc)}), "application/json"
+    except Refused as exc:
+        return 400, _json({"error": str(exc)}), "application/json"
+    except Exception as exc:  # noqa: BLE001 - one game's failure is not the server's
+        from .errors import ContentError
+        if isinstance(exc, ContentError):
+            lines = [str(p) for p in exc.problems][:20]
+            return 409, _json({"error": "the content does not validate: "
+                               + "; ".join(lines)}), "application/json"
+        return 500, _json({"error": f"{type(exc).__name__}: {exc}"}), "application/json"
+
+
+def _json(data) -> bytes:
+    return json.dumps(data, ensure_ascii=False).encode()
+
+
+def _ok(data) -> tuple[int, bytes, str]:
+    return 200, _json(data), "application/json"
+
+
+def _route(lobby, method, path, query, body):
+    if path == "/play":
+        return 200, PAGE.read_bytes(), "text/html; charset=utf-8"
+    parts = path.removeprefix("/api/play/").split("/")
+    data = {}
+    if method == "POST":
+        if len(body) > MAX_BODY:
+            raise Answer(413, "request too large")
+        try:
+            data = json.loads(body or b"{}")
+        except ValueError:
+            raise Answer(400, "the request is not JSON") from None
+        if not isinstance(data, dict):
+            raise Answer(400, "the request must be a JSON object")
+    head = parts[0]
+    if head == "setup" and method == "GET":
+        rules = lobby.current()
+        cfg = rules.rules.game["players"]
+        return _ok({"version": rules.version, "min": cfg["min"], "max": cfg["max"],
+                    "agents": sorted(_agents()),
+                    "factions": [{"id": k, "name": f.name}
+                                 for k, f in sorted(rules.rules.factions.items())],
+                    "default_faction": rules.rules.default_faction})
+    if head == "new" and method == "POST":
+        return _ok(_started(lobby.new(data)))
+    if head == "load" and method == "POST":
+        return _ok(_started(lobby.load(data.get("save"))))
+    if head == "replay" and method == "POST":
+        text = data.get("log")
+        if not isinstance(text, str):
+            raise Refused("send the log's text as 'log'")
+        return _ok(_started(lobby.replay(text)))
+    if head == "face" and method == "GET" and len(parts) == 3:
+        # a card face by content version: the same for every game of that version, so the
+        # browser may keep it
+        rules = lobby.rules_of(parts[1])
+        doc = rules.face(parts[2]) if rules is not None else None
+        if doc is None:
+            raise Answer(404, f"no card {parts[2]!r} in content version {parts[1]!r}")
+        return 200, doc.encode(), "text/html; charset=utf-8", {"Cache-Control": "max-age=3600"}
+    game = lobby.games.get(head)
+    if game is None:
+        raise Answer(404, "no such game (the server was restarted, or the game was closed)")
+    what = parts[1] if len(parts) > 1 else "state"
+    if what == "state" and method == "GET":
+        return _ok(_state(lobby, game, query))
+    if what == "board" and method == "GET":
+        from .playstate import board_svg
+        if game.table.game is None:
+            raise Answer(409, "the game is still setting up")
+        with game.table.lock:
+            svg = board_svg(game.rules.tiles, game.table.game)
+        return 200, svg.encode(), "image/svg+xml"
+    if what == "cards" and method == "GET":
+        return _ok(game.rules.cards())
+    if what == "act" and method == "POST":
+        seat = _seat(game, data)
+        game.table.act(seat, data.get("serial"), data.get("choice"))
+        game.table.settle(60)
+        return _ok(_view(lobby, game, seat))
+    if what == "undo" and method == "POST":
+        seat = _seat(game, data)
+        with game.table.lock:
+            keep, why = game.table.undo_point(seat)
+        if keep is None:
+            raise Refused(f"cannot undo: {why}")
+        old = game.table
+        new = old.replayed(keep)
+        old.close()
+        game.table = new.start()
+        new.settle(60)
+        return _ok(_view(lobby, game, seat))
+    if what == "speed" and method == "POST":
+        game.table.delay = _delay(data.get("delay"))
+        return _ok({"delay": game.table.delay})
+    if what == "save" and method == "GET":
+        if game.tokens and query.get("token") not in game.tokens.values():
+            raise Answer(403, "a seat's token is needed to save this game")
+        with game.table.lock:
+            saved = lobby.save(game)
+        return 200, _json(saved), "application/json"
+    if what == "log" and method == "GET":
+        if not game.table.over:
+            raise Answer(409, "the log is given when the game is over (it shows every hand)")
+        text = "".join(json.dumps(e, sort_keys=True, default=str) + "\n"
+                       for e in game.table.events)
+        return 200, text.encode(), "application/x-ndjson"
+    raise Answer(404, f"unknown request {method} {path}")
+
+
+def _started(game: Game) -> dict:
+    return {"game": game.gid, "tokens": {str(k): v for k, v in game.tokens.items()},
+            "seats": game.table.seats, "note": game.note, "version": game.rules.version,
+            "replay": game.history is not None}
+
+
+def _seat(game: Game, data: dict) -> int:
+    """The seat a request speaks for, proved by its token (403 if not)."""
+    seat = data.get("seat")
+    if isinstance(seat, str) and seat.isdigit():
+        seat = int(seat)
+    token = data.get("token")
+    if not isinstance(seat, int) or isinstance(seat, bool) or game.tokens.get(seat) is None \
+            or not isinstance(token, str) \
+            or not secrets.compare_digest(game.tokens[seat], token):
+        raise Answer(403, "that seat's token is not right: only its player may act for it")
+    return seat
+
+
+def _state(lobby: Lobby, game: Game, query: dict) -> dict:
+    from .playstate import replay_state
+    if game.history is not None:
+        k = query.get("at", "-1")
+        k = int(k) if k.lstrip("-").isdigit() else -1
+        out = replay_state(game, k if k >= 0 else len(game.history) - 1)
+    else:
+        seat = None
+        if "seat" in query:
+            seat = _seat(game, {"seat": query.get("seat"), "token": query.get("token")})
+        return _view(lobby, game, seat)
+    return _annotate(lobby, game, out)
+
+
+def _view(lobby: Lobby, game: Game, seat: int | None) -> dict:
+    from .playstate import seat_state
+    table = game.table
+    with table.lock:  # the game between two steps
+        out = seat_state(table, game.rules.words, seat)
+    return _annotate(lobby, game, out)
+
+
+def _annotate(lobby: Lobby, game: Game, out: dict) -> dict:
+    out["game"], out["version"], out["note"] = game.gid, game.rules.version, game.note
+    try:
+        now = lobby.current().version
+    except Exception:  # noqa: BLE001 - content being edited: the game goes on
+        now = None
+    if now is not None and now != game.rules.version:
+        out["content_note"] = (f"The content changed since this game started (now {now}); "
+                               f"this game keeps the rules it started with ({game.rules.version})."
+                               " A new game uses the new content.")
+    return out
