@@ -67,6 +67,7 @@ def normalize(content: Content, card: dict) -> dict:
         "notes": card.get("notes", []),
         **({"art": art_file(content, card["art"])} if card.get("art") else {}),
         **({"flavor": card["flavor"]} if card.get("flavor") else {}),
+        **({"shrink": True} if card.get("shrink") else {}),
         "source": {"file": card["_src"]["file"], "line": card["_src"]["line"],
                    "text_line": _text_line(content, card)},
     }

@@ -219,6 +219,7 @@ class Renderer:
             "init": initiative_shown(card["initiative"], self.initiative),
             "type_icon": TYPE_ICONS.get(card["type"], "types/order"),
             "flavor": self.html(card["flavor"]) if card.get("flavor") else None,
+            "shrink": bool(card.get("shrink")),   # fit.py: may shrink (and the cache key)
             "text": self.html(card["text_source"]) if card["text_source"] and
             card["type"] != "champion" else None,
             "abilities": abilities, "triggers": triggers, "mentioned": mentioned,

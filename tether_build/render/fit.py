@@ -5,8 +5,11 @@ first, and only a name that needs more steps down to 7.4 pt. Rules text: a short
 prints at 10.4 pt with a picture of ART_BIG_MIN_MM or more above it; otherwise 9.2 pt,
 the picture (art box) giving way to the text first (a flexbox: the art takes what the
 text leaves; under ART_MIN_MM it is left out), and only then does the text step down to
-7.0 pt, first keeping keyword reminder text (down to 7.5 pt), then without it. That ladder
-is the only shrinking there is (reported by `print-cards` as "shrunk to fit"); every other
+7.0 pt, first keeping keyword reminder text (down to 7.5 pt), then without it. Shrinking
+under the standard sizes (a name past two lines at 10.5 pt, text under 9.2 pt) is opt-in:
+a card with `shrink: true` shrinks and the build warns ("shrunk to fit"); any other card
+that needs it is a build error naming the card and the field. That ladder is the only
+shrinking there is; every other
 measured box (initiative numbers, costs, stats, Permanence, stamp, back titles: the
 `data-fit` elements of the templates) must fit as designed or the build fails naming the
 card and the field, as it does for text below its minimum size or outside the print
@@ -54,6 +57,21 @@ def _problem(card: dict, field_name: str, what: str, over: float, hint: str) -> 
                    f"{card['id']}.{field_name}",
                    f"card {card['id']!r}: {what} does not fit on the card even at the "
                    f"smallest size (over by {over:.1f} mm or more)", hint)
+
+
+def _shrinks(attempt: int) -> bool:
+    """Whether ATTEMPTS[attempt] sets the text under its standard size or drops reminders."""
+    level, reminders = ATTEMPTS[attempt]
+    return level > STANDARD_LEVEL or not reminders
+
+
+def _unshrunk(card: dict, what: str, over: float) -> Problem:
+    size = "two lines at 10.5 pt" if what == "name" else f"{TEXT_SIZES[STANDARD_LEVEL]} pt"
+    return Problem(card["source"]["file"], card["source"]["line"], 1, f"{card['id']}.{what}",
+                   f"card {card['id']!r}: {what} does not fit at its standard size ({size}; "
+                   f"over by {over:.1f} mm)",
+                   f"shorten the {what}, or set `shrink: true` on the card to let it shrink "
+                   "(the build then warns: shrunk to fit)")
 
 
 def _box_problem(card: dict, field_name: str, why: str, hint: str) -> Problem:
@@ -115,10 +133,16 @@ def _step(card: dict, st: dict, over: dict, problems: list) -> bool:
         problems.append(_problem(card, "text", "text", text_over,
                                  "shorten the text or split the card"))
     elif name_over or text_over:
+        gives_way = text_over and level != 0 and not st["no_art"] and over["art"] is not None
+        step = text_over and not gives_way
+        if not card.get("shrink") and (name_over or (step and _shrinks(st["attempt"] + 1))):
+            problems.append(_unshrunk(card, "name" if name_over else "text",
+                                      name_over or text_over))
+            return False
         st["name"] += 1 if name_over else 0
-        if text_over and level != 0 and not st["no_art"] and over["art"] is not None:
+        if gives_way:
             st["no_art"] = True        # the picture gives way before the text shrinks
-        elif text_over:
+        elif step:
             st["attempt"] += 1
         return True
     elif level == 0 and (over["art"] or 0.0) < ART_BIG_MIN_MM:
