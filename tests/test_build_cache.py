@@ -197,12 +197,12 @@ def test_a_face_pdf_does_not_depend_on_what_shared_its_layout(content):
 
     cards = {c["id"]: c for c in normalized_cards(content)}
     sentence = "Look at the top 3 cards of your [draw_pile]. Put 1 into your [hand]."
-    long_text = " ".join([sentence] * 8)
-    long = dict(cards["scout_report"], text_source=long_text, text=long_text)
+    long_text = " ".join([sentence] * 10)
+    long = dict(cards["scout_report"], text_source=long_text, text=long_text, shrink=True)
     picked = [cards["recruit"], long, cards["zap"]]
     pages = _pages(content, TEMPLATES)
     batch = render_faces(pages, picked, ["starter"])
-    assert batch.fits["scout_report"]["text_pt"] < TEXT_SIZES[0]   # it had to shrink
+    assert batch.fits["scout_report"]["text_pt"] < TEXT_SIZES[1]   # it had to shrink
     for card, part in zip(picked, batch.parts):
         assert render_faces(pages, [card], []).parts == [part], card["id"]
     assert render_faces(pages, [], ["starter"]).parts == batch.parts[-1:]

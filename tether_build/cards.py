@@ -66,6 +66,8 @@ def normalize(content: Content, card: dict) -> dict:
         "triggers": [_ability(content, t) for t in card.get("triggers", [])],
         "notes": card.get("notes", []),
         **({"art": art_file(content, card["art"])} if card.get("art") else {}),
+        **({"flavor": card["flavor"]} if card.get("flavor") else {}),
+        **({"shrink": True} if card.get("shrink") else {}),
         "source": {"file": card["_src"]["file"], "line": card["_src"]["line"],
                    "text_line": _text_line(content, card)},
     }

@@ -23,6 +23,9 @@ def _ids(value: str | None) -> list[str] | None:
 @click.option("--faction", help="Print one faction's cards only (faction id).")
 @click.option("--cards", "card_ids", metavar="ID,ID", help="Print only these card ids.")
 @click.option("--fronts-only", is_flag=True, help="No backs pages (single-sided printing).")
+@click.option("--gutter-fold", is_flag=True,
+              help="Also write print/cards-<paper>-gutter-fold.pdf: fronts and their backs "
+              "side by side on one landscape page, to fold and glue (no duplex needed).")
 @click.option("--png", "png", type=click.Choice(["tgc", "mpc", "none"]), default="tgc",
               show_default=True,
               help="PNG preset at 300 DPI: tgc 825x1125 (The Game Crafter), "
@@ -40,6 +43,10 @@ def _ids(value: str | None) -> list[str] | None:
 @click.option("--players", type=click.IntRange(1, 12), default=None,
               help="Starter sets to print, one per player (default: the most players the "
               "game takes, game.yaml players.max).")
+@click.option("--option", "rule_opts", multiple=True, metavar="initiative=VALUE",
+              help="The rules option the faces follow: initiative=first|second|lower|higher "
+              "prints that initiative number large (both are always printed). A value other "
+              "than the default writes to build/print/subsets/initiative-<value>/.")
 @click.option("--ink-saver", is_flag=True,
               help="For home printers: white card bodies, outline frames, no full-bleed "
               "colour. Writes print/cards-<paper>-ink-saver.pdf (and png-ink-saver/).")
@@ -48,8 +55,9 @@ def _ids(value: str | None) -> list[str] | None:
               "png-grayscale/); with --ink-saver, -ink-saver-grayscale.")
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
-def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, tts, tts_url,
-                out, since, players, ink_saver, grayscale, quiet, as_json):
+def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, gutter_fold, png,
+                tts, tts_url,
+                out, since, players, rule_opts, ink_saver, grayscale, quiet, as_json):
     """Card sheets (A4 3x3, Letter 4x2 landscape; bleed, crop marks), PNGs and TTS decks."""
     from .render.build import PAPER_CHOICES, PrintOptions, build_print, shrunk
 
@@ -57,13 +65,14 @@ def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, png, t
     if since:
         card_ids, errata = _changed(content_dir, since, card_ids)
     opts = PrintOptions(papers=PAPER_CHOICES[paper], deck=deck, faction=faction,
-                        cards=_ids(card_ids), fronts_only=fronts_only,
+                        cards=_ids(card_ids), fronts_only=fronts_only, gutter_fold=gutter_fold,
                         png=None if png == "none" else png, tts=tts, tts_url=tts_url,
-                        players=players,
+                        players=players, initiative=_initiative(rule_opts),
                         modes=print_modes(ink_saver=ink_saver, grayscale=grayscale))
     say = (lambda msg: None) if quiet or as_json else (lambda msg: click.echo(msg, err=True))
     if out is None:
-        out = Path("build") / _subset_folder(deck, faction, opts.cards, since)
+        out = Path("build") / _subset_folder(deck, faction, opts.cards, since,
+                                             players=players, initiative=opts.initiative)
     if since and not card_ids:
         say(f"no card face changed since {since}: nothing to print")
         _write_errata(out, errata, say)
@@ -123,14 +132,39 @@ def _changed(content_dir: Path, since: str, card_ids: str | None) -> tuple[str, 
     return ",".join(ids), write_pdf(errata_html(ch, title), TEMPLATES)
 
 
+def _initiative(pairs: tuple[str, ...]) -> str | None:
+    """The `initiative` value of `--option initiative=VALUE` (None when not given or the
+    default); any other option is refused: the faces print no other rules option."""
+    from .engine.options import CHOICES, Options
+
+    value = None
+    for pair in pairs:
+        name, sep, val = pair.partition("=")
+        if not sep or name.strip() != "initiative":
+            raise click.BadParameter(f"print-cards takes only initiative=VALUE, got {pair!r}",
+                                     param_hint="--option")
+        val = val.strip()
+        if val not in CHOICES["initiative"][0]:
+            raise click.BadParameter(
+                f"initiative={val!r}: choose one of {', '.join(CHOICES['initiative'][0])}",
+                param_hint="--option")
+        value = val
+    return None if value in (None, Options().initiative) else value
+
+
 def _subset_folder(deck: str | None, faction: str | None, cards: list[str] | None,
-                   since: str | None = None) -> Path:
-    """'' for the whole game, else print/subsets/<selection> (a name made of the selection)."""
+                   since: str | None = None, players: int | None = None,
+                   initiative: str | None = None) -> Path:
+    """'' for the whole game (every Starter set, the default initiative), else
+    print/subsets/<selection> (a name made of the selection): a selection, a player count
+    or another initiative never writes over the full build's sheets, PNGs or TTS files."""
     if since:
         return Path("print") / "subsets" / ("changed-since-" + "".join(
             ch if ch.isalnum() or ch in "-_." else "-" for ch in since)[:60])
     parts = [f"deck-{deck}" if deck else "", f"faction-{faction}" if faction else "",
-             ("cards-" + "-".join(cards)) if cards else ""]
+             ("cards-" + "-".join(cards)) if cards else "",
+             f"players-{players}" if players is not None else "",
+             f"initiative-{initiative}" if initiative else ""]
     name = "_".join(p for p in parts if p)
     if not name:
         return Path()

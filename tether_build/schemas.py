@@ -222,7 +222,13 @@ def cards_schema() -> dict:
             "vp": {"type": "integer", "minimum": 0, "description": "Permanence on gain"},
             "requires": {"$ref": "effects.schema.json#/$defs/condition"},
             "text": ref("text"),
-            "flavor": {"type": "string"},
+            "flavor": {"type": "string", "description": (
+                "flavour text: printed under the rules text in its own style (serif italic)")},
+            "shrink": {"type": "boolean", "default": False, "description": (
+                "let the name and rules text shrink below their standard size (name: two "
+                "lines at 10.5 pt, text: 9.2 pt) down to 7.4 / 7 pt when they do not fit; "
+                "the build then warns (shrunk to fit). Without it such a card is a build "
+                "error")},
             "art": {"type": "string", "minLength": 1, "description": (
                 "the card's picture: a .png, .jpg or .svg file, its path relative to the "
                 "project folder (the one that holds the content folder) and inside it; "

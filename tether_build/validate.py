@@ -246,9 +246,11 @@ def check_art(content: Content):
 
 def check_palette(content: Content):
     """Faction colours stay apart for colour-blind players (printing/palette.py)."""
+    from .printing.palette import check_gray
     from .printing.palette import check_palette as palette_problems
 
     yield from palette_problems(content)
+    yield from check_gray(content)
 
 
 def check_departures(content: Content):

@@ -127,13 +127,14 @@ def test_a_name_too_long_for_two_lines_shrinks_then_fails(tmp_path):
     path = content_dir / "cards" / "starter.yaml"
     source = path.read_text(encoding="utf-8")
     longer = source.replace("name: Zap\n",
-                            "name: Zap of the Very Long Winding River Road to the Sea\n")
+                            "name: Zap of the Very Long Winding River Road to the Sea\n"
+                            "    shrink: true\n")
     path.write_text(longer, encoding="utf-8")
     result = build_print(content_dir, tmp_path / "b", PrintOptions(
         cards=["zap"], papers=(), png=None, tts=False))
     assert result.fits["zap"]["name_level"] > 0
-    path.write_text(source.replace("name: Zap\n", "name: " + "Zap " * 30 + "\n"),
-                    encoding="utf-8")
+    path.write_text(source.replace("name: Zap\n", "name: " + "Zap " * 30 + "\n"
+                                   "    shrink: true\n"), encoding="utf-8")
     with pytest.raises(ContentError) as err:
         build_print(content_dir, tmp_path / "c", PrintOptions(
             cards=["zap"], papers=(), png=None, tts=False))

@@ -148,7 +148,7 @@ def test_a_subset_print_goes_to_its_own_folder(tmp_path, monkeypatch):
                                     "--json"])
     assert res.exit_code == 0, res.output
     written = json.loads(res.output)["written"]
-    assert written == [str(Path("build/print/subsets/cards-zap/print/cards-letter.pdf"))]
+    assert written == [str(Path("build/print/subsets/cards-zap_players-2/print/cards-letter.pdf"))]
     assert not (tmp_path / "build" / "print" / "cards-letter.pdf").exists()
 
 

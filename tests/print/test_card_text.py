@@ -120,29 +120,46 @@ def test_designer_text_prints_as_typed(tmp_path):
     assert "<i>Supply</i> {{ Cache }}" in text
 
 
-def _long_text_content(tmp_path, repeat: int) -> Path:
+def _long_text_content(tmp_path, repeat: int, shrink: bool = True) -> Path:
+    """scout_report with its text `repeat` times; `shrink: true` on it unless told not."""
     content_dir = copy_content(tmp_path)
     path = content_dir / "cards" / "starter.yaml"
     base = ("Look at the top 3 cards of your [draw_pile]. Put 1 into your [hand], "
             "discard the rest. ")
     source = path.read_text(encoding="utf-8")
     old = next(line for line in source.splitlines() if "Look at the top 3 cards" in line)
-    path.write_text(source.replace(old, f'    text: "{(base * repeat).strip()}"'),
+    flag = "    shrink: true\n" if shrink else ""
+    path.write_text(source.replace(old, f'{flag}    text: "{(base * repeat).strip()}"'),
                     encoding="utf-8")
     return content_dir
+
+
+def test_text_that_needs_shrinking_fails_unless_the_card_opts_in(tmp_path):
+    """Issue 42: text under its standard size is the designer's choice (`shrink: true`),
+    else a build error naming the card, the field and the flag."""
+    from tether_build.errors import ContentError
+    from tether_build.render.build import PrintOptions, build_print
+
+    content_dir = _long_text_content(tmp_path, 7, shrink=False)
+    with pytest.raises(ContentError) as err:
+        build_print(content_dir, tmp_path / "build", PrintOptions(
+            cards=["scout_report"], papers=(), png=None, tts=False))
+    message = err.value.format_message()
+    assert "scout_report.text" in message and "standard size" in message, message
+    assert "shrink: true" in message
 
 
 def test_long_text_shrinks_within_bounds(tmp_path):
     from tether_build.render.build import PrintOptions, build_print
     from tether_build.render.fit import TEXT_SIZES
 
-    content_dir = _long_text_content(tmp_path, 5)
+    content_dir = _long_text_content(tmp_path, 7)
     result = build_print(content_dir, tmp_path / "build", PrintOptions(
         cards=["scout_report"], papers=("a4",), png=None, tts=False))
     fit = result.fits["scout_report"]
-    assert TEXT_SIZES[-1] <= fit["text_pt"] < TEXT_SIZES[0]
+    assert TEXT_SIZES[-1] <= fit["text_pt"] < TEXT_SIZES[1]
     text = _flat(face_texts(result.face_pdfs)["scout_report-1"])
-    assert text.count("Look at the top 3 cards") == 5          # nothing clipped
+    assert text.count("Look at the top 3 cards") == 7          # nothing clipped
 
 
 def test_text_that_cannot_fit_is_a_build_error_naming_the_card(tmp_path):

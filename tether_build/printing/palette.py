@@ -150,3 +150,35 @@ def check_palette(content):
             f"{names[a]} {ca} and {other} are {dist:.1f} apart under {vision} vision "
             f"(CIEDE2000; every pair needs at least {MIN_DELTA_E:g})",
             "change the lightness as well as the hue: colour-blind players tell light from dark")
+
+
+# Grayscale (a black-and-white printer, or --grayscale): colour is gone and only lightness
+# is left, so two faction colours must differ in CIE L* (the emblems carry the rest).
+GRAY_MIN_DELTA_L = 9.5
+
+
+def gray_l(colour: str) -> float:
+    """CIE L* of `colour`: what a grayscale print keeps of it."""
+    return lab(simulate(colour, "normal"))[0]
+
+
+def gray_clashes(factions: dict[str, str], bar: float = GRAY_MIN_DELTA_L) -> list[tuple]:
+    """(name a, colour a, name b, colour b, L* difference) for every two factions closer
+    than `bar` in lightness, closest first."""
+    found = [(na, ca, nb, cb, abs(gray_l(ca) - gray_l(cb)))
+             for (na, ca), (nb, cb) in itertools.combinations(factions.items(), 2)]
+    return sorted((f for f in found if f[4] < bar), key=lambda f: f[4])
+
+
+def check_gray(content):
+    """Problems (located at the second faction's `colour`) for every pair of
+    gray_clashes()."""
+    factions, _ = palette_of(content)
+    names = {fid: content.factions[fid].get("name", fid) for fid in factions}
+    for a, ca, b, cb, diff in gray_clashes(factions):
+        yield content.problem(
+            "factions.yaml", ("factions", b, "colour"),
+            f"{names[a]} {ca} (L* {gray_l(ca):.0f}) and {names[b]} {cb} (L* {gray_l(cb):.0f}) "
+            f"differ by {diff:.1f} in lightness: a grayscale print shows them alike (every "
+            f"pair needs {GRAY_MIN_DELTA_L:g})",
+            "make one lighter or darker")

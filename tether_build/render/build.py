@@ -35,6 +35,8 @@ class PrintOptions:
     cache: Path | None = None       # folder of the render cache (render/cache.py); None: none
     players: int | None = None      # Starter sets to print; None: game.yaml players.max
     modes: tuple[str, ...] = ()     # print modes (render/modes.py): ink-saver, grayscale
+    initiative: str | None = None   # the `initiative` rules option printed large (None: default)
+    gutter_fold: bool = False       # also print/cards-<paper>-gutter-fold.pdf (render/gutter.py)
 
 
 @dataclass
@@ -125,7 +127,8 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
     files: dict[Path, bytes] = {}
     decks = list(dict.fromkeys(c["deck"] for c in chosen))
     cache = Cache(opts.cache)
-    pages = Pages(Renderer(content, TEMPLATES), modes=opts.modes, cache=cache)
+    pages = Pages(Renderer(content, TEMPLATES, initiative=opts.initiative), modes=opts.modes,
+                  cache=cache)
     mode = suffix(opts.modes)   # a print mode writes files of its own
     t = time.perf_counter()
     markers = result.markers = pile_markers(content, decks, opts)
@@ -148,6 +151,13 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
             sheet_for(paper), pages_read, faces.keys + markers, deck_of,
             backs=not opts.fronts_only,
             title=f"{title} cards ({paper}{mode.replace('-', ' ')})")
+        if opts.gutter_fold:
+            from .gutter import build_gutter_sheets, gutter_sheet
+
+            files[out / "print" / f"cards-{paper}{mode}-gutter-fold.pdf"] = \
+                build_gutter_sheets(gutter_sheet(paper), pages_read, faces.keys + markers,
+                                    deck_of, title=f"{title} cards ({paper}{mode.replace('-', ' ')}"
+                                    ", gutter fold)")
         result.seconds[f"sheets_{paper}"] = time.perf_counter() - t
     raster = Raster(faces.parts, cache)
     try:
@@ -230,7 +240,8 @@ def _prune(out: Path, decks: list[str], written: set[Path], mode: str = "") -> l
 
 def shrunk(fits: dict[str, dict]) -> dict[str, dict]:
     """Cards whose name or text had to shrink (or lose reminder text) to fit."""
-    from .fit import TEXT_SIZES
+    from .fit import STANDARD_LEVEL, TEXT_SIZES
 
     return {cid: fit for cid, fit in fits.items()
-            if fit["name_level"] or fit["text_pt"] < TEXT_SIZES[0] or not fit["reminders"]}
+            if fit["name_level"] or fit["text_pt"] < TEXT_SIZES[STANDARD_LEVEL]
+            or not fit["reminders"]}

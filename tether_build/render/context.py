@@ -22,15 +22,23 @@ LIMIT_KEYWORDS = {"once_per_round"}
 
 
 
-def initiative_shown(pair) -> dict:
-    """The initiative number the rules use (the engine's `initiative` option: first,
-    second, lower or higher of the two printed numbers) and the other one."""
+def initiative_shown(pair, rule: str | None = None) -> dict:
+    """The initiative number the rules use (the engine's `initiative` option, or `rule`:
+    first, second, lower or higher of the two printed numbers) and the other one. Both are
+    printed, the one in play large."""
     from ..engine.options import Options
 
-    rule = Options().initiative
+    rule = rule or Options().initiative
     a, b = pair
     main = {"first": a, "second": b, "lower": min(a, b), "higher": max(a, b)}[rule]
-    return {"main": main, "other": b if main == a else a, "rule": rule}
+    other = b if main == a else a
+    return {"main": main, "other": other, "rule": rule, "other_label": str(other)}
+
+
+# The type line's icon per card type (templates/icons/): Orders and Spells are told apart
+# by icon and frame, not by colour or italics alone.
+TYPE_ICONS = {"order": "types/order", "spell": "types/spell", "champion": "champion",
+              "victory": "vp"}
 
 DARK_INK, LIGHT_INK = "#1d1a16", "#ffffff"
 
@@ -71,8 +79,9 @@ MARKER_ICONS = {"market": "market", "power": "power"}  # ages.yaml decks.<id>.ba
 class Renderer:
     """Turns content into template contexts; holds the glossary and icon lookups."""
 
-    def __init__(self, content, templates: Path):
+    def __init__(self, content, templates: Path, initiative: str | None = None):
         self.content = content
+        self.initiative = initiative   # the rules option printed large (None: the default)
         self.templates = Path(templates)
         self.terms, self.icons = content.terms, content.icons
         self.keywords = content.keywords
@@ -210,7 +219,11 @@ class Renderer:
             "deck_name": self.html(deck["name"]), "age": card["age"],
             "faction": self.faction(card["faction"]),
             "mana": card["mana"], "gold": card["gold"],
-            "initiative": card["initiative"], "init": initiative_shown(card["initiative"]),
+            "initiative": card["initiative"],
+            "init": initiative_shown(card["initiative"], self.initiative),
+            "type_icon": TYPE_ICONS.get(card["type"], "types/order"),
+            "flavor": self.html(card["flavor"]) if card.get("flavor") else None,
+            "shrink": bool(card.get("shrink")),   # fit.py: may shrink (and the cache key)
             "text": self.html(card["text_source"]) if card["text_source"] and
             card["type"] != "champion" else None,
             "abilities": abilities, "triggers": triggers, "mentioned": mentioned,
@@ -221,7 +234,7 @@ class Renderer:
             "labels": {k: self.term(k) for k in ("mana", "gold", "initiative", "hp", "die",
                                                   "bounty", "champion")},
             "name_level": fit.get("name", 0), "text_level": fit.get("text", 0),
-            "reminders": fit.get("reminders", True),
+            "reminders": fit.get("reminders", True), "show_art": not fit.get("no_art"),
         }
 
     def back(self, deck_id: str) -> dict:

@@ -1,9 +1,20 @@
 """Text that fits: lay faces out, shrink what overflows within bounds, fail naming the card.
 
 Shrink bounds (see templates/cards/cards.css): the name wraps to two lines at 10.5 pt
-first, and only a name that needs more steps down to 7.4 pt;
-rules text steps from 9.2 pt down to 7.0 pt, first keeping keyword reminder text (down to
-7.5 pt), then without it. Overflow is read from WeasyPrint's layout boxes, not guessed.
+first, and only a name that needs more steps down to 7.4 pt. Rules text: a short text
+prints at 10.4 pt with a picture of ART_BIG_MIN_MM or more above it; otherwise 9.2 pt,
+the picture (art box) giving way to the text first (a flexbox: the art takes what the
+text leaves; under ART_MIN_MM it is left out), and only then does the text step down to
+7.0 pt, first keeping keyword reminder text (down to 7.5 pt), then without it. Shrinking
+under the standard sizes (a name past two lines at 10.5 pt, text under 9.2 pt) is opt-in:
+a card with `shrink: true` shrinks and the build warns ("shrunk to fit"); any other card
+that needs it is a build error naming the card and the field. That ladder is the only
+shrinking there is; every other
+measured box (initiative numbers, costs, stats, Permanence, stamp, back titles: the
+`data-fit` elements of the templates) must fit as designed or the build fails naming the
+card and the field, as it does for text below its minimum size or outside the print
+services' safe zone (pdf.SAFE_MM). Overflow is read from WeasyPrint's layout boxes, not
+guessed.
 """
 
 from __future__ import annotations
@@ -15,12 +26,15 @@ from dataclasses import dataclass, field
 from ..errors import ContentError, Problem
 
 NAME_LEVELS = 5                         # .name-l0 .. .name-l4
-TEXT_SIZES = [9.2, 8.6, 8.0, 7.5, 7.0]  # .text-l0 .. .text-l4, in pt
+TEXT_SIZES = [10.4, 9.2, 8.6, 8.0, 7.5, 7.0]  # .text-l0 .. .text-l5, in pt
+STANDARD_LEVEL = 1                      # 9.2 pt: smaller than this is "shrunk"
+ART_MIN_MM = 6.0                        # a picture squeezed under this is left out
+ART_BIG_MIN_MM = 12.0                   # the large text size only above such a picture
 MIN_FACES_PER_WORKER = 24              # fewer faces than this are not worth a fork
 DERIVED_COST = 0.3                      # a derived copy's CPU against a laid-out face's
 SPILL_MM = 99.0                         # reported when text pushes a face onto a second page
-WITH_REMINDERS = [(level, True) for level in range(4)]
-WITHOUT_REMINDERS = [(level, False) for level in range(len(TEXT_SIZES))]
+WITH_REMINDERS = [(level, True) for level in range(5)]
+WITHOUT_REMINDERS = [(level, False) for level in range(STANDARD_LEVEL, len(TEXT_SIZES))]
 
 
 @dataclass
@@ -45,13 +59,43 @@ def _problem(card: dict, field_name: str, what: str, over: float, hint: str) -> 
                    f"smallest size (over by {over:.1f} mm or more)", hint)
 
 
-def _measure(layout, doc, accepted: dict, back_pages: list) -> dict[str, tuple]:
-    """Worst (name, text, footer) overflow in mm per card; keeps each face's first page."""
-    worst: dict[str, tuple[float, float, float]] = {}
+def _shrinks(attempt: int) -> bool:
+    """Whether ATTEMPTS[attempt] sets the text under its standard size or drops reminders."""
+    level, reminders = ATTEMPTS[attempt]
+    return level > STANDARD_LEVEL or not reminders
+
+
+def _unshrunk(card: dict, what: str, over: float) -> Problem:
+    size = "two lines at 10.5 pt" if what == "name" else f"{TEXT_SIZES[STANDARD_LEVEL]} pt"
+    return Problem(card["source"]["file"], card["source"]["line"], 1, f"{card['id']}.{what}",
+                   f"card {card['id']!r}: {what} does not fit at its standard size ({size}; "
+                   f"over by {over:.1f} mm)",
+                   f"shorten the {what}, or set `shrink: true` on the card to let it shrink "
+                   "(the build then warns: shrunk to fit)")
+
+
+def _box_problem(card: dict, field_name: str, why: str, hint: str) -> Problem:
+    return Problem(card["source"]["file"], card["source"]["line"], 1,
+                   f"{card['id']}.{field_name}", f"card {card['id']!r}: {why}", hint)
+
+
+def _back_problem(back: str, field_name: str, why: str, hint: str) -> Problem:
+    return Problem("templates/backs", 1, 1, f"{back}.{field_name}", f"back {back!r}: {why}",
+                   hint)
+
+
+BOX_HINT = ("the template or the content makes this box too small for what it holds: "
+            "shorten the value or widen the box in templates/cards/cards.css")
+
+
+def _measure(layout, doc, accepted: dict, back_pages: list) -> dict[str, dict]:
+    """Per card: worst name, text and footer overflow in mm, the smallest art box height,
+    and the fixed boxes that do not fit; keeps each face's first page."""
+    worst: dict[str, dict] = {}
     seen: set[str] = set()
     for page, fit in zip(doc.pages, layout.measure(doc)):
         if fit.card is None:
-            back_pages.append(page)
+            back_pages.append((page, fit))
             continue
         text_over = fit.text_over
         if fit.key in seen:   # the face ran onto a second page: far too much text
@@ -59,15 +103,27 @@ def _measure(layout, doc, accepted: dict, back_pages: list) -> dict[str, tuple]:
         else:
             accepted[fit.key] = page
         seen.add(fit.key)
-        old = worst.get(fit.card, (0.0, 0.0, 0.0))
-        worst[fit.card] = (max(old[0], fit.name_over), max(old[1], text_over),
-                           max(old[2], fit.footer_over))
+        old = worst.setdefault(fit.card, {"name": 0.0, "text": 0.0, "footer": 0.0,
+                                          "art": None, "boxes": {}})
+        old["name"] = max(old["name"], fit.name_over)
+        old["text"] = max(old["text"], text_over)
+        old["footer"] = max(old["footer"], fit.footer_over)
+        if fit.art_mm is not None:
+            old["art"] = fit.art_mm if old["art"] is None else min(old["art"], fit.art_mm)
+        for field_name, why in fit.boxes.items():
+            old["boxes"].setdefault(field_name, why)
     return worst
 
 
-def _step(card: dict, st: dict, over: tuple, problems: list) -> bool:
-    """Shrink what overflows by one level; True if the card must be laid out again."""
-    name_over, text_over, footer_over = over
+def _step(card: dict, st: dict, over: dict, problems: list) -> bool:
+    """Shrink what overflows by one level (the art first); True if the card must be laid
+    out again."""
+    name_over, text_over, footer_over = over["name"], over["text"], over["footer"]
+    level = ATTEMPTS[st["attempt"]][0]
+    for field_name, why in sorted(over["boxes"].items()):
+        problems.append(_box_problem(card, field_name, why, BOX_HINT))
+    if over["boxes"]:
+        return False
     if footer_over:
         problems.append(_problem(card, "footer", "the footer (deck and faction name)",
                                  footer_over, "shorten the deck or faction name"))
@@ -77,8 +133,23 @@ def _step(card: dict, st: dict, over: tuple, problems: list) -> bool:
         problems.append(_problem(card, "text", "text", text_over,
                                  "shorten the text or split the card"))
     elif name_over or text_over:
+        gives_way = text_over and level != 0 and not st["no_art"] and over["art"] is not None
+        step = text_over and not gives_way
+        if not card.get("shrink") and (name_over or (step and _shrinks(st["attempt"] + 1))):
+            problems.append(_unshrunk(card, "name" if name_over else "text",
+                                      name_over or text_over))
+            return False
         st["name"] += 1 if name_over else 0
-        st["attempt"] += 1 if text_over else 0
+        if gives_way:
+            st["no_art"] = True        # the picture gives way before the text shrinks
+        elif step:
+            st["attempt"] += 1
+        return True
+    elif level == 0 and (over["art"] or 0.0) < ART_BIG_MIN_MM:
+        st["attempt"] += 1             # the large size only for a short text
+        return True
+    elif over["art"] is not None and over["art"] < ART_MIN_MM and not st["no_art"]:
+        st["no_art"] = True            # a sliver of picture is no picture
         return True
     return False
 
@@ -92,7 +163,7 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
     face is its own page, and the PDF is written from that card's pages alone (fonts
     subset to them), the same bytes as laying out the card by itself.
     """
-    state = {c["id"]: {"attempt": 0, "name": 0} for c in cards}
+    state = {c["id"]: {"attempt": 0, "name": 0, "no_art": False} for c in cards}
     by_id = {c["id"]: c for c in cards}
     accepted: dict[str, object] = {}
     doc_of: dict[str, object] = {}
@@ -103,7 +174,8 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
         sections, derived = [], {}
         for cid in todo:
             level, reminders = ATTEMPTS[state[cid]["attempt"]]
-            fit = {"name": state[cid]["name"], "text": level, "reminders": reminders}
+            fit = {"name": state[cid]["name"], "text": level, "reminders": reminders,
+                   "no_art": state[cid]["no_art"]}
             laid, derived[cid] = _copies(pages, by_id[cid], fit, cid in whole)
             sections += laid
         if first_doc is None:
@@ -111,6 +183,9 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
         doc = layout.render(pages.document(sections))
         first_doc = first_doc or doc
         worst = _measure(layout, doc, accepted, back_pages)
+        if first_doc is doc:
+            problems += [_back_problem(fit.key, field_name, why, BOX_HINT)
+                         for _, fit in back_pages for field_name, why in fit.boxes.items()]
         doc_of.update((cid, doc) for cid in todo)
         again = []
         for cid in todo:
@@ -129,8 +204,9 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
         st = state[card["id"]]
         level, reminders = ATTEMPTS[st["attempt"]]
         fits[card["id"]] = {"name_level": st["name"], "text_pt": TEXT_SIZES[level],
-                            "reminders": reminders}
-    back_pdfs = {deck: layout.write([page], first_doc) for deck, page in zip(backs, back_pages)}
+                            "reminders": reminders, "art": not st["no_art"]}
+    back_pdfs = {deck: layout.write([page], first_doc)
+                 for deck, (page, _) in zip(backs, back_pages)}
     return card_pdfs, back_pdfs, fits, []
 
 

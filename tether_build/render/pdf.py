@@ -70,6 +70,14 @@ except ImportError:  # WeasyPrint 62-68 (requirements.lock holds 66: it lays out
 PX_PER_MM = 96 / 25.4
 TOLERANCE_PX = 0.5
 FOOTER_GAP_PX = 2 * PX_PER_MM
+# The print services' safe zone, from the edge of a face drawn with 1/8 in of bleed: The
+# Game Crafter's poker template keeps text 1/8 in inside the cut line, as does
+# MakePlayingCards' (its 822 x 1122 px image is centred on the same trim, 36 px of bleed).
+SAFE_ZONES_MM = {"tgc": 3.175 + 3.175, "mpc": 3.175 + 3.175}
+SAFE_MM = max(SAFE_ZONES_MM.values())
+MIN_PT = {"stamp": 4.4}   # smallest type per measured box (data-fit); others MIN_PT_DEFAULT
+MIN_PT_DEFAULT = 6.0
+PX_PER_PT = 96 / 72
 
 # WeasyPrint logs unsupported CSS at WARNING; the templates are ours, so keep the CLI quiet
 # and let tests catch real problems (missing files raise below).
@@ -86,6 +94,8 @@ class Fit:
     name_over: float    # mm the name is too wide (0 when it fits)
     text_over: float    # mm the text is too tall (0 when it fits)
     footer_over: float  # mm the footer's two sides overlap (0 when they fit)
+    art_mm: float | None = None   # height of the art box (None: none shown)
+    boxes: dict = None  # measured box (data-fit) -> why it does not fit; {} when all do
 
 
 class Layout:
@@ -198,19 +208,84 @@ def _measure_page(page_box) -> Fit:
         # the type line shrinks with the name (same header level)
         name_over = max(name_over, kind.margin_width() + init.margin_width() + FOOTER_GAP_PX
                         - typeline.width)
-    text_box, flow = _first(section, "text-box", None), _first(section, "text-flow", None)
-    if text_box is not None and flow is not None:
-        top = flow.content_box_y()
+    body, flow = _first(section, "body", None), _first(section, "text-flow", None)
+    if body is not None and flow is not None:
+        # the text box is as tall as its text, in a column under the art: it overflows
+        # when its lines run past the bottom of the body (or above its top)
         lines = [b for b in _walk(flow) if type(b).__name__ == "LineBox"]
-        bottom = max([top + flow.height] + [b.position_y + b.height for b in lines])
-        text_over = max(0.0, (bottom - top) - text_box.height)
+        top = min([flow.content_box_y()] + [b.position_y for b in lines])
+        bottom = max([flow.content_box_y() + flow.height]
+                     + [b.position_y + b.height for b in lines])
+        body_top = body.content_box_y()
+        text_over = max(0.0, bottom - (body_top + body.height), body_top - top)
+    art = _first(section, "art-box", None)
+    art_mm = art.border_height() / PX_PER_MM if art is not None else None
     footer_over = 0.0
     footer = _first(section, "footer", "BlockBox")
     left, right = _first(section, "foot-left", None), _first(section, "foot-right", None)
     if footer is not None and left is not None and right is not None:
         footer_over = max(0.0, left.margin_width() + right.margin_width() + FOOTER_GAP_PX
                           - footer.width)
-    return Fit(key, card, _mm(name_over), _mm(text_over), _mm(footer_over))
+    return Fit(key, card, _mm(name_over), _mm(text_over), _mm(footer_over), art_mm,
+               _boxes(section))
+
+
+def _text_boxes(box):
+    return [b for b in _walk(box) if type(b).__name__ == "TextBox" and b.text.strip()]
+
+
+ASCENT_EM, DESCENT_EM = 0.76, 0.24   # DejaVu: the tallest glyph above and below the line
+DESCENDERS = set("gjpqyQ,;()[]{}/|_")
+
+
+def _ink_rows(text) -> tuple[float, float]:
+    """Top and bottom of a text box's glyphs (not of its font's line box: a digit in a
+    tight badge may fit while the font's line height does not)."""
+    size = text.style["font_size"]
+    baseline = getattr(text, "baseline", None)
+    if baseline is None:
+        return text.position_y, text.position_y + text.height
+    base = text.position_y + baseline
+    below = DESCENT_EM * size if DESCENDERS & set(text.text) else 0.0
+    return base - ASCENT_EM * size, base + below
+
+
+def _boxes(section) -> dict[str, str]:
+    """Every measured box (an element with `data-fit`) of a face or back: why its text does
+    not fit (runs outside the box, or smaller than MIN_PT), and every text outside the
+    print services' safe zone; {} when all fit."""
+    problems: dict[str, str] = {}
+    done: set[int] = set()
+    page_w = section.margin_width()
+    page_h = section.margin_height()
+    safe = SAFE_MM * PX_PER_MM - TOLERANCE_PX
+    for box in _walk(section):
+        element = getattr(box, "element", None)
+        name = element.get("data-fit") if element is not None else None
+        if not name or id(element) in done or type(box).__name__ == "LineBox":
+            continue
+        done.add(id(element))
+        x0, y0 = box.border_box_x(), box.border_box_y()
+        x1, y1 = x0 + box.border_width(), y0 + box.border_height()
+        texts = _text_boxes(box)
+        for text in texts:
+            tx0, tx1 = text.position_x, text.position_x + text.width
+            ty0, ty1 = _ink_rows(text)
+            over = max(x0 - tx0, tx1 - x1, y0 - ty0, ty1 - y1)
+            if over > TOLERANCE_PX:
+                problems[name] = (f"{text.text.strip()!r} runs {_mm(over):.1f} mm outside "
+                                  f"its box ({_mm(x1 - x0):.1f} x {_mm(y1 - y0):.1f} mm)")
+                break
+            size = text.style["font_size"] / PX_PER_PT
+            if size < MIN_PT.get(name, MIN_PT_DEFAULT) - 0.05:
+                problems[name] = (f"{text.text.strip()!r} is set at {size:.1f} pt, under "
+                                  f"the {MIN_PT.get(name, MIN_PT_DEFAULT)} pt minimum")
+                break
+            if min(tx0, ty0, page_w - tx1, page_h - ty1) < safe:
+                problems[name] = (f"{text.text.strip()!r} lies outside the print services' "
+                                  f"safe zone ({SAFE_MM:.2f} mm from the edge of the face)")
+                break
+    return problems
 
 
 def _line_extent(line) -> float:

@@ -26,7 +26,8 @@ PARTS = (
     (("typeline",), "Type line", ("[order], [spell], [victory] or [champion], then its "
                                  "category; a faction's emblem on faction cards")),
     (("init-tab",), "[initiative]", ("when the card resolves in an [action_step]: lowest "
-                                    "first")),
+                                    "first. The large number counts; the small one is the "
+                                    "card's other number, for playtests of that rule")),
     (("art-box",), "Art", "the card's picture, or the pictogram of its category"),
     (("text-box",), "Effect", "what the card does when it resolves"),
     (("stats",), "[champion] stats", "[hp], [die:pl] (the dark faces hit) and [bounty]"),

@@ -44,7 +44,8 @@ class Faces:
         done = render_faces(self.pages, [dict(c, copies=1) for c in cards], [],
                             workers=WORKERS if only is None else 1, cache=self.cache)
         self.fits.update({cid: {"name": f["name_level"], "text": TEXT_SIZES.index(f["text_pt"]),
-                                "reminders": f["reminders"]} for cid, f in done.fits.items()})
+                                "reminders": f["reminders"], "no_art": not f.get("art", True)}
+                          for cid, f in done.fits.items()})
         self.parts, self.forms = done.parts, done.forms
 
     def fragments(self) -> dict:
