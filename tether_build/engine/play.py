@@ -6,49 +6,11 @@ import json
 from pathlib import Path
 
 from .options import Options
+from .rounds import _finish, play_round, run  # noqa: F401  (the round loop, re-exported)
 
 
 class ReplayError(Exception):
     """The log does not match what the engine does."""
-
-
-def play_round(g) -> list[int]:
-    """One full round (§9); returns the seats that won at Scoring (possibly none)."""
-    g.reset_phase()
-    g.market_phase()
-    g.action_phase()
-    g.sieges()
-    g.collection_phase()
-    winners = g.scoring_phase()
-    if winners:
-        return winners
-    g.cleanup_phase()
-    return []
-
-
-def run(g) -> list[int]:
-    """Play rounds until a VP win (§3.1) or the round cap (§3.2); returns the winners."""
-    s = g.s
-    cap = g.rules.game["victory"]["round_cap"]
-    while True:
-        if g.on_round is not None:
-            g.on_round(g)
-        winners = play_round(g)
-        if winners:
-            if len(winners) > 1 and g.opt.simultaneous_win == "tie_breakers":
-                winners = g.rank(winners)
-            return _finish(g, winners, "vp")
-        if s.round >= cap:
-            return _finish(g, g.rank(list(range(len(s.players)))), "round_cap")
-        g.advance_round()
-
-
-def _finish(g, winners: list[int], reason: str) -> list[int]:
-    g.s.winner, g.s.end_reason = sorted(winners), reason
-    if g.events is not None:  # the digest costs a canonical JSON dump: only for the log
-        g.log("end", winners=g.s.winner, reason=reason, round=g.s.round,
-              digest=g.s.digest())
-    return g.s.winner
 
 
 def play_game(rules, players: int, seed: int, agents, factions=None, options=None,
@@ -56,7 +18,7 @@ def play_game(rules, players: int, seed: int, agents, factions=None, options=Non
     """Set up and play one game; returns the Game (log in game.events if asked). The game
     is a state that waits for each action (engine/state_api.py) and the agents are asked
     by its game loop, `state_api.play`."""
-    from .state_api import new_state, play
+    from .state_api import new_state, play  # (imports rounds, never this module)
     whole = [bool(getattr(a, "whole_plays", False)) for a in agents]
     st = new_state(rules, players, seed, factions, options, whole, log, check, snapshots=False)
     play(st, agents)

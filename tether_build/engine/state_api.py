@@ -39,9 +39,9 @@ import zlib
 import greenlet
 
 from .decisions import DECISIONS
-from .fork import Frozen, option_key
+from .frozen import Frozen, option_key
 from .human import _w, describe, group
-from .play import run
+from .rounds import run
 from .setup import new_game
 
 TERMINAL = -4          # pyspiel.PlayerId.TERMINAL
