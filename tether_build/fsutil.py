@@ -13,8 +13,12 @@ from pathlib import Path
 def write_atomic(path: Path, data: bytes) -> bool:
     """Write `data` to `path` atomically. Returns False (and writes nothing) if unchanged."""
     path = Path(path)
-    if path.exists() and path.read_bytes() == data:
-        return False
+    try:   # compared only with a regular file of the same size (never a FIFO or device)
+        st = path.lstat()
+        if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

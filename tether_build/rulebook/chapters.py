@@ -279,7 +279,6 @@ def _code() -> bytes:
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 IMAGE_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
-IMAGE_MAX_BYTES = 20 * 1024 * 1024
 
 
 def _image_file(src: str, roots: list[Path]) -> tuple[Path | None, str | None]:
@@ -293,9 +292,10 @@ def _image_file(src: str, roots: list[Path]) -> tuple[Path | None, str | None]:
         return None, "not an image type (" + ", ".join(sorted(IMAGE_TYPES)) + ")"
     if not path.is_file():
         return None, "no such file"
-    if path.stat().st_size > IMAGE_MAX_BYTES:
-        return None, f"larger than {IMAGE_MAX_BYTES // 2**20} MB"
-    return path, None
+    from ..pictures import problem  # read through the guard, decoded, SVG references checked
+
+    why = problem(path, next(root for root in roots if path.is_relative_to(root)))
+    return (None, why) if why else (path, None)
 
 
 def check_chapters(content, rules_dir: Path, base: Path) -> list[Problem]:
