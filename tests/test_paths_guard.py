@@ -402,3 +402,16 @@ def test_a_link_committed_in_content_is_skipped_by_diff_and_changelog(tmp_path, 
 
     texts = _rules(repo / "content")
     assert "root:" not in texts["evil.md"] and SECRET not in texts["out.md"]
+
+
+def test_write_atomic_in_an_output_folder_never_follows_a_link(tmp_path, outside):
+    from tether_build.fsutil import write_atomic
+
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "engine").symlink_to(outside)
+    with pytest.raises(paths_guard.Refused):
+        write_atomic(out / "engine" / "cards.json", b"{}", out)
+    assert not (outside / "cards.json").exists()
+    os.mkfifo(out / "fifo.json")   # compared with a FIFO: never opened, replaced
+    assert write_atomic(out / "fifo.json", b"{}", out) and (out / "fifo.json").read_bytes() == b"{}"

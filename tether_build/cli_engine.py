@@ -81,7 +81,7 @@ def engine_build(content_dir: Path, out: Path, quiet: bool) -> None:
 
     for name, data in sorted(compiled_files(content_dir).items()):
         path = out / "engine" / name
-        changed = write_atomic(path, data)
+        changed = write_atomic(path, data, out)
         if not quiet:
             click.echo(f"{'wrote' if changed else 'unchanged'} {path}")
 
