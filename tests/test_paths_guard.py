@@ -212,8 +212,10 @@ def test_svg_art_with_outside_references_or_entities_is_refused(tmp_path, conten
 
 
 def test_a_png_with_corrupt_data_is_refused(tmp_path, content_copy):
+    """Also once WeasyPrint is imported (it makes Pillow load truncated data silently)."""
     import zlib
 
+    import weasyprint  # noqa: F401
     from PIL import Image
 
     (tmp_path / "art").mkdir()

@@ -36,8 +36,11 @@ def problem(path: Path, root) -> str | None:
 
 def raster_problem(data: bytes) -> str | None:
     """A PNG, JPEG, GIF or WebP: its header read and bounded, then its data fully decoded."""
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image, ImageFile, UnidentifiedImageError
 
+    # WeasyPrint sets LOAD_TRUNCATED_IMAGES on import (a build or the preview may have
+    # imported it): a corrupt or cut stream would then load as a partly black picture
+    tolerant, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
     try:
         with Image.open(io.BytesIO(data)) as image:
             if image.width * image.height > MAX_PIXELS:
@@ -46,6 +49,8 @@ def raster_problem(data: bytes) -> str | None:
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError,
             Image.DecompressionBombError) as exc:
         return f"not a picture Pillow can read ({type(exc).__name__}: {str(exc)[:120]})"
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = tolerant
     return None
 
 
