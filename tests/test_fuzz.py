@@ -143,3 +143,122 @@ def test_every_mutant_is_a_located_error_or_valid(tmp_path, batch):
         signal.signal(signal.SIGALRM, old)
     assert valid < MUTANTS // 4  # the fuzzer really breaks content
     assert ROOT.exists()
+
+
+# ---- hostile files (issue 43): raw HTML, SVG, links and special files --------------------
+HOSTILE_MUTANTS = 32
+SECRET = "s3cret-the-fuzzer-plants-outside"
+WRAPS = ["<div>\n{img}\n</div>", "<!-- {img} -->", "<pre>{img}</pre>", "<script>\n{img}\n</script>",
+         "<x-card>{img}</x-card>", "<table><tr><td>\n\n{img}\n\n</td></tr></table>",
+         "[{img}](https://example.org)", "> {img}"]
+SVGS = ['<image href="file://{o}/red.png" width="9" height="9"/>',
+        '<image xlink:href="{o}/red.png"/>', '<image href="../../{n}/red.png"/>',
+        '<rect style="fill:url(file://{o}/red.png)"/>', "<script>x()</script>",
+        "<foreignObject><img src='{o}/red.png'/></foreignObject>", "<g>", "&x;"]
+
+
+def _hostile(content: Path, outside: Path, rng: random.Random) -> str:
+    """One hostile edit of a fresh content copy; returns what it did."""
+    import os
+
+    project = content.parent
+    kind = rng.choice(["html", "svg", "entity", "huge-svg", "link", "special", "png"])
+    if kind == "html":
+        chapter = rng.choice(sorted((content / "rules").glob("*.md")))
+        src = rng.choice([f"../../{outside.name}/red.png", f"{outside}/red.png",
+                          f"../{outside.name}/red.png", "rules/img/../../../x.png"])
+        img = f"![a picture]({src})"
+        with chapter.open("a", encoding="utf-8") as fh:
+            fh.write("\n" + rng.choice(WRAPS).format(img=img) + "\n")
+        return f"raw HTML around {src} in {chapter.name}"
+    if kind in ("svg", "entity", "huge-svg", "png"):
+        (project / "art").mkdir(exist_ok=True)
+        suffix = ".png" if kind == "png" else ".svg"
+        art = project / "art" / f"a{suffix}"
+        if kind == "png":
+            data = (outside / "red.png").read_bytes()
+            art.write_bytes(data[: rng.randrange(8, len(data))])
+        elif kind == "entity":
+            art.write_text(f'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM '
+                           f'"file://{outside}/secret.yaml">]><svg xmlns="http://www.w3.org/'
+                           f'2000/svg"><text>&x;</text></svg>')
+        elif kind == "huge-svg":
+            art.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="1e5" height="1e4"/>')
+        else:
+            body = rng.choice(SVGS).format(o=outside, n=outside.name)
+            art.write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.'
+                           f'w3.org/1999/xlink">{body}</svg>')
+        cards = content / "cards" / "starter.yaml"
+        text = cards.read_text(encoding="utf-8")
+        at = text.index("  - id: zap\n") + len("  - id: zap\n")
+        cards.write_text(text[:at] + f"    art: art/a{suffix}\n" + text[at:], encoding="utf-8")
+        return f"{kind} art"
+    files = sorted(p for p in content.rglob("*") if p.suffix in (".yaml", ".md"))
+    victim = rng.choice(files)
+    victim.unlink()
+    if kind == "special":
+        os.mkfifo(victim)
+        return f"FIFO for {victim.name}"
+    target = rng.choice([outside / "secret.yaml", Path("/dev/zero"), Path("/etc/passwd"),
+                         outside / "missing.yaml", victim, outside])
+    victim.symlink_to(target)
+    return f"{victim.name} -> {target}"
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_hostile_files_are_located_errors_and_nothing_outside_is_read(tmp_path, batch):
+    """Raw HTML around images, SVG art with outside references or entities, corrupt PNGs,
+    content files that are links (out of the project, to /dev/zero, dangling, to
+    themselves) or FIFOs: each one a located error or valid, no traceback, no hang, and
+    no file outside the project opened (an audit hook watches every open)."""
+    import os
+    import sys
+
+    from PIL import Image
+
+    rng = random.Random(f"{SEED}-hostile-{batch}")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.yaml").write_text(f"x: {SECRET}\n")
+    Image.new("RGB", (8, 8), (220, 20, 30)).save(outside / "red.png")
+    watched = [str(outside.resolve()), "/dev/zero", "/etc/passwd"]
+    opened: list[str] = []
+    state = {"on": False}
+
+    def audit(event, args):
+        if state["on"] and event == "open" and args and isinstance(args[0], (str, Path)):
+            real = os.path.realpath(args[0])
+            if any(real == w or real.startswith(w + os.sep) for w in watched):
+                opened.append(real)
+
+    sys.addaudithook(audit)
+    old = signal.signal(signal.SIGALRM, _alarm)
+    work = tmp_path / "project"
+    content = work / "content"
+    (work / "build").mkdir(parents=True)
+    try:
+        for n in range(HOSTILE_MUTANTS // 2):
+            shutil.copytree(CONTENT, content)
+            what = _hostile(content, outside, rng)
+            signal.alarm(HANG_SECONDS)
+            state["on"] = True
+            try:
+                r = _run("validate", "--content", str(content), "--quiet")
+            except _Hang:
+                pytest.fail(f"hostile mutant {batch}/{n} ({what}) ran over {HANG_SECONDS} s")
+            finally:
+                state["on"] = False
+                signal.alarm(0)
+            assert SECRET not in r.output and "root:x:0" not in r.output, (what, r.output)
+            assert not opened, (what, opened)
+            if r.exit_code != 0:
+                assert r.exit_code == 1, (what, r.output)
+                problems = [ln.removeprefix("Error: ") for ln in r.output.splitlines()
+                            if not ln.endswith("in content") and not ln.startswith("warning")]
+                assert problems and all(LOCATED.match(p) for p in problems), \
+                    (what, r.output[:2000])
+            shutil.rmtree(content)
+            shutil.rmtree(work / "art", ignore_errors=True)
+    finally:
+        state["on"] = False
+        signal.signal(signal.SIGALRM, old)

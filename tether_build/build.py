@@ -165,6 +165,18 @@ def _files(patterns: tuple[str, ...], base: Path) -> list[Path]:
 ALL_CODE = ("**/*.py", "engine/native/*.cpp", "engine/native/*.h")
 
 
+def _file_digest(path: Path, base: Path) -> bytes:
+    """SHA-256 of a stage input, read through the guard (a link out of `base`'s project, a
+    FIFO or a device is never read: its refusal is hashed, validate reports it)."""
+    from .paths_guard import Refused, project_of, read_bytes
+
+    try:
+        data = read_bytes(path, project_of(base), 2**31)
+    except Refused as exc:
+        data = b"refused\0" + exc.why.encode()
+    return hashlib.sha256(data).digest()
+
+
 def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None = None) -> str:
     """Hash of everything a stage's output depends on.
 
@@ -204,7 +216,7 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
             h.update(str(path.relative_to(base)).encode())
             digest = seen.get(path)
             if digest is None:
-                digest = seen[path] = hashlib.sha256(path.read_bytes()).digest()
+                digest = seen[path] = _file_digest(path, base)
             h.update(digest)
     if card_view:
         cards = json.dumps(call_stage(stage.card_view, ctx), sort_keys=True, ensure_ascii=False)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from pathlib import Path
 
 from . import text as textmod
@@ -89,40 +88,16 @@ def art_path(content: Content, value: str):
         return None, f"{value}: not a picture ({', '.join(ART_SUFFIXES)})"
     if not path.is_file():
         return None, f"no file {value} in the project folder {project}"
-    why = picture_problem(path)
+    why = picture_problem(path, project)
     return (None, f"{value}: {why}") if why else (path, None)
 
 
-ART_MAX_BYTES = 20 * 2**20    # a card picture larger than this is refused (20 MiB)
-ART_MAX_PIXELS = 40_000_000   # and so is one of more pixels (a 300 dpi face needs ~1 M)
+def picture_problem(path: Path, root=None) -> str | None:
+    """Why a card picture cannot be printed (outside `root`, not a regular file, too large,
+    not decodable, an SVG with outside references or entities), or None: pictures.problem."""
+    from .pictures import problem
 
-
-def picture_problem(path: Path) -> str | None:
-    """Why a card picture cannot be printed (too large, not decodable), or None. A PNG or
-    JPEG is decoded by Pillow (header and data checked); an SVG must be UTF-8 XML whose
-    first element is <svg>. Nothing in the file is run or fetched."""
-    if path.stat().st_size > ART_MAX_BYTES:
-        return f"larger than {ART_MAX_BYTES // 2**20} MiB"
-    if path.suffix.lower() == ".svg":
-        head = path.read_bytes()[:4096]
-        try:
-            text = head.decode("utf-8")
-        except UnicodeDecodeError:
-            return "not a UTF-8 SVG file"
-        text = re.sub(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", "", text,
-                      flags=re.DOTALL).lstrip()
-        return None if re.match(r"<svg[\s>]", text) else "not an SVG picture (no <svg> element)"
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with Image.open(path) as image:
-            if image.width * image.height > ART_MAX_PIXELS:
-                return f"{image.width} x {image.height} pixels: more than {ART_MAX_PIXELS:,}"
-            image.verify()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError,
-            Image.DecompressionBombError) as exc:
-        return f"not a picture Pillow can read ({type(exc).__name__}: {exc})"
-    return None
+    return problem(path, root)
 
 
 def art_file(content: Content, value: str) -> dict:

@@ -81,7 +81,7 @@ def engine_build(content_dir: Path, out: Path, quiet: bool) -> None:
 
     for name, data in sorted(compiled_files(content_dir).items()):
         path = out / "engine" / name
-        changed = write_atomic(path, data)
+        changed = write_atomic(path, data, out)
         if not quiet:
             click.echo(f"{'wrote' if changed else 'unchanged'} {path}")
 
@@ -180,13 +180,14 @@ def odds(content_dir, engine_dir, attacker, defender, attacker_faction, defender
 def _glossary(content_dir: Path) -> dict:
     """The content's glossary terms for printed words ({} when it cannot be read: the
     words then fall back to the term ids')."""
+    from .paths_guard import Refused, project_of, read_text
     from .yamlio import parse
 
-    try:
-        doc, problems = parse((content_dir / "terms.yaml").read_text(encoding="utf-8"),
+    try:   # through the guard: a link out of the project or a FIFO is not read
+        doc, problems = parse(read_text(content_dir / "terms.yaml", project_of(content_dir)),
                               "terms.yaml")
         return doc.data["terms"] if doc is not None and not problems else {}
-    except (OSError, KeyError, TypeError, ValueError):
+    except (OSError, KeyError, TypeError, ValueError, Refused):
         return {}
 
 

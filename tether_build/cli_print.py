@@ -114,7 +114,7 @@ def _write_errata(out: Path, errata: bytes | None, say) -> None:
         return
     from .fsutil import write_atomic
 
-    write_atomic(out / "print" / "errata.pdf", errata)
+    write_atomic(out / "print" / "errata.pdf", errata, out)
     say(f"wrote {out / 'print' / 'errata.pdf'}")
 
 

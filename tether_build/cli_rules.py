@@ -33,7 +33,7 @@ def rulebook(content_dir: Path, out: Path, paper: str, quiet: bool, as_json: boo
     book = render_rulebook(content, content_dir, PAPER_CHOICES[paper])
     written = []
     for name, data in book.files.items():
-        write_atomic(out / name, data)
+        write_atomic(out / name, data, out)
         written.append(str(out / name))
     if as_json:
         click.echo(json.dumps({"files": written, "pages": book.pages,

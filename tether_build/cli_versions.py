@@ -86,7 +86,7 @@ def diff_cmd(content_dir: Path, rev: str | None, to: str | None, as_json: bool,
     from .versions.diff import summary
 
     ch, html_page = changes_html(content_dir, rev, to, TEMPLATES.as_uri() + "/")
-    write_atomic(out / "changes.html", html_page.encode())
+    write_atomic(out / "changes.html", html_page.encode(), out)
     if as_json:
         click.echo(json.dumps(ch.to_json(), indent=2, sort_keys=True, default=str))
         return

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from .errors import TetherError
 from .fsutil import write_atomic
+from .paths_guard import RECORD_MAX, Refused, out_path, out_path_ok, read_bytes
 
 STAGING = ".tether-staging"
 RECORD = "COMMIT.json"
@@ -49,9 +50,10 @@ class Outputs:
 
 
 def _same(path: Path, data: bytes) -> bool:
-    """Whether `path` is a file holding exactly `data`."""
+    """Whether `path` is a regular file (not a link) holding exactly `data`."""
     try:
-        return path.stat().st_size == len(data) and path.read_bytes() == data
+        return path.lstat().st_size == len(data) and not path.is_symlink() \
+            and path.is_file() and path.read_bytes() == data
     except OSError:
         return False
 
@@ -73,35 +75,52 @@ def _why(exc: OSError, out: Path) -> str:
 
 
 def _finish(out: Path, staging: Path, record: dict) -> None:
-    """Carry out a decided commit (idempotent: safe to repeat after a kill)."""
+    """Carry out a decided commit (idempotent: safe to repeat after a kill). Every path is
+    checked again right before it is used (paths_guard.out_path): no symlink on the way."""
     for rel in record["moves"]:
-        src = staging / "files" / rel
+        src = out_path(out, f"{STAGING}/files/{rel}")
         if src.exists():
-            (out / rel).parent.mkdir(parents=True, exist_ok=True)
-            os.replace(src, out / rel)
+            target = out_path(out, rel)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(src, out_path(out, rel))
     for rel in record["removals"]:
-        (out / rel).unlink(missing_ok=True)
+        out_path(out, rel).unlink(missing_ok=True)
     shutil.rmtree(staging, ignore_errors=True)
+
+
+def _record_ok(out: Path, record) -> bool:
+    """A commit record as commit() writes it, every path of which stays in `out` (no `..`,
+    no absolute path, no symlink on the way: a restored cache or an unpacked archive of the
+    build folder may hold one pointing anywhere)."""
+    return isinstance(record, dict) and all(
+        isinstance(record.get(k), list) and all(
+            out_path_ok(out, r) and (k == "removals" or out_path_ok(out, f"{STAGING}/files/{r}"))
+            for r in record[k])
+        for k in ("moves", "removals"))
 
 
 def recover(out: Path) -> str | None:
     """Finish or discard what a killed build left; returns what was done, if anything."""
     staging = out / STAGING
+    if staging.is_symlink():
+        staging.unlink()   # never ours: the tool makes a real folder
+        return f"removed {staging}: a symlink, not an interrupted build's outputs"
     if not staging.is_dir():
         return None
     try:
-        record = json.loads((staging / RECORD).read_text())
-        if not isinstance(record, dict) or not all(
-                isinstance(record.get(k), list) and all(isinstance(r, str) and ".." not in
-                                                        Path(r).parts and not
-                                                        Path(r).is_absolute()
-                                                        for r in record[k])
-                for k in ("moves", "removals")):
-            raise ValueError("bad record")
-    except (OSError, ValueError):
+        record = json.loads(read_bytes(staging / RECORD, staging, RECORD_MAX))
+    except (OSError, ValueError, RecursionError, Refused):
         shutil.rmtree(staging, ignore_errors=True)
         return "discarded the unfinished outputs of an interrupted build"
-    _finish(out, staging, record)
+    if not _record_ok(out, record):
+        shutil.rmtree(staging, ignore_errors=True)
+        return ("discarded the outputs of an interrupted build: its commit record names a "
+                "path outside the output folder (a symlink, `..` or an absolute path)")
+    try:
+        _finish(out, staging, record)
+    except Refused as exc:   # a symlink made between the check and the move
+        shutil.rmtree(staging, ignore_errors=True)
+        return f"discarded the outputs of an interrupted build: {exc}"
     return "completed the outputs of an interrupted build"
 
 
@@ -110,18 +129,20 @@ def commit(out: Path, pending: dict[str, bytes], removals: list[str],
     """Swap in `pending` (rel -> bytes), the manifest (None: unchanged) and drop `removals`;
     returns (written, unchanged count). Nothing is touched when nothing changed."""
     changed = {rel: data for rel, data in pending.items() if not _same(out / rel, data)}
-    removals = [rel for rel in removals if (out / rel).exists()]
+    removals = [rel for rel in removals if (out / rel).exists() or (out / rel).is_symlink()]
     if not changed and not removals and manifest is None:
         return [], len(pending)
-    for rel in changed:
-        target = out / rel
-        if target.is_dir():
+    for rel in [*changed, *removals]:
+        target = out_path(out, rel)   # Refused (one line) for a symlink on the way
+        if rel in changed and target.is_dir():
             raise TetherError(f"cannot write {target}: a folder of that name is in the way "
                               "(move it away and build again)")
     if out.exists() and not out.is_dir():
         raise TetherError(f"the output folder {out} is a file (choose another --out)")
     staging = out / STAGING
     try:
+        if staging.is_symlink():
+            staging.unlink()   # a link left there: never written through
         shutil.rmtree(staging, ignore_errors=True)
         for rel, data in changed.items():
             _fsync_write(staging / "files" / rel, data)

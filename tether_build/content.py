@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import yamlio
+from . import paths_guard, yamlio
 from .errors import ContentError, Problem
 
 # file (relative to content/) -> schema; cards/*.yaml use cards.schema.json
@@ -90,8 +90,8 @@ def _schema_problems(doc: yamlio.Doc, schema: str) -> list[Problem]:
     return out
 
 
-def _schema_line(path: Path, display: str, schema: str) -> list[Problem]:
-    first = path.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
+def _schema_line(doc: yamlio.Doc, display: str, schema: str) -> list[Problem]:
+    first = doc.first_line
     if not first.startswith(SCHEMA_LINE) or not first.rstrip().endswith(schema):
         return [Problem(display, 1, 1, "", "first line must point the editor at its schema",
                         f"start the file with '{SCHEMA_LINE}…/schemas/{schema}'")]
@@ -134,7 +134,7 @@ def schema_checked(doc: yamlio.Doc, path: Path, schema: str, memo) -> list[Probl
         return _schema_problems(doc, schema)
     from .digests import digest
 
-    key = digest(_checker_digest(), path.read_bytes(), schema)
+    key = digest(_checker_digest(), doc.source_digest, schema)   # set by yamlio.load
     if memo.get("valid", key) == b"valid":
         return []
     problems = _schema_problems(doc, schema)
@@ -151,6 +151,8 @@ def load_partial(root: Path, memo=None) -> tuple[Content, list[Problem]]:
     content = Content(root)
     problems: list[Problem] = []
     base = root.parent if root.name else root
+    project = paths_guard.project_of(root)
+    paths_guard.allow_reads(project)   # what pages may load (render.resources.local_file)
 
     def display(p: Path) -> str:
         try:
@@ -167,11 +169,11 @@ def load_partial(root: Path, memo=None) -> tuple[Content, list[Problem]]:
             problems.append(Problem(shown, 1, 1, "", "required content file is missing",
                                     f"create it (schema: schemas/{schema})"))
             continue
-        doc, probs = yamlio.load(path, shown, memo)
+        doc, probs = yamlio.load(path, shown, memo, root=project)
         problems += probs
         if doc is None:
             continue
-        problems += _schema_line(path, shown, schema)
+        problems += _schema_line(doc, shown, schema)
         schema_probs = schema_checked(doc, path, schema, memo)
         problems += schema_probs
         key = path.name if schema != CARD_SCHEMA else f"cards/{path.name}"

@@ -220,6 +220,16 @@ def warn_deck_counts(content: Content):
                               "add a card, or record why in the deck's notes")
 
 
+def _chapter_text(path: Path, root) -> str:
+    """A rules chapter's text, or "" when the guard refuses it (the chapter check says why)."""
+    from .paths_guard import Refused, project_of, read_text
+
+    try:
+        return read_text(path, project_of(root))
+    except Refused:
+        return ""
+
+
 def _used_terms(content: Content) -> set[str]:
     """Term ids that some text token, rules chapter or content field refers to."""
     from .contentwalk import walk_text
@@ -227,7 +237,7 @@ def _used_terms(content: Content) -> set[str]:
     used: set[str] = set()
     texts = [v for doc in content.docs.values() for _, v in walk_text(doc.data)]
     rules = Path(content.root) / "rules"
-    texts += [p.read_text(encoding="utf-8") for p in sorted(rules.glob("*.md"))]
+    texts += [_chapter_text(p, content.root) for p in sorted(rules.glob("*.md"))]
     for value in texts:
         for kind, tid, _form, _ in textmod.tokens(value):
             used.add(tid if kind == "term" else content.icons.get(tid, {}).get("term", ""))

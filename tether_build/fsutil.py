@@ -10,11 +10,27 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: Path, data: bytes) -> bool:
-    """Write `data` to `path` atomically. Returns False (and writes nothing) if unchanged."""
+def write_atomic(path: Path, data: bytes, inside: Path | None = None) -> bool:
+    """Write `data` to `path` atomically. Returns False (and writes nothing) if unchanged.
+    inside: the output folder `path` must stay in (paths_guard.out_path: no `..`, no
+    symlink on the way; paths_guard.Refused otherwise)."""
     path = Path(path)
-    if path.exists() and path.read_bytes() == data:
-        return False
+    if inside is not None:
+        from .paths_guard import out_path
+
+        try:
+            rel = path.relative_to(inside).as_posix()
+        except ValueError:
+            from .paths_guard import Refused
+
+            raise Refused(path, f"is not inside the output folder {inside}") from None
+        out_path(inside, rel)
+    try:   # compared only with a regular file of the same size (never a FIFO or device)
+        st = path.lstat()
+        if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -13,13 +13,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .fsutil import write_atomic
+from .paths_guard import RECORD_MAX, Refused, read_bytes
 
 MANIFEST = ".tether-build.json"
 
 
 def inside(out: Path, rel) -> bool:
-    """True when `rel` is a relative path that stays inside the output folder."""
-    if not isinstance(rel, str) or not rel or "\0" in rel or Path(rel).is_absolute():
+    """True when `rel` is a relative path that stays inside the output folder (no `..`, no
+    absolute path, no symlink on the way: paths_guard.out_path)."""
+    from .paths_guard import out_path_ok
+
+    if not out_path_ok(out, rel):
         return False
     root = out.resolve()
     return (root / rel).resolve().is_relative_to(root) and ".." not in Path(rel).parts
@@ -60,8 +64,8 @@ def load_manifest(out: Path, warn: Callable[[str], None] = lambda _m: None) -> d
     """The previous build's manifest; entries of the wrong shape or pointing outside `out`
     are dropped with a warning (the build never touches a path it did not write)."""
     try:
-        data = json.loads((out / MANIFEST).read_text())
-    except (OSError, ValueError, RecursionError):
+        data = json.loads(read_bytes(out / MANIFEST, out, RECORD_MAX))
+    except (OSError, ValueError, RecursionError, Refused):
         return {}
     if not isinstance(data, dict):
         warn(f"ignoring {MANIFEST}: not a mapping of stages")

@@ -115,8 +115,9 @@ def load_designer_notes(path: Path, shown: str, memo=None) -> tuple[list[dict], 
     """rules/designer-notes.yaml: a list of {chapter, section, note}, checked against
     schemas/designer-notes.schema.json; problems located. memo: as content.load_partial's."""
     from .content import schema_checked
+    from .paths_guard import project_of
 
-    doc, problems = yamlio.load(path, shown, memo)
+    doc, problems = yamlio.load(path, shown, memo, root=project_of(Path(path).parent.parent))
     if doc is None or problems:
         return [], problems
     problems = schema_checked(doc, path, "designer-notes.schema.json", memo)

@@ -114,6 +114,7 @@ class Site:
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
 FONT_TYPES = {".ttf", ".otf", ".woff", ".woff2"}
+NAME_MAX = 255     # bytes in one path segment (a longer one is a 400, not an OSError)
 READ_TIMEOUT = 10  # seconds a connection may stay silent (a slow or stuck client)
 
 
@@ -132,6 +133,15 @@ def _handler(site: Site):
                 self._send(403, b"forbidden host", "text/plain")
                 return
             path = urlparse(self.path).path
+            if any(len(seg.encode()) > NAME_MAX for seg in unquote(path).split("/")):
+                self._send(400, b"bad request: a path segment over 255 bytes", "text/plain")
+                return
+            try:
+                self._route(path)
+            except OSError:   # a name the file system refuses: an answer, never a dropped line
+                self._send(404, b"not found", "text/plain")
+
+        def _route(self, path: str) -> None:
             if path == "/":
                 self._send(302, b"", "text/plain", {"Location": next(iter(site.pages))})
             elif path == "/_version":
@@ -181,15 +191,18 @@ def _handler(site: Site):
             if "\0" in rel:
                 self._send(404, b"not found", "text/plain")
                 return
-            target = (TEMPLATES / rel).resolve()
-            if TEMPLATES.resolve() not in target.parents or not target.is_file():
+            from .paths_guard import FILE_MAX, Refused, read_bytes
+
+            try:   # a regular file of templates/ once resolved, of bounded size
+                data = read_bytes(TEMPLATES / rel, TEMPLATES, FILE_MAX)
+            except Refused:
                 self._send(404, b"not found", "text/plain")
                 return
-            kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+            kind = mimetypes.guess_type(rel)[0] or "application/octet-stream"
             # fonts are not content: a browser may keep them (the Play page's card faces
             # would load 2 MB of fonts each)
-            keep = {"Cache-Control": "max-age=3600"} if target.suffix in FONT_TYPES else None
-            self._send(200, target.read_bytes(), kind, keep)
+            keep = {"Cache-Control": "max-age=3600"} if Path(rel).suffix.lower() in FONT_TYPES else None
+            self._send(200, data, kind, keep)
 
         def _art(self, rel: str) -> None:
             """A card's `art:` picture: inside the project folder, a picture type, on disk

@@ -260,13 +260,30 @@ def check_departures(content: Content):
     yield from check_printed(content)
 
 
-CHECKS = (check_ids, check_text, check_effect_refs, check_areas, check_constants,
+def check_term_names(content: Content):
+    """Two glossary terms may not print the same word (singular or plural, in any case):
+    a player could not tell them apart, and a literal name could not say which it meant."""
+    owner: dict[str, tuple[str, str]] = {}
+    for tid, term in content.terms.items():
+        for form in ("singular", "plural"):
+            name = term.get(form)
+            if not isinstance(name, str) or not name.strip():
+                continue
+            key = " ".join(name.split()).casefold()
+            first = owner.setdefault(key, (tid, form))
+            if first[0] != tid:
+                yield content.problem("terms.yaml", ("terms", tid, form),
+                                      f"the name {name!r} is also term {first[0]!r}'s "
+                                      f"{first[1]}", "give each term a name of its own")
+
+
+CHECKS = (check_ids, check_text, check_term_names, check_effect_refs, check_areas, check_constants,
           check_game_numbers, check_palette, check_art, crosscheck.check_ages,
           crosscheck.check_keywords, crosscheck.check_example_ids,
           crosscheck.check_rejected_cards, check_departures)
 # The core files each check reads: when some core file has problems of its own, the checks
 # that do not read it still run, so every problem is reported in one run (issue 41.7).
-NEEDS = {"check_ids": CORE, "check_text": ("terms.yaml",), "check_effect_refs": (),
+NEEDS = {"check_ids": CORE, "check_text": ("terms.yaml",), "check_term_names": ("terms.yaml",), "check_effect_refs": (),
          "check_areas": (),
          "check_constants": ("game.yaml", *CONSTANT_FILES),
          "check_game_numbers": ("game.yaml",),

@@ -24,6 +24,8 @@ class Doc:
     data: object
     marks: dict = field(default_factory=dict)  # path -> (line, col) of the value
     key_marks: dict = field(default_factory=dict)  # path -> (line, col) of the mapping key
+    first_line: str = ""      # the file's first line (load: its schema line)
+    source_digest: str = ""   # SHA-256 of the file's bytes (load)
 
     def locate(self, path: Path_, key: bool = False) -> tuple[int, int]:
         """Line/column of `path`, or of its nearest written ancestor."""
@@ -98,30 +100,48 @@ def dotted(path: Path_) -> str:
     return out
 
 
-def load(path: Path, display: str | None = None, memo=None) -> tuple[Doc | None, list[Problem]]:
-    """Parse one YAML file. Returns (doc or None, problems).
+def load(path: Path, display: str | None = None, memo=None, root=None
+         ) -> tuple[Doc | None, list[Problem]]:
+    """Parse one YAML file. Returns (doc or None, problems). The file is read through
+    paths_guard: a regular file of at most 8 MiB, inside `root` (the project folder) once its
+    links are followed; otherwise a located problem that never quotes the file.
 
     memo: a render.cache.Cache that keeps the parsed data and marks of files that parsed
     cleanly, by their bytes (plain values only, stored with marshal); a file with a problem
     is parsed, and its problem worded, every time."""
     display = display or str(path)
+    from .paths_guard import TEXT_MAX, Refused, read_bytes
+
     try:
-        raw = Path(path).read_bytes()
+        raw = read_bytes(path, root, TEXT_MAX)
+    except Refused as exc:
+        return None, [Problem(display, 1, 1, "", f"cannot read file: it {exc.why}",
+                              "a content file is a plain YAML file inside the project")]
+    try:
         text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Problem(display, 1, 1, "", f"cannot read file: {exc}", "save it as UTF-8")]
+    except UnicodeDecodeError as exc:
+        return None, [Problem(display, 1, 1, "", f"cannot read file: not UTF-8 (byte "
+                              f"{exc.start})", "save it as UTF-8")]
     key = _memo_key(raw) if memo is not None else None
     if key is not None:
         doc = _remembered(memo.get("parsed", key), display)
         if doc is not None:
-            return doc, []
+            return _stamped(doc, raw, text), []
     doc, problems = parse(text, display)
+    if doc is not None:
+        _stamped(doc, raw, text)
     if key is not None and doc is not None and not problems:
         try:
             memo.put("parsed", key, marshal.dumps((doc.data, doc.marks, doc.key_marks)))
         except ValueError:
             pass  # a value marshal cannot keep (e.g. a date): parsed again next time
     return doc, problems
+
+
+def _stamped(doc: Doc, raw: bytes, text: str) -> Doc:
+    doc.first_line = text.split("\n", 1)[0]
+    doc.source_digest = hashlib.sha256(raw).hexdigest()
+    return doc
 
 
 @functools.cache

@@ -160,3 +160,20 @@ def test_card_art_is_served_from_the_project_folder_only(content_copy, tmp_path)
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+@pytest.mark.parametrize("path", ["/templates/" + "a" * 300, "/art/" + "b" * 256 + ".png",
+                                  "/" + "c" * 1000, "/templates/x/" + "%41" * 300])
+def test_a_path_segment_over_255_bytes_is_answered(site_server, path):
+    """issue 43: a name the file system refuses (ENAMETOOLONG) is a 400, not a dropped
+    connection."""
+    port, _ = site_server
+    status, _ = _get(port, path)
+    assert status == 400
+
+
+def test_a_template_link_out_of_templates_is_not_served(site_server, tmp_path):
+    """A static file is read through the guard: resolved inside templates/, never /etc."""
+    port, _ = site_server
+    assert _get(port, "/templates/../../../../etc/passwd")[0] == 404
+    assert _get(port, "/templates/%2e%2e/%2e%2e/pyproject.toml")[0] == 404

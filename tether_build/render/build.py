@@ -213,7 +213,7 @@ def build_print(content_dir: Path, out: Path, opts: PrintOptions,
     files = render_all(content, chosen, opts, out, progress, result)
     t = time.perf_counter()
     for path, data in sorted(files.items()):
-        (result.written if write_atomic(path, data) else result.unchanged).append(str(path))
+        (result.written if write_atomic(path, data, out) else result.unchanged).append(str(path))
         result.sizes[str(path)] = len(data)
     if not opts.cards and not opts.faction:
         from .modes import suffix

@@ -175,10 +175,12 @@ class Cache:
         if os.environ.get(REFRESH_ENV) == "1":
             self.misses += 1
             return None
-        path = self._path(kind, key)
-        try:
-            data = path.read_bytes()
-        except OSError:
+        from ..paths_guard import FILE_MAX, Refused, out_path, read_bytes
+
+        try:   # a regular file of the cache folder: never a link out, a FIFO, a device
+            path = out_path(self.root, f"{kind}/{key}.bin")
+            data = read_bytes(path, self.root, FILE_MAX)
+        except (OSError, Refused):
             self.misses += 1
             return None
         self.hits += 1
@@ -191,10 +193,12 @@ class Cache:
     def put(self, kind: str, key: str, data: bytes) -> None:
         """Store an entry (atomically; a concurrent writer writes the same bytes). The cache
         only saves time: a full or read-only disk skips the entry, the build goes on."""
+        from ..paths_guard import Refused, out_path
+
         if self.root is not None:
-            try:
-                write_atomic(self._path(kind, key), data)
-            except OSError:
+            try:   # never through a symlink of the cache folder
+                write_atomic(out_path(self.root, f"{kind}/{key}.bin"), data)
+            except (OSError, Refused):
                 pass
 
 

@@ -26,6 +26,9 @@ class Pages:
 
         self.renderer = renderer
         self.templates = Path(templates)
+        from ..paths_guard import allow_reads
+
+        allow_reads(self.templates)   # the pages' own templates (a copy, in tests)
         self.modes = normalize(modes)   # print modes (render/modes.py)
         self.grayscale = GRAYSCALE in self.modes
         self.extra_css = [INK_SAVER_CSS] if INK_SAVER in self.modes else []

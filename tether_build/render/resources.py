@@ -17,6 +17,11 @@ def local_file(url: str) -> None:
     if not url.startswith("file:"):
         raise TetherError(f"pages may only load local files, not {url[:80]}")
     path = url2pathname(urlsplit(url).path)
+    from ..paths_guard import may_load
+
+    if not may_load(path):
+        raise TetherError(f"pages may only load files of the project or the tool's templates, "
+                          f"not {path[:120]}")
     try:
         info = os.stat(path)
     except OSError as exc:

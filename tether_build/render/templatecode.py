@@ -18,11 +18,14 @@ afresh in every build (slower, never stale).
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import hmac
 
 import jinja2
 
-FORMAT = 2  # 2: content filters are no longer folded (entries of format 1 may hold words)
+FORMAT = 3  # 2: content filters are no longer folded (entries of format 1 may hold words)
+#            3: entries are signed (an unsigned one is never loaded)
 
 
 def data_filter(func):
@@ -84,9 +87,9 @@ class TemplateCode(jinja2.BytecodeCache):
     def load_bytecode(self, bucket) -> None:
         if foldable_content(bucket.environment):
             return  # it might hold content: compiled afresh, never cached
-        data = self.cache.get("jinja", self._key(bucket))
+        data = _opened(self.cache.get("jinja", self._key(bucket)))
         if data is None:
-            return
+            return   # none, or not signed here: compiled afresh, never run
         try:
             bucket.bytecode_from_string(data)   # checks the magic and the checksum
         except Exception:  # noqa: BLE001  (an unreadable entry: compile the template again)
@@ -95,7 +98,45 @@ class TemplateCode(jinja2.BytecodeCache):
     def dump_bytecode(self, bucket) -> None:
         if foldable_content(bucket.environment):
             return
-        self.cache.put("jinja", self._key(bucket), bucket.bytecode_to_string())
+        self.cache.put("jinja", self._key(bucket), _signed(bucket.bytecode_to_string()))
+
+
+# Compiled code runs when loaded, and the render cache lies in the build folder, which a
+# restored CI cache or an unpacked archive may fill (issue 43): each entry is signed with a key
+# of this machine, user and installation, and one whose signature does not match is compiled
+# afresh, never loaded. The key is never written anywhere.
+_MAC = hashlib.sha256
+
+
+@functools.cache
+def _key_of_this_machine() -> bytes:
+    import os
+    import sys
+
+    parts = [str(os.getuid() if hasattr(os, "getuid") else 0), sys.executable, __file__]
+    for name in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+        try:
+            with open(name, "rb") as fh:
+                parts.append(fh.read(64).hex())
+            break
+        except OSError:
+            continue
+    else:   # no stable id of this machine: a key of this process (entries of others refused)
+        parts.append(os.urandom(32).hex())
+    return hashlib.sha256("\0".join(parts).encode()).digest()
+
+
+def _signed(code: bytes) -> bytes:
+    return hmac.new(_key_of_this_machine(), code, _MAC).digest() + code
+
+
+def _opened(entry: bytes | None) -> bytes | None:
+    """The code of a signed entry, or None (no entry, or one not signed on this machine)."""
+    if entry is None or len(entry) < 32:
+        return None
+    mac, code = entry[:32], entry[32:]
+    return code if hmac.compare_digest(mac, hmac.new(_key_of_this_machine(), code, _MAC)
+                                       .digest()) else None
 
 
 def bytecode_cache(cache) -> TemplateCode | None:

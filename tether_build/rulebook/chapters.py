@@ -119,17 +119,19 @@ class ChapterRenderer:
         return filled, [Problem(shown, first + line - 1, col, "text", message, hint)
                         for line, col, message, hint in found]
 
-    def _images(self, tokens, shown: str, first: int) -> list[Problem]:
+    def _images(self, tokens, shown: str, first: int, text: str = "") -> list[Problem]:
         """Markdown images may only show files of the content or templates folders; each
-        good one is pointed at its file, anything else is a located error (issue 17.2)."""
+        good one is pointed at its file, anything else is a located error (issue 17.2).
+        Every image of the tree is checked, wherever it sits (tables, links, lists)."""
         problems = []
         roots = [Path(self.ctx.content.root).resolve(), TEMPLATES.resolve()]
+        lines = text.split("\n")
         for token in tokens:
-            for child in token.children or []:
+            for child in _walk(token.children or []):
                 if child.type != "image":
                     continue
                 src = child.attrGet("src") or ""
-                line = first + (token.map[0] if token.map else 0)
+                line = first + _line_of(token, lines, src)
                 path, why = _image_file(src, roots)
                 if why:
                     problems.append(Problem(shown, line, 1, "text", f"image {src!r}: {why}",
@@ -160,27 +162,44 @@ class ChapterRenderer:
         return out
 
     # ---- rendering ---------------------------------------------------------------------
-    def _markdown(self, source: str) -> str:
-        """A chapter's Markdown (with no image) as HTML, from the render cache when an
-        earlier build rendered the same text: an edit of one chapter, or of a number that
-        some print, parses those alone (parsing is about a third of reading the chapters)."""
+    @staticmethod
+    def _html_key(source: str) -> str:
         from ..render.cache import digest, versions
 
-        key = digest("chapter-html/1", source, versions("markdown-it-py"), _code())
-        if self.cache is not None:
-            data = self.cache.get("chapterhtml", key)
-            if data is not None:
-                return data.decode("utf-8")
-        html = self.md.renderer.render(self.md.parse(source), self.md.options, {})
-        if self.cache is not None:
-            self.cache.put("chapterhtml", key, html.encode("utf-8"))
+        return digest("chapter-html/2", source, versions("markdown-it-py"), _code())
+
+    def _cached(self, source: str) -> str | None:
+        """A chapter's HTML from the render cache, when an earlier build parsed the same
+        text, found it clean and with no image (only such are kept): an edit of one chapter,
+        or of a number that some print, parses those alone (parsing is about a third of
+        reading the chapters)."""
+        if self.cache is None:
+            return None
+        data = self.cache.get("chapterhtml", self._html_key(source))
+        try:
+            return data.decode("utf-8") if data is not None else None
+        except UnicodeDecodeError:
+            return None
+
+    def _markdown(self, tokens, source: str) -> str:
+        """The checked tree as HTML; kept in the render cache when it shows no image (an
+        image's file is read at layout and may change under the same text)."""
+        html = self.md.renderer.render(tokens, self.md.options, {})
+        if self.cache is not None and not _has_image(tokens):
+            self.cache.put("chapterhtml", self._html_key(source), html.encode("utf-8"))
         return html
 
     def render(self, path: Path, shown: str, check_only: bool = False
                ) -> tuple[Chapter | None, list[Problem]]:
         """One chapter file -> (Chapter, problems); Chapter is None if it cannot render
         (or if only checking)."""
-        text = path.read_text(encoding="utf-8")
+        from ..paths_guard import Refused, project_of, read_text
+
+        try:   # a regular file of the project, at most 8 MiB: never a link out, a FIFO
+            text = read_text(path, project_of(Path(path).parent.parent))
+        except Refused as exc:
+            return None, [Problem(shown, 1, 1, "", f"cannot read file: it {exc.why}",
+                                  "a rules chapter is a plain Markdown file inside the project")]
         meta, body, first, problems = split_front_matter(text, shown)
         if problems:
             return None, problems
@@ -212,16 +231,18 @@ class ChapterRenderer:
             self.cache.put("chapterlint", linted, b"clean")
         rendered, errors = self._constants("\n".join(lines), shown, first)
         problems += errors
-        if "![" in rendered:   # (every Markdown image starts so: no parse without one)
-            problems += self._images(self.md.parse(rendered), shown, first)
-        if problems or check_only:
-            return None, problems
-        if "![" in rendered:
-            tokens = self.md.parse(self.words.html(rendered))
-            self._images(tokens, shown, first)  # checked above: now points each at its file
-            html = self.md.renderer.render(tokens, self.md.options, {})
-        else:
-            html = self._markdown(self.words.html(rendered))
+        # One parse (issue 43): the Markdown the images are checked in is the Markdown that
+        # is rendered, the designer's text escaped (HTML typed in a chapter prints as typed:
+        # a <div> or <!-- --> cannot hide an image from the check). With an unknown token
+        # the words cannot be rendered: the text is escaped as it stands, for the check.
+        source = self.words.html(rendered) if not problems else Markup.escape(rendered)
+        html = self._cached(source) if not problems and not check_only else None
+        if html is None:
+            tokens = self.md.parse(source)
+            problems += self._images(tokens, shown, first, rendered)
+            if problems or check_only:
+                return None, problems
+            html = self._markdown(tokens, source)
         for n, name in enumerate(directives):
             block = DIRECTIVES[name](self.ctx)
             html = html.replace(f"<p>{PLACEHOLDER.format(n)}</p>", str(block))
@@ -232,6 +253,24 @@ class ChapterRenderer:
         return chapter, []
 
 
+def _walk(children):
+    """Every inline token, nested ones (an image in a link's text, an image's alt) too."""
+    for child in children:
+        yield child
+        yield from _walk(child.children or [])
+
+
+def _has_image(tokens) -> bool:
+    return any(c.type == "image" for t in tokens for c in _walk(t.children or []))
+
+
+def _line_of(token, lines: list[str], src: str) -> int:
+    """The line (from the body's first, 0-based) of `src` within the token's block."""
+    start, end = token.map if token.map else (0, 1)
+    return next((i for i in range(start, min(end, len(lines))) if src and src in lines[i]),
+                start)
+
+
 @functools.cache
 def _code() -> bytes:
     """This module (how it sets up Markdown), for the key of a chapter's HTML."""
@@ -240,7 +279,6 @@ def _code() -> bytes:
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 IMAGE_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
-IMAGE_MAX_BYTES = 20 * 1024 * 1024
 
 
 def _image_file(src: str, roots: list[Path]) -> tuple[Path | None, str | None]:
@@ -254,9 +292,10 @@ def _image_file(src: str, roots: list[Path]) -> tuple[Path | None, str | None]:
         return None, "not an image type (" + ", ".join(sorted(IMAGE_TYPES)) + ")"
     if not path.is_file():
         return None, "no such file"
-    if path.stat().st_size > IMAGE_MAX_BYTES:
-        return None, f"larger than {IMAGE_MAX_BYTES // 2**20} MB"
-    return path, None
+    from ..pictures import problem  # read through the guard, decoded, SVG references checked
+
+    why = problem(path, next(root for root in roots if path.is_relative_to(root)))
+    return (None, why) if why else (path, None)
 
 
 def check_chapters(content, rules_dir: Path, base: Path) -> list[Problem]:

@@ -15,6 +15,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import click
+
 from ..errors import ContentError, TetherError
 
 
@@ -102,9 +104,29 @@ def content_at(content_dir: Path, rev: str) -> Iterator[Path]:
     except subprocess.CalledProcessError:
         raise TetherError(f"revision {rev!r} has no {rel}/ folder") from None
     with tempfile.TemporaryDirectory(prefix="tether-rev-") as tmp:
+        skipped: list[str] = []
         with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-            tar.extractall(tmp, filter="data")
+            tar.extractall(tmp, filter=_plain_files(skipped))
+        if skipped:
+            click.echo(f"warning: {rev}: skipped {len(skipped)} link(s) or special file(s) "
+                       f"in {rel}/ (content files are plain files): "
+                       + ", ".join(skipped[:5]), err=True)
         yield Path(tmp) / rel
+
+
+def _plain_files(skipped: list[str]):
+    """A tar filter that extracts folders and regular files only (tarfile's "data" rules):
+    a symlink, hard link or device committed in the content is skipped and named."""
+    def keep(member: tarfile.TarInfo, dest: str):
+        if not (member.isfile() or member.isdir()):
+            skipped.append(member.name)
+            return None
+        try:
+            return tarfile.data_filter(member, dest)
+        except tarfile.FilterError:
+            skipped.append(member.name)
+            return None
+    return keep
 
 
 def validated_at(content_dir: Path, rev: str):
@@ -124,5 +146,12 @@ def validated_at(content_dir: Path, rev: str):
 
 def _rules(content_dir: Path) -> dict[str, str]:
     """Rules chapters by file name -> text (compared as text)."""
-    return {p.name: p.read_text(encoding="utf-8")
-            for p in sorted((content_dir / "rules").glob("*.md"))}
+    from ..paths_guard import Refused, project_of, read_text
+
+    out = {}
+    for p in sorted((content_dir / "rules").glob("*.md")):
+        try:   # a link out of the project, a FIFO: named, never read
+            out[p.name] = read_text(p, project_of(content_dir))
+        except Refused as exc:
+            out[p.name] = f"(not read: the file {exc.why})"
+    return out
