@@ -36,9 +36,11 @@ def _at_revision(content_dir: Path, rev: str) -> dict[str, bytes]:
 
 
 def card_meta(rules) -> dict:
-    """Card names as players read them, and the Power cards (gained by holding the Center)."""
+    """Card names as players read them, their Ages, and the Power cards (gained by holding
+    the Center)."""
     power = {d for d, info in rules.decks.items() if info.get("kind") == "power"}
     return {"names": {c.id: c.name or c.id for c in rules.cards},
+            "ages": {c.id: c.age for c in rules.cards if c.age},
             "power": sorted(c.id for c in rules.cards if c.deck in power)}
 
 

@@ -138,7 +138,7 @@ def test_the_command_settles_or_says_so_and_draws_a_sweep(tmp_path):
     r = CliRunner().invoke(main, [
         "balance", "--content", str(content), "--games", "40", "--players", "2",
         "--workers", "1", "--quiet", "--out", str(tmp_path), "--vary",
-        "game.round_cap=3..4", "--sweep-games", "20"])
+        "game.round_cap=3..4", "--sweep-games", "20", "--ladder", "--ladder-games", "20"])
     assert r.exit_code == 0, r.output
     assert "Not settled yet. (40 games)" in r.output
     data = json.loads((tmp_path / "report.json").read_text())
@@ -146,6 +146,14 @@ def test_the_command_settles_or_says_so_and_draws_a_sweep(tmp_path):
     assert data["sweep"]["points"][0]["figures"]["rounds"][0] <= 3
     assert (tmp_path / "sweep.png").stat().st_size > 1000
     assert "What if" in (tmp_path / "report.html").read_text()
+    agents = data["agents"]
+    assert {r["agent"] for r in agents["ladder"]} == {"heuristic", "random"}
+    assert set(agents["variants"]) == {"heuristic", "aggressive", "economic", "cautious"}
+    assert all(v["robustness"] in ("robust", "agent-dependent", "not settled")
+               for v in agents["robustness"]["factions"].values())
+    r = CliRunner().invoke(main, ["balance", "--content", str(content), "--games", "10",
+                                  "--quiet", "--out", str(tmp_path), "--vary", "round_cap=1"])
+    assert r.exit_code != 0 and "path starts with one of" in r.output
 
 
 def test_the_report_files_are_the_same_drawn_over_two_processes(compiled, tmp_path):

@@ -2,7 +2,8 @@
 
 1. A model of the win: one row per seat of every game, a ridge-regularised logistic
    regression of "this seat won" on its faction, seat, the player count, how often it held
-   the Center (the Power cards it picked there), how many cards it gained, and one
+   the Center (the Power cards it picked there), how many cards it gained (in all and per
+   Age: a late gain comes with a long game and a rich seat), and one
    indicator per card it gained. A card's coefficient is then its worth against an average
    gain by a seat in the same position: the card coefficients are centred so that they
    sum to zero (no "+5.7 points for gaining anything"). Effects are shown in points of win
@@ -33,15 +34,19 @@ def _sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x))
 
 
-def design(recs: list[dict], power: set[str]) -> tuple:
-    """(X, y, card ids, number of control columns) of the model; rows are seat-games."""
+def design(recs: list[dict], power: set[str], ages: dict[str, str] | None = None) -> tuple:
+    """(X, y, card ids, number of control columns) of the model; rows are seat-games.
+    `ages`: card id -> its Age (the gains are then counted per Age: a late gain comes with
+    a long game and a seat rich enough to buy late)."""
+    ages = ages or {}
+    age_names = sorted({a for a in ages.values() if a})
     facs = sorted({s["faction"] for r in recs for s in r["seats"]})
     sizes = sorted({r["players"] for r in recs})
     seats = max((r["players"] for r in recs), default=2)
     cards = sorted({c for r in recs for s in r["seats"] for c in s["gained"]})
     ctrl = ["intercept"] + [f"faction:{f}" for f in facs[1:]] + \
         [f"seat:{p}" for p in range(1, seats)] + [f"players:{n}" for n in sizes[1:]] + \
-        ["center_picks", "held_center", "cards_gained"]
+        ["center_picks", "held_center", "cards_gained"] + [f"age:{a}" for a in age_names]
     col = {c: i for i, c in enumerate(ctrl)}
     k = len(ctrl)
     cidx = {c: k + i for i, c in enumerate(cards)}
@@ -59,6 +64,9 @@ def design(recs: list[dict], power: set[str]) -> tuple:
             X[i, col["center_picks"]] = math.log1p(picks)
             X[i, col["held_center"]] = 1.0 if picks else 0.0
             X[i, col["cards_gained"]] = math.log1p(len(s["gained"]))
+            for a in age_names:
+                X[i, col[f"age:{a}"]] = math.log1p(sum(1 for c in s["gained"]
+                                                       if ages.get(c) == a))
             for c in set(s["gained"]):
                 X[i, cidx[c]] = 1.0
             y[i] = won(r, p)
@@ -87,13 +95,13 @@ def fit(X: np.ndarray, y: np.ndarray, k: int, ridge: float = RIDGE,
 
 
 def effects(recs: list[dict], power: set[str], names: dict[str, str],
-            ridge: float = RIDGE, fdr: float = FDR) -> dict:
+            ridge: float = RIDGE, fdr: float = FDR, ages: dict[str, str] | None = None) -> dict:
     """Per gained card: its centred effect in points of win rate with a 95 % interval, the
     BH-controlled verdict (above / below the curve / no detectable difference / small
     sample) and the model's controls."""
     if not recs:
         return {"cards": [], "sum_of_effects": 0.0}
-    X, y, cards, k = design(recs, power)
+    X, y, cards, k = design(recs, power, ages)
     if not cards:
         return {"cards": [], "sum_of_effects": 0.0}
     beta, cov = fit(X, y, k, ridge)
@@ -138,7 +146,7 @@ def effects(recs: list[dict], power: set[str], names: dict[str, str],
     return {"cards": rows, "sum_of_effects": float(sum(r["effect"] for r in rows)),
             "sum_of_log_odds": float(bc.sum()), "ridge": ridge, "fdr": fdr,
             "controls": ["faction", "seat", "player count", "held the Center (Power picks)",
-                         "cards gained"]}
+                         "cards gained", "cards gained per Age"]}
 
 
 def improvement_when_drawn(recs: list[dict], names: dict[str, str]) -> dict[str, dict]:

@@ -18,6 +18,9 @@ CSV_FIELDS = ["card", "name", "seats", "effect", "effect_ci_low", "effect_ci_hig
               "always_bought"]
 
 
+SHOWN = 5   # cards above / below the curve named among the verdicts (the rest: the table)
+
+
 def _pct(v) -> str:
     return "-" if v is None else f"{v:.1%}"
 
@@ -93,8 +96,13 @@ def _verdicts(rep: dict, comparisons: dict) -> str:
     hot = [c for c in eff.get("cards", []) if c.get("verdict", "").endswith("curve")]
     judged = [c for c in eff.get("cards", []) if not c["small_sample"]]
     if eff.get("cards"):
+        up = sorted((c for c in hot if c["effect"] > 0), key=lambda c: -c["effect"])
+        down = sorted((c for c in hot if c["effect"] < 0), key=lambda c: c["effect"])
+        shown = up[:SHOWN] + down[:SHOWN]
         text = "; ".join(f"{c['name']} {c['verdict']} ({_pts(c['effect'])} points"
-                         f"{_ci(c['ci95'], lambda x: f'{100 * x:+.1f}')})" for c in hot)
+                         f"{_ci(c['ci95'], lambda x: f'{100 * x:+.1f}')})" for c in shown)
+        if len(hot) > len(shown):
+            text += f"; and {len(hot) - len(shown)} more in the table below"
         parts.append(f"<p>Cards (false discovery rate {eff['fdr']:.0%} over {len(judged)} "
                      f"cards with enough games): "
                      + (html.escape(text) if hot else "no card is detectably above or below "

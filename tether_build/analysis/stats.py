@@ -187,7 +187,8 @@ def report(recs: list[dict], spec: dict, card_ids: list[str],
     rows = cards(recs, fac, card_ids)
     for row in rows:
         row["name"] = cnames.get(row["card"], row["card"])
-    model = cardmodel.effects(recs, set(meta.get("power", ())), cnames)
+    model = cardmodel.effects(recs, set(meta.get("power", ())), cnames,
+                              ages=meta.get("ages"))
     iwd = cardmodel.improvement_when_drawn(recs, cnames)
     margin = spec.get("margin", verdicts.MARGIN)
     return {"run": {k: spec[k] for k in ("games", "players", "seed", "agents")},
