@@ -8,9 +8,11 @@
    gain by a seat in the same position: the card coefficients are centred so that they
    sum to zero (no "+5.7 points for gaining anything"). Effects are shown in points of win
    rate (the average change of the seats that gained it, centred again so the points sum
-   to zero too), with Wald intervals from the
-   penalised information, p-values controlled for false discoveries (Benjamini-Hochberg)
-   over the settled cards, and cards gained by fewer than SMALL seats labelled, not judged.
+   to zero too), with Wald intervals from the penalised information. A card is "above" /
+   "below the curve" when its effect is beyond ±MARGIN points with the false discoveries
+   controlled (Benjamini-Hochberg over the one-sided p-values of the cards with enough
+   seats), "on the curve" when its interval is inside ±MARGIN, else not settled; cards
+   gained by fewer than SMALL seats are labelled, not judged.
 2. "Improvement when drawn" in the manner of 17lands: among the seats that gained the card,
    the win rate of those that drew it minus those that never did, within each faction
    (whether a gained card is drawn is mostly the shuffle's doing).
@@ -28,6 +30,7 @@ from .verdicts import won
 SMALL = 30       # seats that gained a card: fewer and the card gets no verdict
 RIDGE = 2.0      # penalty on each card coefficient (log-odds); a card seen rarely stays near 0
 FDR = 0.05
+MARGIN = 0.02    # points of win rate a card must be beyond the curve to be called off it
 
 
 def _sigmoid(x):
@@ -74,28 +77,33 @@ def design(recs: list[dict], power: set[str], ages: dict[str, str] | None = None
     return X, y, cards, k
 
 
-def fit(X: np.ndarray, y: np.ndarray, k: int, ridge: float = RIDGE,
+def fit(X, y: np.ndarray, k: int, ridge: float = RIDGE,
         iters: int = 30) -> tuple[np.ndarray, np.ndarray]:
-    """Penalised logistic regression by Newton's method: (coefficients, covariance)."""
+    """Penalised logistic regression by Newton's method: (coefficients, covariance). X is
+    made sparse (a seat gains a few of the cards): each step is milliseconds."""
+    from scipy import sparse
+
+    X = sparse.csr_matrix(X)
     pen = np.full(X.shape[1], ridge)
     pen[:k] = 1e-4
     beta = np.zeros(X.shape[1])
+
+    def hessian(mu):
+        w = sparse.diags(mu * (1 - mu))
+        return np.asarray((X.T @ w @ X).todense()) + np.diag(pen)
     for _ in range(iters):
         mu = _sigmoid(X @ beta)
-        w = mu * (1 - mu)
         grad = X.T @ (y - mu) - pen * beta
-        H = (X * w[:, None]).T @ X + np.diag(pen)
-        step = np.linalg.solve(H, grad)
+        step = np.linalg.solve(hessian(mu), grad)
         beta += step
         if np.max(np.abs(step)) < 1e-7:
             break
-    mu = _sigmoid(X @ beta)
-    H = (X * (mu * (1 - mu))[:, None]).T @ X + np.diag(pen)
-    return beta, np.linalg.inv(H)
+    return beta, np.linalg.inv(hessian(_sigmoid(X @ beta)))
 
 
 def effects(recs: list[dict], power: set[str], names: dict[str, str],
-            ridge: float = RIDGE, fdr: float = FDR, ages: dict[str, str] | None = None) -> dict:
+            ridge: float = RIDGE, fdr: float = FDR, ages: dict[str, str] | None = None,
+            margin: float = MARGIN) -> dict:
     """Per gained card: its centred effect in points of win rate with a 95 % interval, the
     BH-controlled verdict (above / below the curve / no detectable difference / small
     sample) and the model's controls."""
@@ -132,11 +140,19 @@ def effects(recs: list[dict], power: set[str], names: dict[str, str],
         r["effect"] -= shift
         r["ci95"] = [r["ci95"][0] - shift, r["ci95"][1] - shift]
     judged = [r for r in rows if not r["small_sample"]]
+    for r in judged:   # one-sided: is the effect beyond ±margin (in points)?
+        half = (r["ci95"][1] - r["ci95"][0]) / 2
+        z = (abs(r["effect"]) - margin) / max(half / 1.96, 1e-9)
+        r["p"] = 0.5 * math.erfc(z / math.sqrt(2))
     qs, hits = benjamini_hochberg([r["p"] for r in judged], fdr)
     for r, q, hit in zip(judged, qs, hits):
         r["q"] = q
-        r["verdict"] = (("above the curve" if r["effect"] > 0 else "below the curve")
-                        if hit else "no detectable difference")
+        if hit:
+            r["verdict"] = "above the curve" if r["effect"] > 0 else "below the curve"
+        elif -margin < r["ci95"][0] and r["ci95"][1] < margin:
+            r["verdict"] = f"on the curve (within ±{100 * margin:.0f} points)"
+        else:
+            r["verdict"] = "not settled"
     for r in rows:
         if r["small_sample"]:
             r["q"] = None
@@ -145,6 +161,7 @@ def effects(recs: list[dict], power: set[str], names: dict[str, str],
                              -r["effect"], r["card"]))
     return {"cards": rows, "sum_of_effects": float(sum(r["effect"] for r in rows)),
             "sum_of_log_odds": float(bc.sum()), "ridge": ridge, "fdr": fdr,
+            "margin": margin,
             "controls": ["faction", "seat", "player count", "held the Center (Power picks)",
                          "cards gained", "cards gained per Age"]}
 
