@@ -56,6 +56,10 @@ def test_a_run_too_small_says_so_instead_of_ranking():
     v = verdicts.factions(synth.light(150, 3, strength={"a": 0.3}), 4, {})
     assert v["answer"] == "not settled" and not v["settled"]
     assert any("not settled" in s or "not yet known" in s for s in v["sentences"])
+    open_ = [s.split(" wins")[0] for s, (f, r) in zip(
+        v["sentences"], sorted(v["factions"].items(), key=lambda it: verdicts.order(it, {})))
+        if r["verdict"] == "not settled"]
+    assert open_ == sorted(open_)   # not ranked: by name
 
 
 def test_two_runs_on_different_seeds_never_give_opposite_verdicts():

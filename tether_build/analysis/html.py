@@ -9,6 +9,7 @@ import io
 import json
 from pathlib import Path
 
+from . import verdicts
 from .plots import all_plots, label
 
 CSV_FIELDS = ["card", "name", "seats", "effect", "effect_ci_low", "effect_ci_high", "q",
@@ -117,8 +118,8 @@ def _answer(a: str) -> str:
 def _factions(rep: dict, svgs: dict) -> str:
     fac = rep["factions"]
     ver = rep["verdicts"]["factions"]["factions"]
-    order = sorted(fac["win_rate"], key=lambda f: (ver[f]["verdict"] == "not settled",
-                                                   -fac["win_rate"][f]["rate"]))
+    order = [f for f, _ in sorted(ver.items(),
+                                  key=lambda it: verdicts.order(it, rep.get("names", {})))]
     wr = _table([[html.escape(label(rep, f)), fac["win_rate"][f]["n"],
                   _pct(fac["win_rate"][f]["rate"]),
                   f"{fac['win_rate'][f]['ci95'][0]:.1%} - {fac['win_rate'][f]['ci95'][1]:.1%}",

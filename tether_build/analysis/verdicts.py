@@ -70,13 +70,16 @@ def factions(recs: list[dict], players: int, names: dict[str, str],
             "fair": fair, "margin": margin, "alpha": alpha, "answer": answer,
             "settled": len(settled) == len(rows), "factions": rows,
             "sentences": [_faction_sentence(names.get(f, f), r, fair, margin, players)
-                          for f, r in sorted(rows.items(), key=_order)]}
+                          for f, r in sorted(rows.items(),
+                                             key=lambda it: order(it, names))]}
 
 
-def _order(item) -> tuple:
-    """Settled verdicts first (strongest first), then the unsettled ones."""
+def order(item, names: dict[str, str]) -> tuple:
+    """Settled verdicts first, strongest first; then the unsettled ones by name (they are
+    not ranked: the run cannot tell them apart yet)."""
     f, r = item
-    return (r["verdict"] == "not settled", -r["rate"], f)
+    unsettled = r["verdict"] == "not settled"
+    return (unsettled, 0.0 if unsettled else -r["rate"], names.get(f, f))
 
 
 def _faction_sentence(name: str, r: dict, fair: float, margin: float, players: int) -> str:
