@@ -11,6 +11,23 @@ from .verdicts import won
 REPS = 1000
 
 
+def _leads(r: dict) -> tuple[float, float]:
+    """(changes of the sole leader over the Scorings, the winner's Permanence margin in a
+    game won on Permanence, else nan): as stats.summary counts them."""
+    leader, changes = None, 0
+    for row in r["vp"]:
+        top = max(row)
+        now = row.index(top) if row.count(top) == 1 else None
+        if now is not None and leader is not None and now != leader:
+            changes += 1
+        leader = now if now is not None else leader
+    margin = np.nan
+    if r["vp"] and r["end"] == "vp":
+        last = sorted(r["vp"][-1], reverse=True)
+        margin = last[0] - (last[1] if len(last) > 1 else 0)
+    return float(changes), float(margin)
+
+
 class Games:
     """Per-game arrays of one run: faction wins and seats, seat-0 wins, rounds, endings."""
 
@@ -27,7 +44,10 @@ class Games:
         self.battles = np.zeros(g)
         self.played = np.zeros(g)
         self.seat_f = np.zeros((g, self.players), dtype=int)
+        self.leads = np.zeros(g)
+        self.margin = np.full(g, np.nan)
         for k, r in enumerate(recs):
+            self.leads[k], self.margin[k] = _leads(r)
             for p, s in enumerate(r["seats"]):
                 i = idx[s["faction"]]
                 self.wins[k, i] += won(r, p)
@@ -52,6 +72,9 @@ class Games:
         out["average rounds"] = float(self.rounds[sl].mean())
         out["battles per game"] = float(self.battles[sl].mean())
         out["cards played per game"] = float(self.played[sl].mean())
+        out["lead changes"] = float(self.leads[sl].mean())
+        m = self.margin[sl]
+        out["decisiveness"] = float(np.nanmean(m)) if np.any(~np.isnan(m)) else np.nan
         return out
 
     def fair_balance(self, reps: int = 200, seed: int = 0) -> list[float]:

@@ -152,7 +152,8 @@ def _p0(x: float) -> str:
 def _summary(rep: dict) -> str:
     s, ci = rep["summary"], rep.get("intervals", {})
     keys = {"balance": "balance", "first_seat_advantage": "first seat advantage",
-            "round_cap_share": "round cap share"}
+            "round_cap_share": "round cap share", "lead_changes": "lead changes",
+            "decisiveness": "decisiveness"}
     rows = []
     for k, v in s.items():
         c = ci.get(keys.get(k, ""))
