@@ -5,8 +5,8 @@
 
 Prints, on the designer's content (4 players, every core): games/s of random, heuristic
 and search agents (search plays in Python: a few games only), and for the default question
-("is any faction more than 5 points from fair?") the games and seconds until every faction's
-verdict is settled (or the 4,000-game budget is spent), with the verdicts.
+("is any faction more than 5 points from fair?") the games and seconds until it is answered,
+and until every faction's verdict is settled (or the 4,000-game budget is spent).
 """
 
 from __future__ import annotations
@@ -60,16 +60,24 @@ def main() -> None:
         return runner.run(compiled, dict(spec, games=n), workers=cores, start=start)
 
     t = time.perf_counter()
-    recs, _trace = lab.sequential(
-        {"this": play}, a.budget,
-        lambda r: verdicts.factions(r["this"], 4, names)["settled"])
+    first: list = []
+
+    def settled(r) -> bool:
+        v = verdicts.factions(r["this"], 4, names)
+        if v["answer"] != "not settled" and not first:
+            first.append((time.perf_counter() - t, len(r["this"]), v["answer"]))
+        return v["settled"]
+
+    recs, _trace = lab.sequential({"this": play}, a.budget, settled)
     took = time.perf_counter() - t
     v = verdicts.factions(recs["this"], 4, names)
-    print(f"time to a verdict (default question, budget {a.budget}): {took:.1f} s, "
-          f"{len(recs['this'])} games, settled: {v['settled']}; answer: {v['answer']}")
+    if first:
+        print(f"time to the answer of the default question: {first[0][0]:.1f} s, "
+              f"{first[0][1]} games (answer: {first[0][2]})")
+    print(f"time to every faction's verdict (budget {a.budget}): {took:.1f} s, "
+          f"{len(recs['this'])} games, every faction settled: {v['settled']}")
     for s in v["sentences"]:
         print("  " + s)
-
 
 if __name__ == "__main__":
     main()
