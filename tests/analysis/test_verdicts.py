@@ -155,3 +155,15 @@ def test_the_agent_ladder_rates_the_stronger_agent_higher_and_judges_robustness(
     flip = dict(steady, z=stats.factions(synth.light(2000, 3, strength={"a": -0.8})))
     assert ladder.robustness(base, flip, {}, 0.25, 0.05)["factions"]["a"][
         "robustness"] == "agent-dependent"
+
+
+def test_a_settled_verdict_stays_settled_as_the_run_goes_on():
+    recs = synth.light(3000, 11, strength={"a": 0.45})
+    seen: dict[str, str] = {}
+    for n in lab.looks(3000):
+        for f, r in verdicts.factions(recs[:n], 4, {})["factions"].items():
+            if f in seen:
+                assert r["verdict"] == seen[f], (n, f)
+            elif r["verdict"] != "not settled":
+                seen[f] = r["verdict"]
+    assert seen.get("a") == "too strong"

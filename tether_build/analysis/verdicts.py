@@ -1,8 +1,9 @@
 """Questions the lab answers with their certainty, in plain English.
 
 Every verdict rests on an anytime-valid confidence sequence (inference.confidence_sequence),
-so the lab may look after every chunk of games and stop when every question is settled: a
-verdict is "settled" only when its interval lies wholly on one side of the question's
+so the lab may look after every chunk of games and stop when every question is settled (the
+intervals are intersected over the looks, which keeps them valid, so a settled verdict stays
+settled as the run goes on): a verdict is "settled" only when its interval lies wholly on one side of the question's
 threshold. Two runs give opposite settled verdicts only if one of their intervals misses the
 truth, which each does with probability at most alpha (Bonferroni over a question's parts).
 """
@@ -30,6 +31,36 @@ def faction_series(recs: list[dict]) -> dict[str, list[float]]:
     return dict(sorted(out.items()))
 
 
+def _look_cuts(recs: list[dict]) -> dict[str, list[int]]:
+    """Per faction, how many of its seats had been played at each of the lab's looks."""
+    from .lab import looks
+
+    marks = set(looks(len(recs)))
+    seen: dict[str, int] = {}
+    cuts: dict[str, list[int]] = {}
+    for i, r in enumerate(recs, 1):
+        for s in r["seats"]:
+            seen[s["faction"]] = seen.get(s["faction"], 0) + 1
+        if i in marks:
+            for f, n in seen.items():
+                cuts.setdefault(f, []).append(n)
+    return cuts
+
+
+def running(ys: list[float], cuts: list[int], alpha: float, lo: float = 0.0,
+            hi: float = 1.0) -> tuple[float, float]:
+    """The confidence sequence intersected over the looks (valid: it covers at every look
+    at once), so a settled verdict stays settled as the run goes on."""
+    a, b = lo, hi
+    for n in cuts or [len(ys)]:
+        x, y = confidence_sequence(ys[:n], alpha, lo, hi)
+        if max(a, x) > min(b, y):   # (an empty intersection: the latest look alone)
+            a, b = x, y
+        else:
+            a, b = max(a, x), min(b, y)
+    return a, b
+
+
 def _pts(v: float) -> str:
     return f"{100 * v:.1f}"
 
@@ -42,9 +73,10 @@ def factions(recs: list[dict], players: int, names: dict[str, str],
     fair = 1.0 / players
     series = faction_series(recs)
     a = alpha / max(len(series), 1)
+    cuts = _look_cuts(recs)
     rows = {}
     for f, ys in series.items():
-        lo, hi = confidence_sequence(ys, a)
+        lo, hi = running(ys, cuts[f], a)
         rate = sum(ys) / len(ys)
         if lo > fair + margin:
             v = "too strong"
@@ -98,13 +130,14 @@ def _faction_sentence(name: str, r: dict, fair: float, margin: float, players: i
 
 
 def paired(a: list[float], b: list[float], what: str, bound: float, unit: str,
-           scale: float = 1.0, margin: float = MARGIN, alpha: float = ALPHA) -> dict:
+           scale: float = 1.0, margin: float = MARGIN, alpha: float = ALPHA,
+           cuts: list[int] | None = None) -> dict:
     """'Did the edit change `what`?' from the same games played twice (game k against
     game k): the anytime-valid interval of the mean difference a - b (values within
     ±bound), and a verdict: changed, no change beyond the margin, or not settled."""
     d = [x - y for x, y in zip(a, b)]
     n = len(d)
-    lo, hi = confidence_sequence(d, alpha, -bound, bound)
+    lo, hi = running(d, [] if cuts is None else cuts, alpha, -bound, bound)
     mean = sum(d) / n if n else 0.0
     if lo > 0 or hi < 0:
         v = "changed"
@@ -136,21 +169,27 @@ def edit(now: list[dict], other: list[dict], names: dict[str, str], round_cap: i
     facs = sorted({s["faction"] for r in now for s in r["seats"]})
     a = alpha / (len(facs) + 2)
     parts = []
+    from .lab import looks
+
+    marks = set(looks(n))
     for f in facs:
-        xs, ys = [], []
-        for r, q in zip(now, other):
+        xs, ys, cuts = [], [], []
+        for i, (r, q) in enumerate(zip(now, other), 1):
             seats = [p for p, s in enumerate(r["seats"]) if s["faction"] == f]
             if seats:
                 xs.append(sum(won(r, p) for p in seats))
                 ys.append(sum(won(q, p) for p in seats))
+            if i in marks:
+                cuts.append(len(xs))
         parts.append(paired(xs, ys, f"{names.get(f, f)} win rate", 1.0, "points", 100,
-                            margin, a))
+                            margin, a, cuts))
     cap = max(round_cap, 2)
+    game_cuts = sorted(marks)
     parts.append(paired([r["rounds"] for r in now], [r["rounds"] for r in other],
-                        "Game length", cap, "rounds", 1.0, margin * cap, a))
+                        "Game length", cap, "rounds", 1.0, margin * cap, a, game_cuts))
     parts.append(paired([float(r["end"] == "round_cap") for r in now],
                         [float(r["end"] == "round_cap") for r in other],
-                        "Games at the round cap", 1.0, "points", 100, margin, a))
+                        "Games at the round cap", 1.0, "points", 100, margin, a, game_cuts))
     changed = [p for p in parts if p["verdict"] == "changed"]
     settled = all(p["verdict"] != "not settled" for p in parts)
     answer = "yes" if changed else ("no" if settled else "not settled")
