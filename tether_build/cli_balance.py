@@ -35,11 +35,19 @@ def _at_revision(content_dir: Path, rev: str) -> dict[str, bytes]:
     return compile_engine(cards, content)
 
 
-def card_meta(rules) -> dict:
-    """Card names as players read them, their Ages, and the Power cards (gained by holding
-    the Center)."""
+def card_meta(rules, content_dir: Path | None = None) -> dict:
+    """Card names as players read them (a glossary token in a name rendered with the
+    glossary's current word), their Ages, and the Power cards (gained by holding the
+    Center)."""
     power = {d for d, info in rules.decks.items() if info.get("kind") == "power"}
-    return {"names": {c.id: c.name or c.id for c in rules.cards},
+    names = {c.id: c.name or c.id for c in rules.cards}
+    if content_dir is not None and any("{" in n for n in names.values()):
+        from .text import render_plain
+        from .validate import validate
+
+        content = validate(content_dir)
+        names = {k: render_plain(n, content.terms, content.icons) for k, n in names.items()}
+    return {"names": names,
             "ages": {c.id: c.age for c in rules.cards if c.age},
             "power": sorted(c.id for c in rules.cards if c.deck in power)}
 
@@ -100,7 +108,7 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
     compiled = compiled_files(content_dir)
     rules = runner.rules_of(compiled)
     ids = [c.id for c in rules.cards]
-    meta = card_meta(rules)
+    meta = card_meta(rules, content_dir)
     names = {f: fac.name for f, fac in rules.factions.items()}
     cap = rules.game["victory"]["round_cap"]
 

@@ -190,3 +190,17 @@ def test_tether_serve_shows_the_last_report(tmp_path, monkeypatch):
         "<html><body><h1>Balance report</h1></body></html>")
     status, body = site.render("/balance")
     assert status == 200 and "<h1>Balance report</h1>" in body
+
+
+def test_card_names_read_the_glossary():
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from tether_build.cli_balance import card_meta
+
+    card = SimpleNamespace(id="x", name="Extra {force}", age="I", deck="p")
+    rules = SimpleNamespace(decks={"p": {"kind": "power"}}, cards=[card])
+    content = Path(__file__).resolve().parents[1] / "fixtures" / "content"
+    meta = card_meta(rules, content)
+    assert "{" not in meta["names"]["x"] and meta["names"]["x"].startswith("Extra ")
+    assert meta["power"] == ["x"] and meta["ages"] == {"x": "I"}
