@@ -166,6 +166,12 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
     click.echo(f"{v['question']} {html._answer(v['answer'])} ({len(recs['this'])} games)")
     for s in v["sentences"]:
         click.echo(f"  {s}")
+    if "agents" in rep:
+        for r in rep["agents"]["ladder"]:
+            click.echo(f"agent {r['agent']}: rating {r['rating']:+.0f} "
+                       f"[{r['ci95'][0]:+.0f}, {r['ci95'][1]:+.0f}] (heuristic = 0)")
+        for s in rep["agents"]["robustness"]["sentences"]:
+            click.echo(f"  {s}")
     for title, c in comparisons.items():
         click.echo(f"{title}: {c['verdict']['question']} {html._answer(c['verdict']['answer'])}")
         for p in c["verdict"]["parts"]:
