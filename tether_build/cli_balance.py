@@ -1,4 +1,5 @@
-"""`tether balance`: many seeded games summarised for the designer (build/balance/)."""
+"""`tether balance`: the balance lab. Plays seeded games until its questions are settled or
+the budget is spent, and writes the verdicts with the detail below (build/balance/)."""
 
 from __future__ import annotations
 
@@ -34,9 +35,30 @@ def _at_revision(content_dir: Path, rev: str) -> dict[str, bytes]:
     return compile_engine(cards, content)
 
 
+def card_meta(rules, content_dir: Path | None = None) -> dict:
+    """Card names as players read them (a glossary token in a name rendered with the
+    glossary's current word), their Ages, and the Power cards (gained by holding the
+    Center)."""
+    power = {d for d, info in rules.decks.items() if info.get("kind") == "power"}
+    names = {c.id: c.name or c.id for c in rules.cards}
+    if content_dir is not None and any("{" in n for n in names.values()):
+        from .text import render_plain
+        from .validate import validate
+
+        content = validate(content_dir)
+        names = {k: render_plain(n, content.terms, content.icons) for k, n in names.items()}
+    return {"names": names,
+            "ages": {c.id: c.age for c in rules.cards if c.age},
+            "power": sorted(c.id for c in rules.cards if c.deck in power)}
+
+
 @click.command()
 @CONTENT
-@click.option("--games", type=click.IntRange(1, 1_000_000), default=1000, show_default=True)
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=4000, show_default=True,
+              help="The budget: the lab stops earlier when every verdict is settled.")
+@click.option("--all-games", is_flag=True, help="Play the whole budget (no early stop).")
+@click.option("--margin", type=click.FloatRange(0.5, 50), default=5.0, show_default=True,
+              help="Points from a fair share (or of change) that matter to a verdict.")
 @click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
 @click.option("--agents", default="heuristic", show_default=True,
               help="Comma-separated agents cycled over the seats: random, heuristic, search.")
@@ -48,54 +70,184 @@ def _at_revision(content_dir: Path, rev: str) -> dict[str, bytes]:
 @click.option("--cluster", metavar="ADDR", default=None,
               help="Run the games on the Dask scheduler at ADDR (e.g. tcp://10.0.0.5:8786).")
 @click.option("--without", "without_card", metavar="CARD", default=None,
-              help="Also play the same seeds with CARD taken out of its deck; show the change.")
+              help="Also play the same seeds with CARD taken out of its deck: did it matter?")
 @click.option("--baseline", metavar="REV", default=None,
-              help="Also play the same seeds on the content at git revision REV; show changes.")
+              help="Also play the same seeds on the content at git revision REV: did the "
+              "edit change win rates or game length?")
+@click.option("--vary", "varies", multiple=True, metavar="PATH=A..B",
+              help="What-if sweep, e.g. cards.quick_march.distance=2..4 or "
+              "game.round_cap=10..12 (repeatable: every combination).")
+@click.option("--sweep-games", type=click.IntRange(20, 100_000), default=500,
+              show_default=True, help="Games at each point of a --vary sweep.")
+@click.option("--ladder", is_flag=True, help="Also rate the agents and re-run the faction "
+              "verdicts under variants of the heuristic (robust or agent-dependent).")
+@click.option("--ladder-games", type=click.IntRange(20, 100_000), default=1000,
+              show_default=True, help="Games per agent variant and per ladder pairing.")
 @click.option("--option", "opts", multiple=True, metavar="NAME=VALUE",
               help="Rules option (see docs/rules-options.md); repeatable.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("build/balance"),
               show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def balance(content_dir, games, players, agents, factions, seed, workers, cluster,
-            without_card, baseline, opts, out, quiet) -> None:
-    """Win rates, faction matrix, seat advantage, card figures, game shape: report.html."""
+def balance(content_dir, games, all_games, margin, players, agents, factions, seed, workers,
+            cluster, without_card, baseline, varies, sweep_games, ladder, ladder_games,
+            opts, out, quiet) -> None:
+    """Verdicts with their certainty (factions, edits, cards), then the detail: win rates,
+    head to head, seats, card effects, what-if curves, agents, game shape: report.html."""
     import os
 
-    from .analysis import html, plots, runner, stats
+    from .analysis import html, lab, plots, runner, stats, verdicts, whatif
 
     if workers and cluster:
         raise click.ClickException("--workers and --cluster exclude each other")
     spec = _spec(games, players, agents, seed, factions, opts)
+    spec["margin"] = margin / 100
+    try:
+        sweep_axes = [whatif.parse(v) for v in varies]
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
     compiled = compiled_files(content_dir)
     rules = runner.rules_of(compiled)
     ids = [c.id for c in rules.cards]
-
-    def play(data, label):
-        try:
-            if quiet:
-                return runner.run(data, spec, workers, cluster, meanwhile=plots.warm)
-            with click.progressbar(length=games, label=label,
-                                   file=click.get_text_stream("stderr")) as bar:
-                return runner.run(data, spec, workers, cluster, bar.update, plots.warm)
-        except (ValueError, OSError) as exc:
-            raise click.ClickException(str(exc)) from None
-
+    meta = card_meta(rules, content_dir)
     names = {f: fac.name for f, fac in rules.factions.items()}
-    rep = stats.report(play(compiled, "games"), spec, ids, names)
-    comparisons = {}
+    cap = rules.game["victory"]["round_cap"]
+
+    def player(data, label, sp=None):
+        sp = sp or spec
+
+        def play(start, n):
+            part = dict(sp, games=n)
+            try:
+                if quiet:
+                    return runner.run(data, part, workers, cluster, meanwhile=plots.warm,
+                                      start=start)
+                with click.progressbar(length=n, label=f"{label} {start}-{start + n - 1}",
+                                       file=click.get_text_stream("stderr")) as bar:
+                    return runner.run(data, part, workers, cluster, bar.update, plots.warm,
+                                      start=start)
+            except (ValueError, OSError) as exc:
+                raise click.ClickException(str(exc)) from None
+        return play
+
+    versions = {"this": player(compiled, "games")}
     if without_card:
         try:
-            data = runner.without(compiled, without_card)
+            versions["without"] = player(runner.without(compiled, without_card),
+                                         f"without {without_card}")
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
-        other = stats.report(play(data, f"without {without_card}"), spec, ids, names)
-        comparisons[f"Without {without_card} (same seeds)"] = html.compare(other, rep)
     if baseline:
-        other = stats.report(play(_at_revision(content_dir, baseline), baseline), spec, ids,
-                             names)
-        comparisons[f"Against {baseline} (same seeds)"] = html.compare(rep, other)
+        versions["baseline"] = player(_at_revision(content_dir, baseline), baseline)
+    convergence = []
+
+    def settled(recs) -> bool:
+        v = verdicts.factions(recs["this"], players, names, spec["margin"])
+        convergence.append({"games": len(recs["this"]), "factions": {
+            f: [r["rate"], *r["interval"]] for f, r in v["factions"].items()}})
+        ok = v["settled"]
+        for other in ("without", "baseline"):
+            if other in recs:
+                ok = ok and verdicts.edit(recs["this"], recs[other], names, cap,
+                                          spec["margin"])["settled"]
+        return ok
+
+    recs, trace = lab.sequential(versions, games, settled, not all_games)
+    rep = stats.report(recs["this"], spec, ids, names, meta)
+    rep["run"].update(games=len(recs["this"]), budget=games, looks=trace)
+    rep["convergence"] = convergence
+    comparisons = _comparisons(recs, names, cap, spec, without_card, baseline)
+    if sweep_axes:
+        rep["sweep"] = _sweep(compiled, sweep_axes, spec, sweep_games, player)
+    if ladder:
+        rep["agents"] = _ladder(compiled, spec, rep, names, ladder_games, player)
     for path in html.write(rep, out, comparisons, workers or os.cpu_count() or 1):
         click.echo(f"wrote {path}")
-    s = rep["summary"]
-    click.echo(f"balance {s['balance']:.3f}, first seat advantage "
-               f"{s['first_seat_advantage']:+.3f}, round cap {s['round_cap_share']:.0%}")
+    v = rep["verdicts"]["factions"]
+    click.echo(f"{v['question']} {html._answer(v['answer'])} ({len(recs['this'])} games)")
+    for s in v["sentences"]:
+        click.echo(f"  {s}")
+    if "agents" in rep:
+        for r in rep["agents"]["ladder"]:
+            click.echo(f"agent {r['agent']}: rating {r['rating']:+.0f} "
+                       f"[{r['ci95'][0]:+.0f}, {r['ci95'][1]:+.0f}] (heuristic = 0)")
+        for s in rep["agents"]["robustness"]["sentences"]:
+            click.echo(f"  {s}")
+    for title, c in comparisons.items():
+        click.echo(f"{title}: {c['verdict']['question']} {html._answer(c['verdict']['answer'])}")
+        for p in c["verdict"]["parts"]:
+            click.echo(f"  {p['sentence']}")
+
+
+def _comparisons(recs, names, cap, spec, without_card, baseline) -> dict:
+    from .analysis import figures, verdicts
+
+    facs = sorted({s["faction"] for r in recs["this"] for s in r["seats"]})
+    here = figures.Games(recs["this"], facs)
+    out = {}
+    if without_card:
+        gone = recs["without"]
+        out[f"Without {without_card} (same seeds)"] = {
+            "rows": figures.paired(figures.Games(gone, facs), here, spec["seed"]),
+            "verdict": verdicts.edit(gone, recs["this"], names, cap, spec["margin"])}
+    if baseline:
+        base = recs["baseline"]
+        out[f"Against {baseline} (same seeds)"] = {
+            "rows": figures.paired(here, figures.Games(base, facs), spec["seed"]),
+            "verdict": verdicts.edit(recs["this"], base, names, cap, spec["margin"])}
+    return out
+
+
+def _sweep(compiled, axes, spec, n, player) -> dict:
+    """Every combination of the varied values, n games each: win rates, rounds and the
+    round-cap share with 95 % intervals."""
+    from .analysis import whatif
+    from .engine.simulate import wilson
+
+    points = []
+    for at in whatif.grid(axes):
+        try:
+            data = whatif.applied(compiled, at)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
+        label = ", ".join(f"{k}={v}" for k, v in at.items())
+        rs = player(data, label)(0, n)
+        wins: dict[str, list] = {}
+        for r in rs:
+            for p, s in enumerate(r["seats"]):
+                cell = wins.setdefault(s["faction"], [0.0, 0])
+                cell[0] += 1.0 / len(r["winners"]) if p in r["winners"] else 0.0
+                cell[1] += 1
+        rounds = [r["rounds"] for r in rs]
+        mean = sum(rounds) / len(rounds)
+        sd = (sum((x - mean) ** 2 for x in rounds) / max(len(rounds) - 1, 1)) ** 0.5
+        half = 1.96 * sd / len(rounds) ** 0.5
+        cap = sum(r["end"] == "round_cap" for r in rs)
+        points.append({"at": at, "games": len(rs), "figures": {
+            "win_rate": {f: [w / k, *wilson(w, k)] for f, (w, k) in sorted(wins.items())},
+            "rounds": [mean, mean - half, mean + half],
+            "round_cap_share": [cap / len(rs), *wilson(cap, len(rs))]}})
+    return {"varied": [f"{p}={','.join(map(str, v))}" for p, v in axes], "points": points}
+
+
+def _ladder(compiled, spec, rep, names, n, player) -> dict:
+    """Ratings of random vs heuristic (mixed seats), and the faction win rates under each
+    variant of the heuristic's weights, with the verdicts' robustness."""
+    import time
+
+    from .analysis import ladder, stats
+
+    ratings = []
+    mixed = dict(spec, agents=["heuristic", "random"])
+    t = time.perf_counter()
+    rs = player(compiled, "ladder heuristic/random", mixed)(0, n)
+    rate = n / (time.perf_counter() - t)
+    for r in ladder.elo(rs, ["heuristic", "random"]):
+        ratings.append(dict(r, games_per_s=rate))
+    variants = {}
+    for name, over in ladder.VARIANTS.items():
+        sp = dict(spec, weights=over)
+        vs = player(compiled, f"variant {name}", sp)(0, n)
+        variants[name] = stats.factions(vs)
+    rob = ladder.robustness(rep["verdicts"]["factions"], variants, names,
+                            1 / spec["players"], spec["margin"])
+    return {"ladder": ratings, "variants": variants, "robustness": rob}

@@ -71,23 +71,89 @@ def test_an_absurdly_weak_faction_is_at_the_bottom_of_the_matrix(compiled):
 
 
 def test_report_files_and_removal_comparison(compiled, tmp_path):
+    from tether_build.analysis import figures, verdicts
+
     spec = _spec(games=8, agents=("random",))
-    rep, _ = _report(compiled, spec)
-    card = rep["cards"][0]["card"]
-    other, _ = _report(runner.without(compiled, card), spec)
-    rows = html.compare(other, rep)
-    written = html.write(rep, tmp_path, {f"Without {card}": rows})
+    rep, recs = _report(compiled, spec)
+    card = next(c for c in json.loads(compiled["cards.json"])["cards"]
+                if c.get("deck") != "faction")["id"]
+    gone = runner.run(runner.without(compiled, card), spec, workers=1)
+    facs = sorted(rep["factions"]["win_rate"])
+    cmp = {"rows": figures.paired(figures.Games(gone, facs), figures.Games(recs, facs)),
+           "verdict": verdicts.edit(gone, recs, {}, 10)}
+    assert all("ci95" in r and "differs" in r for r in cmp["rows"])
+    written = html.write(rep, tmp_path, {f"Without {card}": cmp})
     page = (tmp_path / "report.html").read_text()
-    for section in ("Factions", "Faction against faction", "Win rate by seat", "Cards",
-                    "Game shape", f"Without {card}"):
+    for section in ("Verdicts", "Factions", "Head to head", "Win rate by seat", "Cards",
+                    "Game shape", f"Without {card}", "a difference?", "95 % interval"):
         assert section in page
+    assert page.index("Verdicts") < page.index("<h2>Factions")
     assert page.count("<svg") == 4 and (tmp_path / "win_rates.png").stat().st_size > 1000
-    assert json.loads((tmp_path / "report.json").read_text())["run"]["games"] == 8
+    data = json.loads((tmp_path / "report.json").read_text())
+    assert data["run"]["games"] == 8 and data["verdicts"]["factions"]["answer"] == "not settled"
     lines = (tmp_path / "cards.csv").read_text().splitlines()
-    assert lines[0].startswith("card,offered,bought") and len(lines) == len(rep["cards"]) + 1
+    assert lines[0].startswith("card,name,seats,effect") and len(lines) == len(rep["cards"]) + 1
     assert written[0].name == "report.html"
     with pytest.raises(ValueError):
         runner.without(compiled, "no_such_card")
+
+
+def test_without_a_faction_card_refuses_with_the_reason(compiled):
+    facs = json.loads(compiled["factions.json"])["factions"]
+    fid = min(facs)
+    for card in (facs[fid]["champion"], facs[fid]["spell"]):
+        with pytest.raises(ValueError, match="set-up deals it to every"):
+            runner.without(compiled, card)
+
+
+def test_vary_sets_the_field_wherever_it_sits(compiled):
+    from tether_build.analysis import whatif
+
+    assert whatif.parse("game.round_cap=10..12") == ("game.round_cap", [10, 11, 12])
+    assert whatif.parse("cards.x.gold=1,3") == ("cards.x.gold", [1, 3])
+    for bad in ("round_cap=1..2", "game.round_cap", "game.round_cap=3..1"):
+        with pytest.raises(ValueError):
+            whatif.parse(bad)
+    game = json.loads(whatif.apply(compiled, "game.round_cap", 3)["game.json"])
+    assert runner.rules_of({**compiled, "game.json": json.dumps(game).encode()}).game[
+        "victory"]["round_cap"] == 3
+    cards = json.loads(compiled["cards.json"])["cards"]
+    mover = next(c for c in cards if any("distance" in s for s in c["effect"]))
+    got = json.loads(whatif.apply(compiled, f"cards.{mover['id']}.distance", 9)["cards.json"])
+    assert any(s.get("distance") == 9 for c in got["cards"] if c["id"] == mover["id"]
+               for s in c["effect"])
+    with pytest.raises(ValueError, match="no field"):
+        whatif.apply(compiled, f"cards.{mover['id']}.no_such_field", 1)
+    assert len(whatif.grid([("a", [1, 2]), ("b", [3, 4, 5])])) == 6
+
+
+def test_the_command_settles_or_says_so_and_draws_a_sweep(tmp_path):
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from tether_build.cli import main
+
+    content = Path(__file__).resolve().parents[1] / "fixtures" / "content"
+    r = CliRunner().invoke(main, [
+        "balance", "--content", str(content), "--games", "40", "--players", "2",
+        "--workers", "1", "--quiet", "--out", str(tmp_path), "--vary",
+        "game.round_cap=3..4", "--sweep-games", "20", "--ladder", "--ladder-games", "20"])
+    assert r.exit_code == 0, r.output
+    assert "Not settled yet. (40 games)" in r.output
+    data = json.loads((tmp_path / "report.json").read_text())
+    assert [p["at"]["game.round_cap"] for p in data["sweep"]["points"]] == [3, 4]
+    assert data["sweep"]["points"][0]["figures"]["rounds"][0] <= 3
+    assert (tmp_path / "sweep.png").stat().st_size > 1000
+    assert "What if" in (tmp_path / "report.html").read_text()
+    agents = data["agents"]
+    assert {r["agent"] for r in agents["ladder"]} == {"heuristic", "random"}
+    assert set(agents["variants"]) == {"heuristic", "aggressive", "economic", "cautious"}
+    assert all(v["robustness"] in ("robust", "agent-dependent", "not settled")
+               for v in agents["robustness"]["factions"].values())
+    r = CliRunner().invoke(main, ["balance", "--content", str(content), "--games", "10",
+                                  "--quiet", "--out", str(tmp_path), "--vary", "round_cap=1"])
+    assert r.exit_code != 0 and "path starts with one of" in r.output
 
 
 def test_the_report_files_are_the_same_drawn_over_two_processes(compiled, tmp_path):
@@ -124,3 +190,17 @@ def test_tether_serve_shows_the_last_report(tmp_path, monkeypatch):
         "<html><body><h1>Balance report</h1></body></html>")
     status, body = site.render("/balance")
     assert status == 200 and "<h1>Balance report</h1>" in body
+
+
+def test_card_names_read_the_glossary():
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from tether_build.cli_balance import card_meta
+
+    card = SimpleNamespace(id="x", name="Extra {force}", age="I", deck="p")
+    rules = SimpleNamespace(decks={"p": {"kind": "power"}}, cards=[card])
+    content = Path(__file__).resolve().parents[1] / "fixtures" / "content"
+    meta = card_meta(rules, content)
+    assert "{" not in meta["names"]["x"] and meta["names"]["x"].startswith("Extra ")
+    assert meta["power"] == ["x"] and meta["ages"] == {"x": "I"}

@@ -35,23 +35,116 @@ def _save(fig, out: Path, name: str) -> str:
 
 
 def win_rates(rep: dict, out: Path) -> str:
-    """Faction win rates with 95 % intervals and the fair share."""
+    """Faction win rates: the fixed-size 95 % interval (thick) and the anytime-valid one the
+    verdicts use (thin), the fair share and the verdict's margin."""
     plt = _plt()
     rates = rep["factions"]["win_rate"]
+    ver = rep.get("verdicts", {}).get("factions", {})
     names = list(rates)
-    fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(names) + 1.6))
+    fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(names) + 1.8))
+    ys = list(range(len(names)))
     vals = [rates[f]["rate"] for f in names]
-    err = [[v - rates[f]["ci95"][0] for f, v in zip(names, vals)],
-           [rates[f]["ci95"][1] - v for f, v in zip(names, vals)]]
-    ax.barh([label(rep, f) for f in names], vals, xerr=err, color="#4a7bb7", capsize=3, label="win rate (95 % interval)")
-    ax.axvline(1 / rep["run"]["players"], color="#c33", ls="--", label="fair share")
-    ax.set_xlabel("share of games won")
+    for y, f, v in zip(ys, names, vals):
+        cs = ver.get("factions", {}).get(f, {}).get("interval")
+        if cs:
+            ax.plot(cs, [y, y], color="#888", lw=1)
+        ax.plot(rates[f]["ci95"], [y, y], color="#4a7bb7", lw=5, solid_capstyle="butt")
+        ax.plot([v], [y], "o", color="#1d3f6e", ms=4)
+    fair = 1 / rep["run"]["players"]
+    ax.axvline(fair, color="#c33", ls="--", label="fair share")
+    if ver:
+        ax.axvspan(fair - ver["margin"], fair + ver["margin"], color="#c33", alpha=0.08,
+                   label=f"fair ±{100 * ver['margin']:.0f} points")
+    ax.set_yticks(ys, [label(rep, f) for f in names])
+    ax.set_xlabel("share of games won (thick: 95 % interval; thin: anytime-valid interval)")
     ax.set_title(f"Win rate per faction ({rep['run']['games']} games, "
                  f"{rep['run']['players']} players)")
     ax.invert_yaxis()
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=2, fontsize=8)
     fig.tight_layout()
     return _save(fig, out, "win_rates")
+
+
+def convergence(rep: dict, out: Path) -> str:
+    """Each faction's win rate and anytime-valid interval at each look of the lab."""
+    conv = rep.get("convergence") or []
+    if len(conv) < 2:
+        return ""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    for f in sorted(conv[-1]["factions"]):
+        xs = [c["games"] for c in conv if f in c["factions"]]
+        mid = [c["factions"][f][0] for c in conv if f in c["factions"]]
+        lo = [c["factions"][f][1] for c in conv if f in c["factions"]]
+        hi = [c["factions"][f][2] for c in conv if f in c["factions"]]
+        line, = ax.plot(xs, mid, marker="o", ms=3, label=label(rep, f))
+        ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.12)
+    ax.axhline(1 / rep["run"]["players"], color="#c33", ls="--")
+    ax.set_xlabel("games played")
+    ax.set_ylabel("win rate (anytime-valid interval)")
+    ax.set_title("Convergence: the lab looks, and stops when every verdict is settled")
+    ax.legend(fontsize=7, ncol=3)
+    fig.tight_layout()
+    return _save(fig, out, "convergence")
+
+
+def sweep(rep: dict, out: Path) -> str:
+    """What-if curves: per varied value, win rates, game length and round-cap share, each
+    with its 95 % interval."""
+    sw = rep.get("sweep")
+    if not sw:
+        return ""
+    plt = _plt()
+    pts = sw["points"]
+    xs = list(range(len(pts)))
+    ticks = [", ".join(f"{k.split('.')[-1]}={v}" for k, v in p["at"].items()) for p in pts]
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.6))
+    for f in sorted(pts[0]["figures"]["win_rate"]):
+        mid = [p["figures"]["win_rate"][f][0] for p in pts]
+        err = [[m - p["figures"]["win_rate"][f][1] for m, p in zip(mid, pts)],
+               [p["figures"]["win_rate"][f][2] - m for m, p in zip(mid, pts)]]
+        axes[0].errorbar(xs, mid, yerr=err, marker="o", ms=3, capsize=2, label=label(rep, f))
+    axes[0].set_title("win rate per faction")
+    axes[0].legend(fontsize=6, ncol=2)
+    for ax, key, title in ((axes[1], "rounds", "average rounds"),
+                           (axes[2], "round_cap_share", "share of games at the round cap")):
+        mid = [p["figures"][key][0] for p in pts]
+        err = [[m - p["figures"][key][1] for m, p in zip(mid, pts)],
+               [p["figures"][key][2] - m for m, p in zip(mid, pts)]]
+        ax.errorbar(xs, mid, yerr=err, marker="o", capsize=3, color="#4a7bb7")
+        ax.set_title(title)
+    for ax in axes:
+        ax.set_xticks(xs, ticks, rotation=30, ha="right", fontsize=7)
+    fig.suptitle("What if: " + "; ".join(sw["varied"]) + " (95 % intervals)")
+    fig.tight_layout()
+    return _save(fig, out, "sweep")
+
+
+def ladder(rep: dict, out: Path) -> str:
+    """Each faction's win rate under each agent variant (95 % intervals)."""
+    lad = rep.get("agents")
+    if not lad or not lad.get("variants"):
+        return ""
+    plt = _plt()
+    var = lad["variants"]
+    facs = sorted(next(iter(var.values()))["win_rate"])
+    fig, ax = plt.subplots(figsize=(6.4, 0.5 * len(facs) + 1.8))
+    width = 0.8 / len(var)
+    for i, (name, v) in enumerate(sorted(var.items())):
+        ys = [j + i * width for j in range(len(facs))]
+        vals = [v["win_rate"][f]["rate"] for f in facs]
+        err = [[x - v["win_rate"][f]["ci95"][0] for x, f in zip(vals, facs)],
+               [v["win_rate"][f]["ci95"][1] - x for x, f in zip(vals, facs)]]
+        ax.barh(ys, vals, height=width, xerr=err, capsize=2, label=name)
+    ax.axvline(1 / rep["run"]["players"], color="#c33", ls="--")
+    ax.set_yticks([j + 0.4 - width / 2 for j in range(len(facs))],
+                  [label(rep, f) for f in facs])
+    ax.invert_yaxis()
+    ax.set_xlabel("win rate")
+    ax.set_title("Faction win rates under each agent variant")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return _save(fig, out, "agents")
 
 
 def matrix(rep: dict, out: Path) -> str:
@@ -69,8 +162,8 @@ def matrix(rep: dict, out: Path) -> str:
         for j, v in enumerate(row):
             if not math.isnan(v):
                 ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=7)
-    fig.colorbar(im, ax=ax, label="row beats column")
-    ax.set_title("Faction against faction")
+    fig.colorbar(im, ax=ax, label="row finishes ahead of column")
+    ax.set_title("Head to head: how often the row finishes ahead of the column")
     fig.tight_layout()
     return _save(fig, out, "matrix")
 
@@ -104,7 +197,7 @@ def lengths(rep: dict, out: Path) -> str:
 
 
 PLOTS = {"win_rates": win_rates, "matrix": matrix, "permanence": permanence,
-         "length": lengths}
+         "length": lengths, "convergence": convergence, "sweep": sweep, "agents": ladder}
 
 
 def warm() -> None:

@@ -16,7 +16,7 @@ def record_of(events: list[dict], k: int, agents: list[str], factions: list[str]
     engine played, or one the native engine did)."""
     n = len(factions)
     seats = [{"faction": f, "agent": agents[i], "gained": [], "played": [],
-              "bought": [], "mines": 0} for i, f in enumerate(factions)]
+              "bought": [], "drawn": [], "mines": 0} for i, f in enumerate(factions)]
     offered: list[str] = []
     vp_rounds: list[list[int]] = []   # per Scoring: each seat's total Permanence
     battles_round: list[int] = []     # per Scoring: battles since the previous one
@@ -33,6 +33,10 @@ def record_of(events: list[dict], k: int, agents: list[str], factions: list[str]
             seats[e["p"]]["bought"].append([last_bids, e["gold"]])
         elif kind == "gain":
             seats[e["p"]]["gained"].append(e["card"])
+            if e.get("to") == "hand":
+                seats[e["p"]]["drawn"].append(e["card"])
+        elif kind == "draw":
+            seats[e["p"]]["drawn"].append(e["card"])
         elif kind == "play":
             seats[e["p"]]["played"].append(e["card"])
         elif kind == "battle":
@@ -46,6 +50,8 @@ def record_of(events: list[dict], k: int, agents: list[str], factions: list[str]
             since = 0
         elif kind == "action_cap":
             loops += 1
+    for st in seats:   # (a card drawn twice counts once: the record stays small)
+        st["drawn"] = sorted(set(st["drawn"]))
     return {"k": k, "seed": seed, "players": n, "winners": winners,
             "end": end, "rounds": rounds, "battles": battles, "loops": loops,
             "seats": seats, "offered": offered, "vp": vp_rounds,

@@ -32,12 +32,24 @@ def rules_of(compiled: dict[str, bytes]):
 
 
 def without(compiled: dict[str, bytes], card: str) -> dict[str, bytes]:
-    """Compiled engine files with one card taken out of its deck (copies 0)."""
+    """Compiled engine files with one card taken out of its deck (copies 0). A faction's
+    Champion or starter spell is refused: set-up deals it to every seat of its faction
+    whatever its copies (design document §8), so taking it out would change nothing."""
     cards = json.loads(compiled["cards.json"])
     rows = cards if isinstance(cards, list) else cards.get("cards", cards)
     hit = [c for c in rows if c.get("id") == card]
     if not hit:
         raise ValueError(f"no card {card!r} to take out")
+    facs = json.loads(compiled["factions.json"]).get("factions", {})
+    for fid, fac in sorted(facs.items()):
+        for role, what in (("champion", "Champion"), ("spell", "starter spell")):
+            if fac.get(role) == card:
+                raise ValueError(
+                    f"{card} ({hit[0].get('name', card)}) is the {fac.get('name', fid)} "
+                    f"faction {what}: set-up deals it to every {fac.get('name', fid)} seat "
+                    "whatever its copies (design document §8), so --without cannot take it "
+                    f"out. Measure an edit of it instead: --vary cards.{card}.FIELD=A..B or "
+                    "--baseline REV")
     for c in hit:
         c["copies"] = 0
     return {**compiled, "cards.json": json.dumps(cards).encode()}
@@ -61,7 +73,18 @@ def seat_plan(rules, spec: dict, k: int) -> tuple[list[str], list[str]]:
 
 
 def run_batch(compiled: dict[str, bytes], spec: dict, ks: list[int]) -> list[dict]:
-    """Play games ks of a run; one record each."""
+    """Play games ks of a run; one record each (with the weights of spec["weights"], an
+    agent variant's, set for the batch and restored after)."""
+    from .ladder import apply_weights
+
+    saved = apply_weights(spec.get("weights") or {})   # an agent variant's weights
+    try:
+        return _batch(compiled, spec, ks)
+    finally:
+        apply_weights(saved)
+
+
+def _batch(compiled: dict[str, bytes], spec: dict, ks: list[int]) -> list[dict]:
     from ..engine.options import Options
     from ..engine.play import play_game
     from ..engine.simulate import AGENTS
@@ -93,17 +116,20 @@ def _native(rules, spec: dict, ks: list[int], plans: list, opts) -> list[dict | 
     return native.play_agents(rules, spec["players"], games, opts, log=True)
 
 
-def batches(games: int) -> list[list[int]]:
-    """The run's game numbers cut into batches."""
-    return [list(range(i, min(games, i + BATCH))) for i in range(0, games, BATCH)]
+def batches(games: int, start: int = 0) -> list[list[int]]:
+    """The run's game numbers (start .. start + games - 1) cut into batches."""
+    end = start + games
+    return [list(range(i, min(end, i + BATCH))) for i in range(start, end, BATCH)]
 
 
 def run(compiled: dict[str, bytes], spec: dict, workers: int | None = None,
-        cluster: str | None = None, progress=None, meanwhile=None) -> list[dict]:
+        cluster: str | None = None, progress=None, meanwhile=None,
+        start: int = 0) -> list[dict]:
     """Every game's record, in game order: in this process (1 worker), over a process pool
     (every core by default), or on the Dask scheduler at `cluster`. `meanwhile`: work for
-    this process while the pool's workers play (the report's imports)."""
-    parts = batches(spec["games"])
+    this process while the pool's workers play (the report's imports). `start`: the first
+    game number (a sequential run plays games start .. start + spec["games"] - 1 next)."""
+    parts = batches(spec["games"], start)
     if cluster:
         return _dask(compiled, spec, parts, cluster, progress)
     workers = workers or os.cpu_count() or 1

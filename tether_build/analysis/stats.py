@@ -21,14 +21,24 @@ def _won(rec: dict, p: int) -> float:
     return 1.0 / len(w) if p in w else 0.0
 
 
+def finishing(rec: dict) -> list[float]:
+    """Each seat's finishing place (0 = first): the winners first, the others by their
+    final total Permanence (equal totals share a place)."""
+    last = rec["vp"][-1] if rec["vp"] else [0] * rec["players"]
+    return [0.0 if p in rec["winners"] else 1.0 + sum(1 for v in last if v > last[p])
+            for p in range(rec["players"])]
+
+
 def factions(recs: list[dict]) -> dict:
-    """Win rate per faction, the head-to-head matrix, win rate by seat."""
+    """Win rate per faction, the head-to-head matrix (how often the row finishes ahead of
+    the column in games with both; level places count half), win rate by seat."""
     seats: Counter = Counter()
     wins: Counter = Counter()
     by_seat: dict[int, list] = defaultdict(lambda: [0.0, 0])
     pair: dict[tuple, list] = defaultdict(lambda: [0.0, 0])
     for r in recs:
         facs = [s["faction"] for s in r["seats"]]
+        place = finishing(r)
         for p, f in enumerate(facs):
             seats[f] += 1
             wins[f] += _won(r, p)
@@ -38,9 +48,9 @@ def factions(recs: list[dict]) -> dict:
             for b in range(len(facs)):
                 if facs[a] == facs[b]:
                     continue
-                wa, wb = a in r["winners"], b in r["winners"]
                 cell = pair[facs[a], facs[b]]
-                cell[0] += 1.0 if wa and not wb else 0.5 if wa == wb else 0.0
+                cell[0] += (1.0 if place[a] < place[b] else
+                            0.5 if place[a] == place[b] else 0.0)
                 cell[1] += 1
     names = sorted(seats)
     rates = {f: _share(wins[f], seats[f]) for f in names}
@@ -163,11 +173,30 @@ def shape(recs: list[dict]) -> dict:
 
 
 def report(recs: list[dict], spec: dict, card_ids: list[str],
-           names: dict[str, str] | None = None) -> dict:
+           names: dict[str, str] | None = None, card_meta: dict | None = None) -> dict:
     """Every section of the report as plain data (report.json); `names`: faction id ->
-    the name players read (labels only)."""
+    the name players read (labels only); `card_meta`: {"names": card id -> name, "power":
+    the Power cards (gained only by holding the Center)}."""
+    from . import cardmodel, figures, verdicts
+
+    names = dict(names or {})
+    meta = card_meta or {}
+    cnames = meta.get("names", {})
     fac = factions(recs)
+    games = figures.Games(recs, sorted(fac["win_rate"]))
+    rows = cards(recs, fac, card_ids)
+    for row in rows:
+        row["name"] = cnames.get(row["card"], row["card"])
+    model = cardmodel.effects(recs, set(meta.get("power", ())), cnames,
+                              ages=meta.get("ages"))
+    iwd = cardmodel.improvement_when_drawn(recs, cnames)
+    margin = spec.get("margin", verdicts.MARGIN)
     return {"run": {k: spec[k] for k in ("games", "players", "seed", "agents")},
-            "names": dict(names or {}),
+            "names": names,
+            "verdicts": {"factions": verdicts.factions(recs, spec["players"], names,
+                                                       margin)},
             "factions": fac, "summary": summary(recs, fac),
-            "cards": cards(recs, fac, card_ids), "shape": shape(recs)}
+            "intervals": figures.intervals(games, spec.get("seed", 0)),
+            "fair_balance": games.fair_balance(seed=spec.get("seed", 0)),
+            "card_effects": model, "improvement_when_drawn": iwd,
+            "cards": rows, "shape": shape(recs)}
