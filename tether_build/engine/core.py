@@ -139,6 +139,21 @@ class Ctx:
         self.g.log("aim", p=self.p, step=getattr(step, "kind", ""), card=card, owners=owners,
                    side=side)
 
+    def _log_target(self, key, kind: str, value, locked: bool) -> None:
+        """Log whose units or seat a target holds as an effect resolves (the audit of
+        analysis/aims.py): the Champion's owner, the hex's occupants, the seat."""
+        if kind == "champion" and hasattr(value, "owner"):
+            owners = [value.owner]
+        elif kind in ("hex", "player") and isinstance(value, int) and value is not True:
+            owners = sorted(self.s.occupants(value)) if kind == "hex" else [value]
+        else:
+            return
+        step = key[0] if isinstance(key, tuple) else key
+        src = self.inst.defn.id if self.inst is not None else (
+            self.champ.defn.id if self.champ is not None else None)
+        self.g.log("target", p=self.p, step=step.kind, uid=step.uid, card=src, kind=kind,
+                   owners=owners, locked=locked)
+
     def choose(self, key, kind: str, options_fn, valid=None, optional: bool = False,
                required: bool = True):
         """Pick a target: the locked one (checked, else Fizzle), else ask the agent.
@@ -153,6 +168,8 @@ class Ctx:
             ok = valid(value) if valid is not None else value in options_fn()
             if not ok:
                 raise Fizzle(f"{kind} target no longer legal")
+            if self.g.events is not None:
+                self._log_target(key, kind, value, True)
             return value
         preset = self.preset  # a whole play: card and targets were chosen as one
         options = options_fn() if preset is None else preset.options(key, options_fn)
@@ -173,4 +190,6 @@ class Ctx:
                 self._log_aim(key, kind, value)
         if self.declaring:
             locks[key] = value
+        elif not self.dry and self.g.events is not None:
+            self._log_target(key, kind, value, False)
         return value

@@ -465,6 +465,8 @@ struct Game {
   Val choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool always_valid = false,
              bool optional = false, bool required = true);
   void log_aim(const Ctx& ctx, int64_t key, const char* kind, const Val& value);
+  void log_target(const Ctx& ctx, int64_t key, const char* kind, const Val& value,
+                  bool locked);
 
   // ---- cards.py ---------------------------------------------------------------------------
   void reshuffle(int p);
@@ -673,6 +675,7 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
       if (!ok)
         for (auto& o : fn()) ok = ok || o == value;
       if (!ok) throw Fizzle{std::string(kind) + " target no longer legal"};
+      if (logging) log_target(ctx, key, kind, value, true);
       return value;
     }
   }
@@ -710,6 +713,7 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
     if (logging) log_aim(ctx, key, kind, value);
   }
   if (ctx.declaring) ctx.locks->set(key, value);
+  else if (!ctx.dry && logging) log_target(ctx, key, kind, value, false);
   return value;
 }
 
