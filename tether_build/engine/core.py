@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 ALL = 1_000_000  # "count: all"
 NONE = object()  # no legal choice
+OPEN_KINDS = ("move",)  # decisions a whole play leaves to the agent (asked when it resolves)
 
 
 class Fizzle(Exception):
@@ -177,12 +178,17 @@ class Ctx:
             if self.declaring and required:
                 raise NoTarget(kind)
             return NONE
-        if self.dry or len(options) == 1:
+        if self.dry:
             value = options[0]
-        elif preset is not None and preset.answers(kind):
+        elif preset is not None and preset.answers(kind) and (
+                len(options) > 1 or kind not in OPEN_KINDS):
+            # a whole play holds its forced targets too: the agent weighs "Zap my own
+            # Champion" even when that Champion is the only one in range
             value = preset.answer(key, kind, options)
             if preset.replay and self.g.events is not None:
                 self._log_aim(key, kind, value)
+        elif len(options) == 1:
+            value = options[0]
         else:
             self.asking = key
             value = self.g.decide(self.p, kind, options, self)

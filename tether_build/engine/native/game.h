@@ -686,9 +686,11 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
     return Val::none();
   }
   Val value;
-  if (ctx.dry || options.size() == 1) {
+  if (ctx.dry) {
     value = options[0];
-  } else if (pre && pre->answers(kind)) {  // declare.Preset.answer
+  } else if (pre && pre->answers(kind) &&
+             (options.size() > 1 || std::strcmp(kind, "move"))) {  // declare.Preset.answer
+    // a whole play holds its forced targets too (core.Ctx.choose)
     size_t pos = pre->pos++;
     if (pre->values) {
       if (pos >= pre->values->size()) throw NoTarget{};
@@ -707,6 +709,8 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
       pre->seen.push_back({kind, value, key});
       pre->seen_n.push_back(options.size());
     }
+  } else if (options.size() == 1) {
+    value = options[0];
   } else {
     Ask ask = is_heuristic(ctx.p) ? val_ask(ctx.p, kind, options, ctx, key) : Ask();
     value = options[decide(ctx.p, kind, options.size(), &ask)];
