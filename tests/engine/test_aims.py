@@ -53,6 +53,20 @@ def test_harm_the_card_text_aims_at_a_friend_is_not_misaimed(rules):
     assert t.misaimed == []
 
 
+def test_a_scattered_shot_landing_on_own_units_is_chance_not_aim(rules):
+    """Mortar Shot: destroy_forces on {ref: impact}, the hex its scatter step hit."""
+    shot = rules.by_id["mortar_shot"]
+    chooser, _, destroy = shot.effect[:3]
+    aim = {"e": "target", "p": 0, "card": "mortar_shot", "kind": "hex", "locked": True}
+    t = tally([{**aim, "step": "choose_target", "uid": chooser.uid, "owners": [1]},
+               {**aim, "step": "destroy_forces", "uid": destroy.uid, "owners": [0],
+                "locked": False}], rules)
+    assert t.misaimed == [] and t.total("harm on own by chance") == 1
+    assert t.counts[("harmful", "choose_target", "enemy", True)] == 1
+    t = tally([{**aim, "step": "choose_target", "uid": chooser.uid, "owners": [0]}], rules)
+    assert t.total("harm on own") == 1
+
+
 def test_a_forced_target_is_part_of_the_whole_play(rules):
     """The only Champion in Zap's range is the seat's own: the play names it, and the
     heuristic does not play it (it did before: the play was empty and scored as harmless)."""

@@ -8,7 +8,10 @@ harmful (damage, destruction, a hostile modifier such as a dice cap ...), helpfu
 deploys, a friendly modifier ...) or either. No card names: a new card is classified by its
 steps. A harmful effect on the acting seat's own units, or a helpful one on an enemy's, is
 *misaimed*, unless the card's text makes it the point: its selector names that side
-(`side: friendly` for harm, `side: enemy` for help).
+(`side: friendly` for harm, `side: enemy` for help, a reference to such a choice, or a
+destroy_forces step that spares one's own: `side: enemy`, `mover`). Harm on a hex that a
+scatter step picked at random (where a shot landed, not where it was aimed) is counted
+apart: chance, not aim.
 
     tally(events, rules) -> Tally      # one game's log (or many: add the Tallies)
 """
@@ -21,6 +24,7 @@ from dataclasses import dataclass, field
 from ..engine.intent import _steps, _uses, step_intent
 
 HARM, HELP, EITHER = "harmful", "helpful", "either"
+CHANCE = "chance"  # a hex a scatter step chose at random (where a shot landed), not a seat
 
 
 def _source(rules, card: str | None) -> list:
@@ -54,9 +58,11 @@ def _side(params: dict, source) -> str:
         return "any"
     ref = sel.get("ref")
     if ref is not None:
-        chooser = next((d for d in _steps(source) if d["step"] == "choose_target"
-                        and d.get("as") == ref), None)
-        return "any" if chooser is None else _side(chooser, [])
+        setter = next((d for d in _steps(source) if d["step"] in ("choose_target", "scatter")
+                       and d.get("as") == ref), None)
+        if setter is not None and setter["step"] == "scatter":
+            return CHANCE
+        return "any" if setter is None else _side(setter, [])
     return sel.get("side", "any")
 
 
@@ -66,13 +72,16 @@ class Tally:
 
     counts: Counter = field(default_factory=Counter)
     misaimed: list = field(default_factory=list)  # (game, event index, event, why)
+    chance: list = field(default_factory=list)  # harm on own where a random scatter landed
 
     def __add__(self, other: Tally) -> Tally:
-        return Tally(self.counts + other.counts, self.misaimed + other.misaimed)
+        return Tally(self.counts + other.counts, self.misaimed + other.misaimed,
+                     self.chance + other.chance)
 
     def total(self, why: str) -> int:
-        """How many misaimed resolutions of one kind ('harm on own', 'help on enemy')."""
-        return sum(1 for m in self.misaimed if m[3] == why)
+        """How many resolutions of one kind ('harm on own', 'help on enemy', 'harm on own
+        by chance')."""
+        return sum(1 for m in self.misaimed + self.chance if m[3] == why)
 
     def rows(self) -> list[tuple]:
         """(effect, step, whose, locked, count), most frequent first."""
@@ -91,7 +100,9 @@ def classify(e: dict, rules) -> tuple[str, str, str | None]:
     side = _side(step.params, source)
     spares = step.params.get("side") in ("enemy", "mover")  # destroy_forces: whose Forces
     why = None
-    if eff == HARM and p in owners and side != "friendly" and not spares:
+    if eff == HARM and p in owners and side == CHANCE:
+        why = "harm on own by chance"  # the shot was aimed elsewhere and landed here
+    elif eff == HARM and p in owners and side != "friendly" and not spares:
         why = "harm on own"
     elif eff == HELP and e["kind"] != "hex" and owners and p not in owners and side != "enemy":
         why = "help on enemy"  # a hex a friendly step targets may be an enemy's (an attack)
@@ -107,7 +118,7 @@ def tally(events: list[dict], rules, game: str = "") -> Tally:
         eff, whose, why = classify(e, rules)
         t.counts[(eff, e["step"], whose, bool(e.get("locked")))] += 1
         if why:
-            t.misaimed.append((game, i, e, why))
+            (t.chance if why.endswith("by chance") else t.misaimed).append((game, i, e, why))
     return t
 
 
@@ -115,11 +126,12 @@ def report(t: Tally, games: int) -> str:
     """Plain-text table of a Tally."""
     lines = [f"target resolutions in {games} games: {sum(t.counts.values())}",
              (f"  harm on own units: {t.total('harm on own')}; "
-              f"help on enemies: {t.total('help on enemy')}"),
+              f"help on enemies: {t.total('help on enemy')}; harm that landed on own "
+              f"units by chance (a scattered shot): {t.total('harm on own by chance')}"),
              "  effect    step               whose          locked  count"]
     for eff, step, whose, locked, n in t.rows():
         lines.append(f"  {eff:9} {step:18} {whose:14} {'yes' if locked else 'no':7} {n}")
-    for game, i, e, why in t.misaimed[:20]:
+    for game, i, e, why in (t.misaimed + t.chance)[:20]:
         lines.append(f"  {why}: {game} event {i}: seat {e['p']} {e.get('card')} "
                      f"{e['step']} on {e['kind']} of {e['owners']}")
     return "\n".join(lines)
