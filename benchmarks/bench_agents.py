@@ -4,8 +4,8 @@
     python3 benchmarks/bench_agents.py --games 40      # a quicker look
 
 Prints, for the heuristic agent on the project's content:
-- absurd plays over the 4-player games (bar 0): harm aimed at one's own units where the
-  card allowed an enemy target, heals aimed at enemies, Victory buy bids that leave the
+- absurd plays over the 4-player games (bar 0): harm on one's own units where the card
+  allowed another target, help (heals, buffs) on enemies, Victory buy bids that leave the
   bidder less Gold than the dearest card in its hand asks this round (no plan left);
 - the share of 4-player games that end at the round cap (bar < 20 %), battles and cards
   played per game;
@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tether_build.analysis.aims import tally
 from tether_build.cards import normalized_cards
 from tether_build.compile import compile_engine
 from tether_build.content import load_content
@@ -35,21 +36,16 @@ from tether_build.engine.ruleset import Ruleset
 from tether_build.engine.search import SearchAgent
 from tether_build.engine.simulate import wilson
 
-HARM = {"damage", "destroy_forces", "remove_champion"}
-HEAL = {"heal", "multiply_hp"}
-
 
 def absurd(events: list[dict], rules) -> dict:
-    """Count the absurd plays of one game's log."""
-    out = {"harm aimed at own units": 0, "heals aimed at enemies": 0,
+    """Count the absurd plays of one game's log (the targets: analysis/aims.py, every
+    target an effect resolved on, forced ones too)."""
+    aims = tally(events, rules)
+    out = {"harm aimed at own units": aims.total("harm on own"),
+           "help aimed at enemies": aims.total("help on enemy"),
            "Victory bids leaving no Gold for the hand": 0}
     for e in events:
-        if e["e"] == "aim":
-            if e["step"] in HARM and e["side"] != "friendly" and e["p"] in e["owners"]:
-                out["harm aimed at own units"] += 1
-            if e["step"] in HEAL and any(o != e["p"] for o in e["owners"]):
-                out["heals aimed at enemies"] += 1
-        elif e["e"] == "bids" and rules.by_id[e["card"]].vp:
+        if e["e"] == "bids" and rules.by_id[e["card"]].vp:
             for p, (kind, x) in e["bids"].items():
                 if kind == "buy" and e["gold"][p] - x < e["need"][p]:
                     out["Victory bids leaving no Gold for the hand"] += 1

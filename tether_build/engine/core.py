@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 ALL = 1_000_000  # "count: all"
 NONE = object()  # no legal choice
+OPEN_KINDS = ("move",)  # decisions a whole play leaves to the agent (asked when it resolves)
 
 
 class Fizzle(Exception):
@@ -139,6 +140,21 @@ class Ctx:
         self.g.log("aim", p=self.p, step=getattr(step, "kind", ""), card=card, owners=owners,
                    side=side)
 
+    def _log_target(self, key, kind: str, value, locked: bool) -> None:
+        """Log whose units or seat a target holds as an effect resolves (the audit of
+        analysis/aims.py): the Champion's owner, the hex's occupants, the seat."""
+        if kind == "champion" and hasattr(value, "owner"):
+            owners = [value.owner]
+        elif kind in ("hex", "player") and isinstance(value, int) and value is not True:
+            owners = sorted(self.s.occupants(value)) if kind == "hex" else [value]
+        else:
+            return
+        step = key[0] if isinstance(key, tuple) else key
+        src = self.inst.defn.id if self.inst is not None else (
+            self.champ.defn.id if self.champ is not None else None)
+        self.g.log("target", p=self.p, step=step.kind, uid=step.uid, card=src, kind=kind,
+                   owners=owners, locked=locked)
+
     def choose(self, key, kind: str, options_fn, valid=None, optional: bool = False,
                required: bool = True):
         """Pick a target: the locked one (checked, else Fizzle), else ask the agent.
@@ -153,6 +169,8 @@ class Ctx:
             ok = valid(value) if valid is not None else value in options_fn()
             if not ok:
                 raise Fizzle(f"{kind} target no longer legal")
+            if self.g.events is not None:
+                self._log_target(key, kind, value, True)
             return value
         preset = self.preset  # a whole play: card and targets were chosen as one
         options = options_fn() if preset is None else preset.options(key, options_fn)
@@ -160,12 +178,17 @@ class Ctx:
             if self.declaring and required:
                 raise NoTarget(kind)
             return NONE
-        if self.dry or len(options) == 1:
+        if self.dry:
             value = options[0]
-        elif preset is not None and preset.answers(kind):
+        elif preset is not None and preset.answers(kind) and (
+                len(options) > 1 or kind not in OPEN_KINDS):
+            # a whole play holds its forced targets too: the agent weighs "Zap my own
+            # Champion" even when that Champion is the only one in range
             value = preset.answer(key, kind, options)
             if preset.replay and self.g.events is not None:
                 self._log_aim(key, kind, value)
+        elif len(options) == 1:
+            value = options[0]
         else:
             self.asking = key
             value = self.g.decide(self.p, kind, options, self)
@@ -173,4 +196,6 @@ class Ctx:
                 self._log_aim(key, kind, value)
         if self.declaring:
             locks[key] = value
+        elif not self.dry and self.g.events is not None:
+            self._log_target(key, kind, value, False)
         return value

@@ -3,11 +3,10 @@ targets. Pure queries: nothing here changes the state (the caller pays the costs
 
 from __future__ import annotations
 
-from .core import Ctx, NoTarget
+from .core import OPEN_KINDS, Ctx, NoTarget
 
 CHEAP, PROBE = "cheap", "probe"  # the costs of a target look-ahead (see target_check)
 PLAYS = 24  # the most whole plays (target combinations) offered for one card
-OPEN_KINDS = ("move",)  # decisions a play leaves to the agent (asked when it resolves)
 
 
 class Preset:

@@ -76,6 +76,7 @@ class Compiler:
 
     def __init__(self):
         self.uids = itertools.count(1)
+        self.made: dict[int, Step] = {}  # uid -> every step compiled (nested ones too)
         self.unsupported: list[str] = []
 
     def steps(self, raw: list[dict]) -> list[Step]:
@@ -87,6 +88,7 @@ class Compiler:
                 raise ValueError(f"no handler for step {d['step']!r}")
             st = factory(d, self)
             st.uid = next(self.uids)
+            self.made[st.uid] = st
             out.append(st)
         return out
 
@@ -127,6 +129,7 @@ class Ruleset:
         self.age_of_round = {r: a["numeral"] for a in self.ages for r in a["rounds"]}
         self.age_info = {a["numeral"]: a for a in self.ages}
         self.steps_compiled = next(comp.uids) - 1
+        self.step_by_uid = comp.made  # what a log line's step uid names (analysis/aims.py)
         self._decks: dict = {}
         self.boards: dict = {}  # (players, seed) -> the generated Board, for scenarios (read only)
         self._constants()

@@ -166,6 +166,9 @@ class Champion:
         self.hp = self.max_hp = defn.champion["hp"]
         self.ability_used: set[int] = set()
 
+    def __repr__(self) -> str:  # the same in a clone or a fork (a play names its targets)
+        return f"<champion {self.defn.id}#{self.cid} of seat {self.owner}>"
+
 
 class Player:
     """One player's resources, card zones and per-round flags."""

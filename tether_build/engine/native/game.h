@@ -466,6 +466,8 @@ struct Game {
   Val choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool always_valid = false,
              bool optional = false, bool required = true);
   void log_aim(const Ctx& ctx, int64_t key, const char* kind, const Val& value);
+  void log_target(const Ctx& ctx, int64_t key, const char* kind, const Val& value,
+                  bool locked);
 
   // ---- cards.py ---------------------------------------------------------------------------
   void reshuffle(int p);
@@ -674,6 +676,7 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
       if (!ok)
         for (auto& o : fn()) ok = ok || o == value;
       if (!ok) throw Fizzle{std::string(kind) + " target no longer legal"};
+      if (logging) log_target(ctx, key, kind, value, true);
       return value;
     }
   }
@@ -684,9 +687,11 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
     return Val::none();
   }
   Val value;
-  if (ctx.dry || options.size() == 1) {
+  if (ctx.dry) {
     value = options[0];
-  } else if (pre && pre->answers(kind)) {  // declare.Preset.answer
+  } else if (pre && pre->answers(kind) &&
+             (options.size() > 1 || std::strcmp(kind, "move"))) {  // declare.Preset.answer
+    // a whole play holds its forced targets too (core.Ctx.choose)
     size_t pos = pre->pos++;
     if (pre->values) {
       if (pos >= pre->values->size()) throw NoTarget{};
@@ -705,12 +710,15 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
       pre->seen.push_back({kind, value, key});
       pre->seen_n.push_back(options.size());
     }
+  } else if (options.size() == 1) {
+    value = options[0];
   } else {
     Ask ask = is_heuristic(ctx.p) ? val_ask(ctx.p, kind, options, ctx, key) : Ask();
     value = options[decide(ctx.p, kind, options.size(), &ask)];
     if (logging) log_aim(ctx, key, kind, value);
   }
   if (ctx.declaring) ctx.locks->set(key, value);
+  else if (!ctx.dry && logging) log_target(ctx, key, kind, value, false);
   return value;
 }
 

@@ -607,6 +607,37 @@ void Game::log_aim(const Ctx& ctx, int64_t key, const char* kind, const Val& val
   l.raw("owners", owners).s("side", st->aim_side);
 }
 
+// core.Ctx._log_target: whose units or seat a target holds as an effect resolves
+void Game::log_target(const Ctx& ctx, int64_t key, const char* kind, const Val& value,
+                      bool locked) {
+  const Step* st = R.by_uid[key / 1024];
+  std::string owners;
+  if (!strcmp(kind, "champion") && value.t == V_CHAMP) {
+    owners = "[" + std::to_string(value.c->owner) + "]";
+  } else if (!strcmp(kind, "hex") && value.t == V_INT) {
+    unsigned o = occupants((int)value.i);
+    owners = "[";
+    bool first = true;
+    for (int q = 0; q < P; ++q)
+      if (o & (1u << q)) {
+        if (!first) owners += ",";
+        owners += std::to_string(q);
+        first = false;
+      }
+    owners += "]";
+  } else if (!strcmp(kind, "player") && value.t == V_INT) {
+    owners = "[" + std::to_string(value.i) + "]";
+  } else {
+    return;
+  }
+  Log l(ev, "target");
+  l.i("p", ctx.p).s("step", STEP_NAMES[st->kind]).i("uid", st->uid);
+  if (ctx.inst) l.s("card", ctx.inst->defn->id);
+  else if (ctx.champ) l.s("card", ctx.champ->defn->id);
+  else l.null("card");
+  l.s("kind", kind).raw("owners", owners).b("locked", locked);
+}
+
 // ================================ cards.py ===================================================
 void Game::reshuffle(int p) {
   Player& pl = players[p];
