@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 
+from . import seatview
 from .frozen import Frozen, option_key  # noqa: F401  (re-exported)
 from .rounds import play_round, run
 from .setup import new_game
@@ -141,3 +142,6 @@ class Forker:
         except Horizon:
             pass
         return k
+
+
+seatview.FORKERS[:] = [Forker]   # SeatView.fork deals its worlds with it

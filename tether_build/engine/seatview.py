@@ -35,6 +35,11 @@ CARD_KINDS = frozenset({"free_card", "forge_draft", "power_pick", "gain_card", "
                         "mine_draft", "discard", "scrap", "put_on_top", "look_bottom"})
 
 
+
+# The Forker class (engine/fork.py), registered there when it is imported: the fork module
+# imports the setup, which imports the game and so this module (no import circle).
+FORKERS: list = []
+
 class Hidden(AttributeError):
     """Seat p asked for something its seat may not know (§15.4)."""
 
@@ -262,8 +267,10 @@ class SeatView(_Frozen):
     def _forker(self):
         got = self.__dict__.get("_forks")
         if got is None:
-            from .fork import Forker
-            got = self.__dict__["_forks"] = Forker()
+            if not FORKERS:
+                raise RuntimeError("a fork needs tether_build.engine.fork imported (the "
+                                   "search agent imports it)")
+            got = self.__dict__["_forks"] = FORKERS[0]()
         return got
 
     @property
