@@ -63,8 +63,15 @@ def balance(content_dir, games, players, agents, factions, seed, workers, cluste
 
     from .analysis import html, plots, runner, stats
 
-    if workers and cluster:
+    if workers and cluster is not None:
         raise click.ClickException("--workers and --cluster exclude each other")
+    if cluster is not None:   # checked before any work: "", ucx://, tls://, inproc refused
+        from .analysis.cluster import check_address
+
+        try:
+            cluster = check_address(cluster)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
     spec = _spec(games, players, agents, seed, factions, opts)
     compiled = compiled_files(content_dir)
     rules = runner.rules_of(compiled)
