@@ -226,6 +226,7 @@ def odds_lines(r: dict, trials: int, where: str, seed: int, terms: dict) -> list
 @click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def replay(content_dir, engine_dir, log) -> None:
     """Replay a game from its JSON-lines log and check the final state matches."""
+    from .engine.core import StepBudget
     from .engine.play import ReplayError, read_log
     from .engine.play import replay as run
 
@@ -233,7 +234,7 @@ def replay(content_dir, engine_dir, log) -> None:
     try:
         events = read_log(log)
         g = run(rules, events)
-    except (ReplayError, ValueError, KeyError, StopIteration) as exc:
+    except (ReplayError, ValueError, KeyError, StopIteration, StepBudget) as exc:
         raise click.ClickException(f"{log}: replay failed: {exc}") from None
     n = sum(1 for e in events if e["e"] == "decide")
     click.echo(f"{log}: {n} decisions replayed, final state matches "
