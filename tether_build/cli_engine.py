@@ -230,9 +230,12 @@ def replay(content_dir, engine_dir, log) -> None:
     from .engine.play import ReplayError, read_log
     from .engine.play import replay as run
 
+    try:
+        events = read_log(log)   # first: a file that is no log is refused before any work
+    except ReplayError as exc:
+        raise click.ClickException(f"{log}: replay failed: {exc}") from None
     rules = load_rules(content_dir, engine_dir)
     try:
-        events = read_log(log)
         g = run(rules, events)
     except (ReplayError, ValueError, KeyError, StopIteration, StepBudget) as exc:
         raise click.ClickException(f"{log}: replay failed: {exc}") from None
