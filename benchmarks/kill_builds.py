@@ -2,6 +2,7 @@
 
     python3 benchmarks/kill_builds.py                   # full build, 20 kills, seed 1
     python3 benchmarks/kill_builds.py --kills 5 --only validate --only notes --slow 0.1
+    python3 benchmarks/kill_builds.py --last --slow 0.02 --max-delay 2   # aim at the swap
 
 A throw-away project (tool, templates, schemas and the cut-down fixture content of
 tests/build_edits.Project) is built from the old content; the new content has one card's text
@@ -42,6 +43,8 @@ def main() -> int:
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--max-delay", type=float, default=3.0)
     parser.add_argument("--slow", type=float, default=0.0)
+    parser.add_argument("--last", action="store_true",
+                        help="kill after the last progress line (as the swap starts)")
     args = parser.parse_args()
     options = tuple(x for stage in args.only for x in ("--only", stage)) + ("--paper", "a4")
     rng = random.Random(args.seed)
@@ -53,7 +56,7 @@ def main() -> int:
               flush=True)
         kills = []
         for n in range(1, args.kills + 1):
-            kill = killer.trial(rng, args.max_delay)
+            kill = killer.trial(rng, args.max_delay, last=args.last)
             kills.append(kill)
             print(f"{n:3d}. after line {kill.line}/{killer.lines} + {kill.delay:.2f} s: "
                   f"{'ended before the kill' if kill.ended else 'killed'}"
