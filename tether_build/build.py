@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import __version__
-from .commit import commit, recover
+from .commit import commit
 from .errors import TetherError
 from .manifest import MANIFEST, inside, load_manifest, record_stats, untouched
 from .reads import changed, digests
@@ -224,14 +224,32 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
     return h.hexdigest()
 
 
+def refuse_out_inside(out: Path, inputs: dict[str, Path]) -> None:
+    """An output folder inside a folder the build reads (the content, the templates) would
+    change the build's own inputs: every build would make the next one stale (with --watch,
+    a build without end). Refused in one line."""
+    where = Path(out).resolve()
+    for label, folder in inputs.items():
+        root = Path(folder).resolve()
+        if where == root or where.is_relative_to(root):
+            raise TetherError(f"--out {out} is inside the {label} folder {folder}/: the build "
+                              f"would read its own outputs (choose a folder outside {folder}/,"
+                              " e.g. build/)")
+
+
 def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], None],
               force: bool = False) -> Result:
-    """Run stages; write every output only after all succeeded; return what happened."""
+    """Run stages; write every output only after all succeeded; return what happened.
+    The output folder is locked meanwhile (buildlock.py: a second build waits, then refuses)."""
+    from .buildlock import output_lock
     from .render.cache import refreshing
     from .stagerun import release
 
     try:
-        with refreshing(force):   # --force: nothing read from the render cache either
+        with output_lock(ctx.out, "tether build",
+                         lambda msg: progress("lock", msg)) as done, refreshing(force):
+            if done:
+                ctx.warnings.append(done)   # (--force: nothing read from the render cache)
             return _run_build(ctx, stages, progress, force)
     finally:
         release()   # the preloaded process, if any (stagerun.preload)
@@ -242,10 +260,6 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
     start = time.perf_counter()
     if ctx.out.exists() and not ctx.out.is_dir():
         raise TetherError(f"the output folder {ctx.out} is a file (choose another --out)")
-    if ctx.out.is_dir():
-        done = recover(ctx.out)
-        if done:
-            ctx.warnings.append(done)
     manifest = load_manifest(ctx.out, ctx.warnings.append)
     result = Result()
     pending: dict[str, bytes] = {}

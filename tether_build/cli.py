@@ -284,6 +284,10 @@ def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed:
     """Validate, check and build every output; only what changed is rebuilt."""
     from functools import partial
 
+    from .build import ROOT, refuse_out_inside
+
+    refuse_out_inside(out, {"content": content_dir, "templates": ROOT / "templates",
+                            "schemas": ROOT / "schemas"})
     run = partial(build_outputs, content_dir, out, only, paper, seed, board_players, force,
                   ink_saver, grayscale, allow_unresolved, jobs, quiet, as_json)
     if verify and watch:
@@ -297,7 +301,7 @@ def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed:
             as_json=False))
     if not watch:
         return run()
-    from .build import ROOT, select, stage_modules
+    from .build import select, stage_modules
     from .watch import warm, warm_up
     from .watch import watch as keep_building
 

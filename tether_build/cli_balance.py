@@ -97,8 +97,15 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
 
     from .analysis import html, lab, plots, runner, stats, verdicts, whatif
 
-    if workers and cluster:
+    if workers and cluster is not None:
         raise click.ClickException("--workers and --cluster exclude each other")
+    if cluster is not None:   # checked before any work: "", ucx://, tls://, inproc refused
+        from .analysis.cluster import check_address
+
+        try:
+            cluster = check_address(cluster)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
     spec = _spec(games, players, agents, seed, factions, opts)
     spec["margin"] = margin / 100
     try:

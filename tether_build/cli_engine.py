@@ -40,8 +40,15 @@ def load_rules(content_dir: Path, engine_dir: Path | None):
         if missing:
             raise click.ClickException(f"{engine_dir}: missing {', '.join(missing)} "
                                        "(run 'tether engine-build')")
-        return Ruleset.from_files(engine_dir)
-    return Ruleset.from_compiled(compiled_files(content_dir))
+        try:
+            return Ruleset.from_files(engine_dir)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise click.ClickException(f"{engine_dir}: not usable engine files: "
+                                       f"{str(exc)[:300]}") from None
+    try:
+        return Ruleset.from_compiled(compiled_files(content_dir))
+    except ValueError as exc:   # an effect without a bound (validate says so first)
+        raise click.ClickException(str(exc)[:300]) from None
 
 
 def _options(pairs: tuple[str, ...]):
@@ -77,13 +84,13 @@ def register(group: click.Group) -> None:
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 def engine_build(content_dir: Path, out: Path, quiet: bool) -> None:
     """Compile the cards for the engine: build/engine/{cards,game,factions,tiles}.json."""
-    from .fsutil import write_atomic
+    from .buildlock import write_outputs
 
-    for name, data in sorted(compiled_files(content_dir).items()):
-        path = out / "engine" / name
-        changed = write_atomic(path, data, out)
-        if not quiet:
-            click.echo(f"{'wrote' if changed else 'unchanged'} {path}")
+    files = {f"engine/{name}": data for name, data in sorted(compiled_files(content_dir).items())}
+    written = set(write_outputs(out, files, command="tether engine-build"))  # all or nothing
+    if not quiet:
+        for rel in files:
+            click.echo(f"{'wrote' if rel in written else 'unchanged'} {out / rel}")
 
 
 @click.command()
@@ -108,6 +115,7 @@ def engine_build(content_dir: Path, out: Path, quiet: bool) -> None:
 def simulate(content_dir, engine_dir, games, players, factions, agents, seed, opts, as_json,
              quiet, log_dir, jobs) -> None:
     """Play many seeded games: win rate per faction (95 % CI), rounds, endings, cards."""
+    from .engine.core import StepBudget
     from .engine.simulate import simulate as run
 
     rules = load_rules(content_dir, engine_dir)
@@ -122,7 +130,7 @@ def simulate(content_dir, engine_dir, games, players, factions, agents, seed, op
             with click.progressbar(length=games, label="simulating", file=click.get_text_stream(
                     "stderr")) as bar:
                 result = run(*args, progress=bar.update, log_dir=log_dir, workers=jobs)
-    except ValueError as exc:
+    except (ValueError, StepBudget) as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:
         click.echo(json.dumps(result, indent=2, sort_keys=True))
@@ -219,14 +227,18 @@ def odds_lines(r: dict, trials: int, where: str, seed: int, terms: dict) -> list
 @click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def replay(content_dir, engine_dir, log) -> None:
     """Replay a game from its JSON-lines log and check the final state matches."""
+    from .engine.core import StepBudget
     from .engine.play import ReplayError, read_log
     from .engine.play import replay as run
 
+    try:
+        events = read_log(log)   # first: a file that is no log is refused before any work
+    except ReplayError as exc:
+        raise click.ClickException(f"{log}: replay failed: {exc}") from None
     rules = load_rules(content_dir, engine_dir)
     try:
-        events = read_log(log)
         g = run(rules, events)
-    except (ReplayError, ValueError, KeyError, StopIteration) as exc:
+    except (ReplayError, ValueError, KeyError, StopIteration, StepBudget) as exc:
         raise click.ClickException(f"{log}: replay failed: {exc}") from None
     n = sum(1 for e in events if e["e"] == "decide")
     click.echo(f"{log}: {n} decisions replayed, final state matches "

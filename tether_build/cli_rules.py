@@ -23,7 +23,7 @@ PAPER_CHOICES = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
 def rulebook(content_dir: Path, out: Path, paper: str, quiet: bool, as_json: bool) -> None:
     """Write the rulebook: rulebook-a4.pdf, rulebook-letter.pdf, rulebook.pdf, rulebook.html."""
-    from .fsutil import write_atomic
+    from .buildlock import write_outputs
     from .rulebook.book import render_rulebook
     from .validate import validate
 
@@ -31,10 +31,8 @@ def rulebook(content_dir: Path, out: Path, paper: str, quiet: bool, as_json: boo
     if not quiet and not as_json:
         click.echo("laying out the rulebook...", err=True)
     book = render_rulebook(content, content_dir, PAPER_CHOICES[paper])
-    written = []
-    for name, data in book.files.items():
-        write_atomic(out / name, data, out)
-        written.append(str(out / name))
+    write_outputs(out, book.files, command="tether rulebook")   # all or nothing, locked
+    written = [str(out / name) for name in book.files]
     if as_json:
         click.echo(json.dumps({"files": written, "pages": book.pages,
                                "seconds": book.seconds}, indent=1))

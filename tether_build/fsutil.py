@@ -5,9 +5,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import tempfile
+import time
 from pathlib import Path
+
+# A temporary file of write_atomic: `.<name>.<pid>~<random>.tmp` (the pid of its writer, so
+# the next run can tell a killed writer's leftover from a file another process is writing)
+TMP_MARK = "~"
+_TMP = re.compile(r"^\..+\.(\d+)~[A-Za-z0-9_]+\.tmp$")
+_OLD_TMP = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")   # before the pid was in the name
+OLD_TMP_AGE = 600.0   # seconds: such a file is a leftover once it is this old
 
 
 def write_atomic(path: Path, data: bytes, inside: Path | None = None) -> bool:
@@ -32,7 +41,8 @@ def write_atomic(path: Path, data: bytes, inside: Path | None = None) -> bool:
     except OSError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{TMP_MARK}", suffix=".tmp",
+                               dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -60,3 +70,39 @@ def tree_version(*folders: Path) -> str:
             if stat.S_ISREG(st.st_mode):
                 h.update(f"{path}|{st.st_size}|{st.st_mtime_ns}\n".encode())
     return h.hexdigest()[:16]
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True   # someone else's process: leave its file alone
+    return True
+
+
+def sweep_temps(folder: Path) -> list[Path]:
+    """Remove the temporary files of write_atomic under `folder` whose writer is dead (a
+    killed command's leftovers); returns them. Symlinks are not followed."""
+    removed = []
+    now = time.time()
+    for root, dirs, files in os.walk(folder):
+        for name in files:
+            m = _TMP.match(name)
+            path = Path(root) / name
+            try:
+                if m:
+                    stale = not _alive(int(m.group(1)))
+                elif _OLD_TMP.match(name):
+                    stale = now - path.lstat().st_mtime > OLD_TMP_AGE
+                else:
+                    continue
+                if stale:
+                    path.unlink()
+                    removed.append(path)
+            except OSError:
+                continue
+    return removed

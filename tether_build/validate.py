@@ -176,6 +176,31 @@ def check_areas(content: Content):
                                       "adjacent hexes")
 
 
+def check_effect_bounds(content: Content):
+    """Every effect runs a bounded number of steps: nested repeats multiply (effects/bound.py)."""
+    from .effects.bound import effect_lists, too_much
+
+    hint = "nested repeats multiply: make a count smaller, or give an amount read from the " \
+           "game a max"
+    for card in content.cards:
+        src = card["_src"]
+        for path, steps in effect_lists(card):
+            found = too_much(steps, path)
+            if found:
+                yield content.problem(src["doc"], ("cards", src["index"]) + found[0],
+                                      found[1], hint)
+    if "factions.yaml" in content.docs:
+        for fid, faction in (content.factions or {}).items():
+            passives = faction.get("passives") if isinstance(faction, dict) else None
+            for i, passive in enumerate(passives if isinstance(passives, list) else []):
+                if not isinstance(passive, dict):
+                    continue
+                found = too_much(passive.get("steps"), ("factions", fid, "passives", i,
+                                                        "steps"))
+                if found:
+                    yield content.problem("factions.yaml", found[0], found[1], hint)
+
+
 # Files whose text may interpolate constants as {{ path }} (card text may not: its numbers
 # come from the card's effect, and braces typed there print as typed).
 CONSTANT_FILES = ("tiles.yaml", "keywords.yaml", "factions.yaml", "setting.yaml", "ages.yaml")
@@ -277,14 +302,15 @@ def check_term_names(content: Content):
                                       f"{first[1]}", "give each term a name of its own")
 
 
-CHECKS = (check_ids, check_text, check_term_names, check_effect_refs, check_areas, check_constants,
+CHECKS = (check_ids, check_text, check_term_names, check_effect_refs, check_areas,
+          check_effect_bounds, check_constants,
           check_game_numbers, check_palette, check_art, crosscheck.check_ages,
           crosscheck.check_keywords, crosscheck.check_example_ids,
           crosscheck.check_rejected_cards, check_departures)
 # The core files each check reads: when some core file has problems of its own, the checks
 # that do not read it still run, so every problem is reported in one run (issue 41.7).
-NEEDS = {"check_ids": CORE, "check_text": ("terms.yaml",), "check_term_names": ("terms.yaml",), "check_effect_refs": (),
-         "check_areas": (),
+NEEDS = {"check_ids": CORE, "check_text": ("terms.yaml",), "check_term_names": ("terms.yaml",),
+         "check_effect_refs": (), "check_areas": (), "check_effect_bounds": (),
          "check_constants": ("game.yaml", *CONSTANT_FILES),
          "check_game_numbers": ("game.yaml",),
          "check_palette": ("factions.yaml", "tiles.yaml", "terms.yaml"),

@@ -125,7 +125,16 @@ def _tamper_setup(lines, field, value):
     lines[0] = json.dumps(event)
 
 
+def _tamper_end(lines, field, value):
+    event = json.loads(lines[-1])
+    event[field] = value
+    lines[-1] = json.dumps(event)
+
+
 @pytest.mark.parametrize("tamper, expect", [
+    (lambda ls: _tamper_end(ls, "winners", [5]), "end line says winners [5]"),
+    (lambda ls: _tamper_end(ls, "round", 99), "end line says round 99"),
+    (lambda ls: ls.append(ls[-1]), "only one"),
     (lambda ls: ls.insert(1, "[1, 2]"), "not an event object"),
     (lambda ls: ls.insert(1, "[" * 100_000 + "]" * 100_000), "not a JSON event"),
     (lambda ls: ls.insert(1, "not json"), "not a JSON event"),
@@ -150,6 +159,33 @@ def test_replay_of_a_damaged_log_is_a_clean_failure(tmp_path, engine, tamper, ex
     assert bad.exit_code == 1, bad.output
     assert "replay failed" in bad.output and expect in bad.output
     assert bad.exception is None or isinstance(bad.exception, SystemExit)
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "huge", "folder-like"])
+def test_replay_looks_at_the_file_before_reading_it(tmp_path, engine, kind):
+    """Issue 43: /dev/urandom, a FIFO and a 3 GB file are refused at once, in one line."""
+    import os
+    import time
+
+    if kind == "device":
+        log = tmp_path / "urandom.jsonl"
+        log.symlink_to("/dev/urandom")
+    elif kind == "fifo":
+        log = tmp_path / "pipe.jsonl"
+        os.mkfifo(log)
+    elif kind == "huge":
+        log = tmp_path / "huge.jsonl"
+        with open(log, "wb") as fh:
+            fh.truncate(3 * 10**9)   # sparse: 3 GB that take no disk
+    else:
+        log = tmp_path / "zero.jsonl"
+        log.symlink_to("/dev/zero")
+    start = time.monotonic()
+    bad = CliRunner().invoke(_cli(), ["replay", "--engine", engine, str(log)])
+    assert time.monotonic() - start < 10
+    assert bad.exit_code == 1 and "replay failed" in bad.output, bad.output
+    assert ("not a regular file" if kind != "huge" else "larger than any game log") in bad.output
+    assert len(bad.output.strip().splitlines()) == 1
 
 
 def test_simulate_log_dir_that_is_a_file_is_a_one_line_error(tmp_path, engine):

@@ -157,6 +157,9 @@ def _dask(compiled, spec, parts, address: str, progress) -> list[dict]:
     except ImportError:
         raise ValueError("--cluster needs the 'distributed' package "
                          "(bash scripts/setup.sh installs it)") from None
+    from .cluster import probe
+
+    probe(address)   # one line, in seconds, if nothing (or something silent) answers there
     with Client(address, timeout="20s") as client:
         data = client.scatter(compiled, broadcast=True)
         futs = [client.submit(run_batch, data, spec, ks, pure=False) for ks in parts]

@@ -14,6 +14,23 @@ from collections.abc import Callable
 ALL = 1_000_000  # "count: all"
 NONE = object()  # no legal choice
 OPEN_KINDS = ("move",)  # decisions a whole play leaves to the agent (asked when it resolves)
+# Effect steps one game may run (issue 43). A game of the shipped content runs a few
+# thousand; validate refuses an effect bounded above effects/bound.MAX_STEPS, and this stops
+# whatever gets past that (a trigger that sets itself off, content not validated) with an
+# error naming the card, instead of a game that never ends.
+STEP_BUDGET = 1_000_000
+
+
+class StepBudget(RuntimeError):
+    """A game ran more effect steps than STEP_BUDGET: names the card running then."""
+
+    @classmethod
+    def at(cls, ctx, step) -> StepBudget:
+        src = ctx.inst.defn if ctx.inst is not None else (
+            ctx.champ.defn if ctx.champ is not None else None)
+        who = f"card {src.id}" if src is not None else "a faction passive"
+        return cls(f"{who}: its effect ran past the step budget ({STEP_BUDGET} steps in one "
+                   f"game, at a {step.kind} step): a repeat or a trigger without end?")
 
 
 class Fizzle(Exception):
@@ -51,7 +68,11 @@ class Step:
         self.targets = None  # a chosen-target step: fn(ctx) -> candidates (agents' preview)
 
     def run(self, ctx: Ctx) -> None:
-        """Choose (or use the locked) target, then apply."""
+        """Choose (or use the locked) target, then apply (within the game's step budget)."""
+        g = ctx.g
+        g.steps_left -= 1
+        if g.steps_left < 0:
+            raise StepBudget.at(ctx, self)
         if self.select is None:
             self.apply(ctx, None)
             return

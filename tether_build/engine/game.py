@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from . import core
 from .actions import ActionsMixin
 from .cards import CardsMixin
 from .combat import CombatMixin
@@ -55,6 +56,7 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
         self.events: list[dict] | None = log
         self.check = check            # invariant callback(game, where) for tests
         self.decisions = 0
+        self.steps_left = core.STEP_BUDGET   # effect steps this game may still run (Step.run)
         self.battle_seq = 0
         self.tally = [0] * 6  # dice faces of the side rolling now (combat, for the log)
         self.last_battle_rounds = 0

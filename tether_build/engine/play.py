@@ -32,19 +32,51 @@ def write_log(events: list[dict], path: Path) -> None:
 
 
 MAX_LINE = 1_000_000  # characters: a logged event is a few hundred
+MAX_LOG = 64_000_000  # bytes: a whole game's log is well under a megabyte
 
 
 def read_log(path: Path) -> list[dict]:
-    """Read a JSON-lines event log; every line must be an event object ({"e": ...})."""
+    """Read a JSON-lines event log; every line must be an event object ({"e": ...}).
+
+    The file is looked at before it is read: a regular file (not a device, a FIFO or a
+    folder) of at most MAX_LOG bytes, then read line by line."""
+    import os
+    import stat
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ReplayError(f"not a UTF-8 text file ({exc.reason})") from None
-    return parse_log(text)
+        st = os.stat(path)
+    except OSError as exc:
+        raise ReplayError(f"cannot read it ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ReplayError("not a regular file (a game log is a file written by "
+                          "`tether play` or `tether simulate --log-dir`)")
+    if st.st_size > MAX_LOG:
+        raise ReplayError(f"{st.st_size} bytes: larger than any game log "
+                          f"(at most {MAX_LOG} bytes)")
+    events = []
+    with open(path, "rb") as fh:
+        for n, raw in enumerate(iter(lambda: fh.readline(MAX_LINE * 4 + 1), b""), 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ReplayError(f"line {n}: not UTF-8 text ({exc.reason})") from None
+            if len(line.rstrip("\n")) > MAX_LINE or (len(raw) > MAX_LINE * 4):
+                raise ReplayError(f"line {n}: longer than {MAX_LINE} characters")
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except (ValueError, RecursionError):
+                raise ReplayError(f"line {n}: not a JSON event") from None
+            if not isinstance(event, dict) or not isinstance(event.get("e"), str):
+                raise ReplayError(f'line {n}: not an event object ({{"e": ...}})')
+            events.append(event)
+    return events
 
 
 def parse_log(text: str) -> list[dict]:
-    """The events of a JSON-lines log's text (see read_log)."""
+    """The events of a JSON-lines log's text already in memory (a log the Play page was
+    sent, bounded by its request size); read_log for a file."""
     events = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -92,7 +124,10 @@ def replay(rules, events: list[dict]):
 
     Raises ReplayError if a decision or the final state digest differs."""
     head = next((e for e in events if e["e"] == "setup"), None)
-    end = next((e for e in events if e["e"] == "end"), None)
+    ends = [e for e in events if e["e"] == "end"]
+    if len(ends) > 1 or (ends and events[-1] is not ends[0]):
+        raise ReplayError("the log's end event must be its last line, and only one")
+    end = ends[0] if ends else None
     if head is None:
         raise ReplayError("the log has no setup event")
     if end is None or not isinstance(end.get("digest"), str):
@@ -121,4 +156,17 @@ def replay(rules, events: list[dict]):
         raise ReplayError("the log has more decisions than the game asked for")
     if g.s.digest() != end["digest"]:
         raise ReplayError("final state differs from the log")
+    _same_end(end, next(e for e in g.events if e["e"] == "end"))
     return g
+
+
+END_FIELDS = ("winners", "reason", "round", "digest")
+
+
+def _same_end(logged: dict, replayed: dict) -> None:
+    """The log's end line says what the replay gives: winners, reason, round."""
+    norm = lambda v: json.dumps(v, sort_keys=True, default=str)   # as write_log wrote it
+    for key in END_FIELDS:
+        if norm(logged.get(key)) != norm(replayed.get(key)):
+            raise ReplayError(f"the log's end line says {key} {norm(logged.get(key))[:80]}, "
+                              f"the replay gives {norm(replayed.get(key))[:80]}")

@@ -110,6 +110,26 @@ class Faction:
         self.spell, self.champion = d["spell"], d["champion"]
 
 
+def _bounded(cards: dict, factions: dict) -> None:
+    """Every effect of compiled definitions has a bound on its steps (effects/bound.py), so
+    neither engine (this one, or the native one loading the same data) can be handed an
+    effect of 10^10 steps by an engine file that skipped `tether validate`."""
+    from ..effects.bound import effect_lists, too_much
+
+    for card in cards.get("cards", []):
+        for path, steps in effect_lists(card):
+            found = too_much(steps, path)
+            if found:
+                where = ".".join(map(str, found[0]))
+                raise ValueError(f"card {card.get('id')}: {where}: {found[1]}")
+    for fid, faction in factions.get("factions", {}).items():
+        for i, passive in enumerate(faction.get("passives", [])):
+            found = too_much(passive.get("steps"), ("passives", i, "steps"))
+            if found:
+                where = ".".join(map(str, found[0]))
+                raise ValueError(f"faction {fid}: {where}: {found[1]}")
+
+
 @shared
 class Ruleset:
     """Constants, cards, factions and ages of one compiled content build."""
@@ -117,6 +137,7 @@ class Ruleset:
     def __init__(self, cards: dict, game: dict, factions: dict, tiles: dict | None = None):
         # the compiled data itself, for the native engine (engine/native) to load
         self.compiled = {"cards": cards, "game": game, "factions": factions}
+        _bounded(cards, factions)
         comp = Compiler()
         self.cards = [CardDef(i, c, comp) for i, c in enumerate(cards["cards"])]
         self.by_id = {c.id: c for c in self.cards}

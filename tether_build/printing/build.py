@@ -1,7 +1,8 @@
 """The two print builds behind `tether board` and `tether print-tiles`: gather, render, write.
 
-Everything is rendered in memory first and written last through fsutil.write_atomic, so an
-error leaves the previous outputs untouched.
+Everything is rendered in memory first and written last, all together (buildlock.write_outputs:
+the output folder locked, the files swapped in by commit.py), so an error or a kill leaves the
+previous outputs untouched.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..fsutil import write_atomic
 from . import boardmap, common, components, tiles, tokens
 
 Echo = Callable[[str], None]
@@ -49,7 +49,7 @@ def build_board(content_dir: Path, players: int, seed: int, out: Path, papers: l
     content = validate(content_dir)
     files = {Path(out) / rel: data
              for rel, data in board_files(content, players, seed, papers, flat).items()}
-    _write(files, echo)
+    _write(out, files, echo)
     radius = content.game["board"]["radius_by_players"][players]
     echo(f"board: {players} players, seed {seed}, radius {radius} "
          f"in {time.perf_counter() - start:.1f} s")
@@ -86,18 +86,23 @@ def build_prints(content_dir: Path, out: Path, papers: list[str], flat: float,
     content = validate(content_dir)
     rel_files, data = print_files(content, normalized_cards(content), papers, flat, echo)
     files = {Path(out) / rel: blob for rel, blob in rel_files.items()}
-    _write(files, echo)
+    _write(out, files, echo)
     t = data["totals"]
     echo(f"print: {t['tiles']} tiles, {t['tokens']} tokens, {t['cards']} cards listed "
          f"in {time.perf_counter() - start:.1f} s")
     return list(files)
 
 
-def _write(files: dict[Path, bytes], echo: Echo) -> None:
+def _write(out: Path, files: dict[Path, bytes], echo: Echo) -> None:
+    from ..buildlock import write_outputs
+
+    written = set(write_outputs(Path(out), {p.relative_to(out).as_posix(): data
+                                            for p, data in files.items()},
+                                command="tether print"))
     for path, data in files.items():
         for label, mm in getattr(data, "overflows", []):
             echo(f"warning: {path.name}: {label} text is {mm:g} mm too long for its box "
                  "(shorten it in content/tiles.yaml)")
-        changed = write_atomic(path, data)
+        changed = path.relative_to(out).as_posix() in written
         pages = f" ({data.pages} pages)" if isinstance(data, common.Pdf) else ""
         echo(f"{'wrote' if changed else 'unchanged'} {path}{pages}")

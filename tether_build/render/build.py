@@ -1,7 +1,7 @@
 """`print-cards`: content -> print sheets (A4, Letter), per-card PNGs and TTS decks.
 
-MkDocs' recipe: gather and validate everything, render in memory, write last, each file
-through fsutil.write_atomic.
+MkDocs' recipe: gather and validate everything, render in memory, write last: every file
+swapped in together, the output folder locked (buildlock.write_outputs, commit.py).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..buildlock import write_outputs
 from ..errors import TetherError
-from ..fsutil import write_atomic
 
 MIN_FACES_PER_WORKER = 24
 PAPER_CHOICES = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
@@ -212,29 +212,35 @@ def build_print(content_dir: Path, out: Path, opts: PrintOptions,
     result.decks = list(dict.fromkeys(c["deck"] for c in chosen))
     files = render_all(content, chosen, opts, out, progress, result)
     t = time.perf_counter()
-    for path, data in sorted(files.items()):
-        (result.written if write_atomic(path, data, out) else result.unchanged).append(str(path))
-        result.sizes[str(path)] = len(data)
+    removals = []
     if not opts.cards and not opts.faction:
         from .modes import suffix
 
-        result.removed = _prune(out, result.decks, set(files), suffix(opts.modes))
+        removals = _stale(out, result.decks, set(files), suffix(opts.modes))
+    # all or nothing, the folder locked: a kill leaves the previous sheets or these
+    written = set(write_outputs(out, {_rel(out, p): data for p, data in files.items()},
+                                [_rel(out, p) for p in removals], "tether print-cards"))
+    for path, data in sorted(files.items()):
+        (result.written if _rel(out, path) in written else result.unchanged).append(str(path))
+        result.sizes[str(path)] = len(data)
+    result.removed = [str(p) for p in removals]
     result.seconds["write"] = time.perf_counter() - t
     result.seconds["total"] = time.perf_counter() - start
     return result
 
 
-def _prune(out: Path, decks: list[str], written: set[Path], mode: str = "") -> list[str]:
-    """Delete PNGs and TTS sheets of fully printed decks that this build did not produce
-    (a renamed or removed card), so an upload folder never holds a stale face."""
+def _rel(out: Path, path: Path) -> str:
+    return Path(path).relative_to(out).as_posix()
+
+
+def _stale(out: Path, decks: list[str], written: set[Path], mode: str = "") -> list[Path]:
+    """PNGs and TTS sheets of fully printed decks that this build did not produce (a renamed
+    or removed card): removed with the swap, so an upload folder never holds a stale face."""
     removed = []
     for deck in decks:
         stale = list((out / f"png{mode}" / deck).glob("*.png")) + (list(
             (out / "tts").glob(f"{deck}-[0-9]*.png")) if not mode else [])
-        for path in stale:
-            if path not in written:
-                path.unlink()
-                removed.append(str(path))
+        removed += [path for path in stale if path not in written]
     return removed
 
 
