@@ -40,6 +40,30 @@ def board_files(content, players: int, seed: int, papers: list[str],
     return files
 
 
+def every_count_files(content, seed: int, papers: list[str], flat: float,
+                      skip: int | None = None) -> dict[str, bytes]:
+    """The blank grid map of every board radius (Capital slots named with the player counts
+    that use them, coordinates on every hex: only the special tiles are laid on it) and,
+    for every player count, the layout and overview of `seed` that say where each special
+    tile goes. `skip`: a count board_files covers already."""
+    game = content.game
+    files: dict[str, bytes] = {}
+    for grid in boardmap.blank_layouts(game):
+        for paper in papers:
+            files[f"board/{boardmap.grid_name(grid)}-map-{paper}.pdf"] = boardmap.render_map(
+                content, grid, paper, flat)
+    for players in range(int(game["players"]["min"]), int(game["players"]["max"]) + 1):
+        if players == skip:
+            continue
+        data = boardmap.layout(players, seed, game)
+        stem = f"board/board-{players}-{seed}"
+        files[f"{stem}.json"] = boardmap.layout_json(data).encode()
+        for paper in papers:
+            files[f"{stem}-overview-{paper}.pdf"] = boardmap.render_overview(content, data,
+                                                                             paper, flat)
+    return files
+
+
 def build_board(content_dir: Path, players: int, seed: int, out: Path, papers: list[str],
                 flat: float, echo: Echo) -> list[Path]:
     """Write build/board/board-P-S.json, the real-size map and the overview per paper."""

@@ -200,6 +200,17 @@ def _row_class(token: Token) -> tuple[str, float]:
     return (token.group.split("_")[0] if token.shape != "circle" else "disc", token.h)
 
 
+def copy_face(token: Token, i: int, content) -> dict:
+    """What copy `i` (0-based) of a token shows: Champions are numbered, the first
+    Permanence marker is the Enduring one."""
+    face = dict(token.face)
+    if token.group.startswith("champion"):
+        face["value"] = str(i + 1)
+    if token.group.startswith("vp_marker"):
+        face["caption"] = common.term(content, "permanent_vp" if i == 0 else "vp")
+    return face
+
+
 def pack(tokens: list[Token], area, content) -> list[list[dict]]:
     """Place every copy of every token on pages, row by row; a new row for a new shape or
     height, so every row is a strip a trimmer cuts off in one straight cut."""
@@ -214,11 +225,7 @@ def pack(tokens: list[Token], area, content) -> list[list[dict]]:
             if y + token.h > y0 + h + 1e-6:
                 pages.append([])
                 x, y, row_h = x0, y0, 0.0
-            face = dict(token.face)
-            if token.group.startswith("champion"):
-                face["value"] = str(i + 1)
-            if token.group.startswith("vp_marker"):
-                face["caption"] = common.term(content, "permanent_vp" if i == 0 else "vp")
+            face = copy_face(token, i, content)
             pages[-1].append({"x": x, "y": y, "w": token.w, "h": token.h, "shape": token.shape,
                               "face": face})
             x += token.w + GUTTER_MM
