@@ -482,7 +482,8 @@ STAGES: list[Stage] = [
     Stage("table", "Tabletop Simulator table", "tether_build.build:table_stage",
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "render/tts.py",
-                                     "board.py"), parallel=True, gives_way=True),
+                                     "render/build.py", "board.py"), parallel=True,
+          gives_way=True),
 ]
 
 
