@@ -178,3 +178,26 @@ def test_a_token_picture_is_the_printed_piece_cut_round(table, content):
         assert abs(image.width - side) <= 1 and abs(image.height - side) <= 1
         assert image.getpixel((0, 0))[3] == 0
         assert image.getpixel((image.width // 2, image.height // 2))[3] == 255
+
+
+def test_nothing_is_dropped_on_the_board_but_its_tiles(table, content):
+    """Bags, decks, dice, Capitals and tracks stand off the board; only the special tiles and
+    their Mine Values stand on it."""
+    from tether_build.printing import boardmap, common
+    from tether_build.printing.ttstable import NATIVE_UNITS, UNIT_MM
+
+    objs = table["doc"]["ObjectStates"]
+    radius = boardmap.layout(4, 1, content.game)["radius"]
+    w, h = boardmap.map_size(radius, common.DEFAULT_TILE_MM)
+    half_x, half_z = w / 2 / UNIT_MM, h / 2 / UNIT_MM
+    assert objs[0]["Transform"]["scaleX"] * NATIVE_UNITS == pytest.approx(2 * half_x, abs=1e-3)
+    for obj in objs[1:]:
+        t = obj["Transform"]
+        reach = 1.0 if obj["Name"] in ("Bag", "DeckCustom", "Die_6") else \
+            t["scaleX"] * NATIVE_UNITS / 2
+        on_board = abs(t["posX"]) < half_x + reach and abs(t["posZ"]) < half_z + reach
+        placed = obj.get("Description", "").count(",") == 1 or obj["Nickname"].startswith(
+            tuple(o["Nickname"] for o in objs if o.get("Description", "").count(",") == 1
+                  and "Mine" in o["Nickname"])) or "Mine Value" in obj["Nickname"]
+        assert not on_board or placed, (obj["Name"], obj["Nickname"], t["posX"], t["posZ"])
+    assert UNIT_MM == 25.4

@@ -292,7 +292,7 @@ def _tracks_and_bags(table, content, all_tokens, used_values, map_w, map_h, hex_
             shared.setdefault(tok.name.rsplit(" ", 1)[0] if tok.group == "gold" else tok.name,
                               []).append(tok)
     colours = {common.plain(content, f["name"]): f["colour"] for f in content.factions.values()}
-    row = map_h / 2 + 30
+    row = map_h / 2 + 50   # below the board (a bag is about 50 mm across)
     names = list(by_faction)
     for i, fname in enumerate(names):
         x = (i - (len(names) - 1) / 2) * 80
@@ -303,8 +303,8 @@ def _tracks_and_bags(table, content, all_tokens, used_values, map_w, map_h, hex_
     for i, (name, toks) in enumerate(shared.items()):
         x = (i - (len(shared) - 1) / 2) * 80
         inside = [o for tok in toks for o in _token_objects(table, content, tok,
-                                                             _place(x, row + 70))]
-        table.objects.append(_bag(table, name, "#8A6A4A", _place(x, row + 70), inside,
+                                                             _place(x, row + 65))]
+        table.objects.append(_bag(table, name, "#8A6A4A", _place(x, row + 65), inside,
                                   _contents(toks)))
     for i, tok in enumerate(loose):
         table.objects += _token_objects(table, content, tok,
