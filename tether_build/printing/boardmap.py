@@ -137,8 +137,8 @@ def split(map_w: float, map_h: float, paper: str, overlap: float = OVERLAP_MM,
     """Page windows over the map: orientation with fewest pages, windows in map mm.
 
     avoid: boxes (x0, y0, x1, y1, map mm) no page join may cross (the words and numbers on
-    the hexes): the windows slide within the paper the map leaves spare, to the offset
-    whose joins cross fewest boxes, nearest the centred one."""
+    the hexes): each join slides within the paper the map leaves spare (two pages then
+    overlap by more than `overlap`), to where it crosses fewest boxes."""
     best = None
     for landscape in (False, True):
         _, _, w, h = common.safe_area(paper, landscape)
@@ -147,15 +147,15 @@ def split(map_w: float, map_h: float, paper: str, overlap: float = OVERLAP_MM,
         if best is None or cols * rows < best[0]:
             best = (cols * rows, landscape, cols, rows, w, h)
     _, landscape, cols, rows, w, h = best
-    cover_w, cover_h = cols * (w - overlap) + overlap, rows * (h - overlap) + overlap
-    x0 = _offset(map_w, cover_w, w - overlap, cols, overlap, [(b[0], b[2]) for b in avoid])
-    y0 = _offset(map_h, cover_h, h - overlap, rows, overlap, [(b[1], b[3]) for b in avoid])
+    xs = _starts(map_w, w, cols, overlap, [(b[0], b[2]) for b in avoid])
+    ys = _starts(map_h, h, rows, overlap, [(b[1], b[3]) for b in avoid])
+    cols, rows = len(xs), len(ys)
     windows = [{"row": r, "col": c, "name": f"{string.ascii_uppercase[r]}{c + 1}",
-                "x": x0 + c * (w - overlap), "y": y0 + r * (h - overlap), "w": w, "h": h}
+                "x": xs[c], "y": ys[r], "w": w, "h": h}
                for r in range(rows) for c in range(cols)]
-    seams_x = [x0 + c * (w - overlap) + overlap / 2 for c in range(1, cols)]
-    seams_y = [y0 + r * (h - overlap) + overlap / 2 for r in range(1, rows)]
-    marks = _marks(seams_x, seams_y, x0, y0, cover_w, cover_h, cols, rows, w, h, overlap)
+    seams_x = [x + overlap / 2 for x in xs[1:]]
+    seams_y = [y + overlap / 2 for y in ys[1:]]
+    marks = _marks(seams_x, seams_y, xs, ys, w, h)
     return {"landscape": landscape, "cols": cols, "rows": rows, "windows": windows,
             "seams_x": seams_x, "seams_y": seams_y, "marks": marks, "overlap": overlap}
 
@@ -165,20 +165,42 @@ def seam_crossings(seams: list[float], spans) -> int:
     return sum(1 for s in seams for lo, hi in spans if lo < s < hi)
 
 
-def _offset(size: float, cover: float, step: float, count: int, overlap: float,
-            spans) -> float:
-    """Where the first window starts (map mm): the map stays covered, the joins cross the
-    fewest spans, then the offset nearest the centred one (the old layout)."""
-    centred = (size - cover) / 2
-    if count < 2 or not spans:
-        return centred
-    lo, hi = size - cover, 0.0
-    tries = [lo + i * 0.5 for i in range(int((hi - lo) / 0.5) + 1)] or [centred]
+def _starts(size: float, page: float, count: int, overlap: float, spans,
+            _more: bool = False) -> list[float]:
+    """Where each window starts (map mm). Evenly spaced and centred on the map, unless a
+    join crosses a span: then, over first-window offsets in 0.5 mm steps, each next window
+    starts as far on as it may (pages overlapping by `overlap` at least) without its join
+    crossing a span, and the set that covers the map with fewest crossings wins, then the
+    one nearest the centred layout. If every set crosses a span, one window more (a row or
+    column of pages more) when that clears every join."""
+    step = page - overlap
+    centred = (size - (count * step + overlap)) / 2
+    even = [centred + c * step for c in range(count)]
+    if count < 2 or not spans or seam_crossings([x + overlap / 2 for x in even[1:]],
+                                                spans) == 0:
+        return even
 
-    def cost(x0):
-        seams = [x0 + c * step + overlap / 2 for c in range(1, count)]
-        return seam_crossings(seams, spans), abs(x0 - centred)
-    return min(tries, key=cost)
+    def crosses(x):
+        return seam_crossings([x + overlap / 2], spans)
+
+    best = None
+    lo = size - (count * step + overlap)
+    for i in range(int(-lo / 0.5) + 1):
+        starts = [lo + i * 0.5]
+        for _ in range(1, count):
+            tries = [starts[-1] + step - k * 0.5 for k in range(int(step / 0.5))]
+            starts.append(min(tries, key=lambda x: (crosses(x), -x)))
+        if starts[-1] + page < size:
+            continue   # the map's far edge left uncovered
+        cost = (sum(crosses(x) for x in starts[1:]),
+                sum(abs(a - b) for a, b in zip(starts, even, strict=True)))
+        if best is None or cost < best[0]:
+            best = (cost, starts)
+    if (best is None or best[0][0]) and not _more:   # no place for every join: a page more
+        more = _starts(size, page, count + 1, overlap, spans, _more=True)
+        if seam_crossings([x + overlap / 2 for x in more[1:]], spans) == 0:
+            return more
+    return best[1] if best else even
 
 
 def label_boxes(hexes: list[dict], flat: float) -> list[tuple[float, float, float, float]]:
@@ -192,17 +214,15 @@ def label_boxes(hexes: list[dict], flat: float) -> list[tuple[float, float, floa
     return out
 
 
-def _marks(seams_x, seams_y, x0, y0, cover_w, cover_h, cols, rows, w, h, overlap):
+def _marks(seams_x, seams_y, xs, ys, w, h):
     """Alignment marks on every seam: at each window's quarter points and at crossings."""
     marks = set()
     for sx in seams_x:
-        for r in range(rows):
-            top = y0 + r * (h - overlap)
+        for top in ys:
             for f in (0.25, 0.75):
                 marks.add((round(sx, 3), round(top + f * h, 3)))
     for sy in seams_y:
-        for c in range(cols):
-            left = x0 + c * (w - overlap)
+        for left in xs:
             for f in (0.25, 0.75):
                 marks.add((round(left + f * w, 3), round(sy, 3)))
     for sx in seams_x:
@@ -301,12 +321,20 @@ def _legend(content, data: dict) -> list[dict]:
             for k in common.KINDS]
 
 
+def map_split(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE_MM) -> dict:
+    """The page windows of the real-size map of a layout (split, the joins kept off the
+    words on its hexes): what render_map prints, for the print guide's counts."""
+    map_w, map_h = map_size(data["radius"], flat)
+    hexes = _hexes(content, data, flat, (map_w / 2, map_h / 2))
+    return split(map_w, map_h, paper, avoid=label_boxes(hexes, flat))
+
+
 def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE_MM) -> bytes:
     """The real-size map of a layout over several pages (PDF bytes)."""
     map_w, map_h = map_size(data["radius"], flat)
     origin = (map_w / 2, map_h / 2)
     hexes = _hexes(content, data, flat, origin, texture=True)
-    pages = split(map_w, map_h, paper, avoid=label_boxes(hexes, flat))
+    pages = map_split(content, data, paper, flat)
     for win in pages["windows"]:
         win["label"] = _label_spot(win, pages, hexes, flat)
         win["hexes"] = _in_window(hexes, win, flat / 2)
@@ -344,8 +372,7 @@ def render_overview(content, data: dict, paper: str, flat: float = common.DEFAUL
     scale = min(w / real_w, (h - header - footer) / real_h)
     map_w, map_h = real_w * scale, real_h * scale
     left, top = x0 + (w - map_w) / 2, y0 + header + (h - header - footer - map_h) / 2
-    real_hexes = _hexes(content, data, flat, (real_w / 2, real_h / 2))
-    pages = split(real_w, real_h, paper, avoid=label_boxes(real_hexes, flat))
+    pages = map_split(content, data, paper, flat)
     key = _page_key(content, data, pages, flat, box=(x0 + w - 92, y0 + h - footer + 4, 92,
                                                       footer - 4))
     html = common.render_html(
