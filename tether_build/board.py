@@ -14,6 +14,11 @@ balance access: among the best-spread candidates the generator prefers the one t
 the spread of "distance from each Capital to its nearest Mine" smallest. If there are fewer
 remaining-Mine candidates at Center distance {2} than Mines to place, the candidate ring is
 widened to distance 3 (then 4) and `Board.widened` records it.
+
+The §7.3 sanity check rerolls a placement whose Capital-to-nearest-Mine distances spread by
+more than `fairness_max_spread`; with `forge_fairness_max_spread` set, the same check covers
+the Forges (Capital to nearest Forge), so no Capital sits beside both Forges while another
+is far from either. Without it (older content), Forges are not checked.
 """
 
 from __future__ import annotations
@@ -138,12 +143,14 @@ def generate_board(players: int, seed: int, game: dict) -> Board:
     board_cfg = game["board"]
     counts = _by_players(board_cfg["tile_counts"], players)
     spread_max = int(board_cfg["placement"]["fairness_max_spread"])
+    forge_max = board_cfg["placement"].get("forge_fairness_max_spread")
     for rerolls in range(MAX_REROLLS):
         placed = _place(radius, caps, counts, board_cfg, rng)
         if placed is None:
             continue
         forges, mines, widened = placed
-        if access_spread(caps.values(), mines) <= spread_max:
+        if access_spread(caps.values(), mines) <= spread_max and (
+                forge_max is None or access_spread(caps.values(), forges) <= int(forge_max)):
             values = assign_mine_values(len(mines), board_cfg["mine_values"], rng)
             return Board(players, radius, seed, dict(caps), forges, dict(zip(mines, values)),
                          rerolls, widened)
@@ -151,7 +158,8 @@ def generate_board(players: int, seed: int, game: dict) -> Board:
 
 
 def access_spread(capitals, mines) -> int:
-    """max - min over Capitals of the distance to the nearest Mine (§7.3 sanity check)."""
+    """max - min over Capitals of the distance to the nearest Mine (§7.3 sanity check), or
+    to the nearest of any other tiles given (the Forges)."""
     nearest = [min(distance(c, m) for m in mines) for c in capitals]
     return max(nearest) - min(nearest)
 

@@ -40,6 +40,7 @@ class Context:
     seed: int = 1
     print_modes: tuple[str, ...] = ()   # card sheets also printed in these modes
     jobs: int | None = None   # heavy stages side by side at most (None: one per core)
+    tts_url: str | None = None   # where TTS finds build/tts/ (None: file:// of out/tts)
     warnings: list[str] = field(default_factory=list)
     _content: object = None
     _cards: list | None = None
@@ -62,6 +63,12 @@ class Context:
         """The render cache (faces, PNGs, book layouts): content-addressed, under out/."""
         from .render.cache import CACHE_DIR
         return self.out / CACHE_DIR
+
+    @property
+    def tts_base(self) -> str:
+        """The address of build/tts/ that Tabletop Simulator files name (--tts-url), or the
+        local-only file:// address of out/tts."""
+        return (self.tts_url or (self.out / "tts").resolve().as_uri()).rstrip("/")
 
     def git_name(self, level: str) -> str | None:
         """The content's git name: "work" with +dirty, "commit" the last commit's."""
@@ -191,6 +198,8 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
     if stage.uses_paper:
         h.update(("|".join(ctx.papers + ctx.print_modes)).encode())
     h.update(f"|unresolved={ctx.allow_unresolved}|{ctx.board_players}|{ctx.seed}".encode())
+    if stage.name in ("cards", "table"):   # the TTS files name their images' address
+        h.update(f"|tts={ctx.tts_url}".encode())
     if stage.versioned:
         h.update(f"|git={ctx.git_name(stage.versioned)}".encode())
     # content/... patterns name files of the content folder the stage reads, whatever its
@@ -406,8 +415,7 @@ def cards_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: card sheets (A4, Letter), per-card PNGs and Tabletop Simulator decks."""
     from .render.build import PrintOptions, PrintResult, render_all, select_cards
     from .stageviews import ContentView
-    opts = PrintOptions(papers=ctx.papers, tts_url=(ctx.out / "tts").resolve().as_uri(),
-                        cache=ctx.cache_dir)
+    opts = PrintOptions(papers=ctx.papers, tts_url=ctx.tts_base, cache=ctx.cache_dir)
     view = cards_view(ctx)   # the stage reads its view, nothing else: its key cannot miss
     content = ContentView(view)
     chosen = select_cards(content, view["cards"], opts)
@@ -470,9 +478,21 @@ def board_stage(ctx: Context) -> dict[str, bytes]:
     from .printing import build as printing
     from .printing import common
     from .stageviews import ContentView, board_view
+    content = ContentView(board_view(ctx))
     with common.cached(ctx.cache_dir):
-        return printing.board_files(ContentView(board_view(ctx)), ctx.board_players, ctx.seed,
-                                    list(ctx.papers), common.DEFAULT_TILE_MM)
+        files = printing.board_files(content, ctx.board_players, ctx.seed, list(ctx.papers),
+                                     common.DEFAULT_TILE_MM)
+        files |= printing.every_count_files(content, ctx.seed, list(ctx.papers),
+                                            common.DEFAULT_TILE_MM, skip=ctx.board_players)
+    return files
+
+
+def table_stage(ctx: Context) -> dict[str, bytes]:
+    """Stage: the whole Tabletop Simulator table (tts/table.json and its pictures)."""
+    from .printing import common, ttstable
+    with common.cached(ctx.cache_dir):
+        return ttstable.table_files(ctx.content, ctx.cards, ctx.board_players, ctx.seed,
+                                    ctx.tts_base)
 
 
 STAGES: list[Stage] = [
@@ -508,6 +528,11 @@ STAGES: list[Stage] = [
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "board.py",
                                      "stageviews.py"), uses_paper=True,
           view="tether_build.stageviews:board_view", versioned="commit", parallel=True,
+          gives_way=True),
+    Stage("table", "Tabletop Simulator table", "tether_build.build:table_stage",
+          ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
+           "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "render/tts.py",
+                                     "render/build.py", "board.py"), parallel=True,
           gives_way=True),
 ]
 

@@ -258,6 +258,10 @@ def notes(content_dir: Path, out: Path) -> None:
 @click.option("--force", is_flag=True,
               help="Rebuild every stage, reading nothing from the render cache (its entries "
                    "are written anew).")
+@click.option("--tts-url", metavar="URL", default=None,
+              help="Web address where build/tts/ is uploaded: the Tabletop Simulator decks "
+                   "and table name their pictures under it (docs/tts.md) [default: "
+                   "file:// of the build folder, this machine only]")
 @click.option("--ink-saver", is_flag=True,
               help="Also print the card sheets for home printers: white bodies, outline "
               "frames (print/cards-<paper>-ink-saver.pdf).")
@@ -278,9 +282,9 @@ def notes(content_dir: Path, out: Path) -> None:
               help="After the build, build again from nothing in a temporary folder and "
                    "name every output that differs (exit 1 if any does).")
 def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed: int,
-          board_players: int, force: bool, ink_saver: bool, grayscale: bool,
-          allow_unresolved: bool, jobs: int | None, quiet: bool, as_json: bool,
-          watch: bool, verify: bool) -> None:
+          board_players: int, force: bool, tts_url: str | None, ink_saver: bool,
+          grayscale: bool, allow_unresolved: bool, jobs: int | None, quiet: bool,
+          as_json: bool, watch: bool, verify: bool) -> None:
     """Validate, check and build every output; only what changed is rebuilt."""
     from functools import partial
 
@@ -289,7 +293,8 @@ def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed:
     refuse_out_inside(out, {"content": content_dir, "templates": ROOT / "templates",
                             "schemas": ROOT / "schemas"})
     run = partial(build_outputs, content_dir, out, only, paper, seed, board_players, force,
-                  ink_saver, grayscale, allow_unresolved, jobs, quiet, as_json)
+                  ink_saver, grayscale, allow_unresolved, jobs, quiet, as_json,
+                  tts_url=tts_url)
     if verify and watch:
         raise click.UsageError("--verify builds once: it cannot be combined with --watch")
     if verify:
@@ -298,7 +303,7 @@ def build(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed:
             build_outputs, content_dir, only=only, paper=paper, seed=seed,
             board_players=board_players, force=False, ink_saver=ink_saver,
             grayscale=grayscale, allow_unresolved=allow_unresolved, jobs=jobs, quiet=True,
-            as_json=False))
+            as_json=False, tts_url=tts_url))
     if not watch:
         return run()
     from .build import select, stage_modules
@@ -333,7 +338,7 @@ def verify_build(out: Path, only: tuple[str, ...], build_clean) -> None:
 def build_outputs(content_dir: Path, out: Path, only: tuple[str, ...], paper: str, seed: int,
                   board_players: int, force: bool, ink_saver: bool, grayscale: bool,
                   allow_unresolved: bool, jobs: int | None, quiet: bool,
-                  as_json: bool) -> None:
+                  as_json: bool, tts_url: str | None = None) -> None:
     """One `tether build` (see build): every stale output built, a summary printed."""
     from .build import PAPERS, Context, run_build, select
     from .cli_print import print_modes
@@ -341,7 +346,7 @@ def build_outputs(content_dir: Path, out: Path, only: tuple[str, ...], paper: st
     stages = select(only)
     papers = PAPERS if paper == "both" else (paper,)
     ctx = Context(content_dir, out, papers, allow_unresolved, board_players, seed,
-                  print_modes=print_modes(ink_saver, grayscale), jobs=jobs)
+                  print_modes=print_modes(ink_saver, grayscale), jobs=jobs, tts_url=tts_url)
     width = max(len(s.name) for s in stages)
 
     def progress(stage: str, status: str) -> None:

@@ -52,12 +52,17 @@ def board(content_dir: Path, players: int, seed: int, as_json: bool, out: Path, 
 @click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both",
               show_default=True)
 @TILE
+@click.option("--square-tokens", is_flag=True,
+              help="Also print every round token as a square of its size, for a paper "
+                   "trimmer alone (print/tokens-<paper>-square.pdf).")
 @QUIET
-def print_tiles(content_dir: Path, out: Path, paper: str, flat: float, quiet: bool) -> None:
+def print_tiles(content_dir: Path, out: Path, paper: str, flat: float, square_tokens: bool,
+                quiet: bool) -> None:
     """Hex tiles, tokens and tracks as cut-out sheets, and the components manifest."""
     from .printing import build
 
-    build.build_prints(content_dir, out, build.papers_for(paper), flat, _echo(quiet))
+    build.build_prints(content_dir, out, build.papers_for(paper), flat, _echo(quiet),
+                       square_tokens)
 
 
 def register(group: click.Group) -> None:

@@ -33,7 +33,9 @@ def _ids(value: str | None) -> list[str] | None:
 @click.option("--tts/--no-tts", default=True, show_default=True,
               help="Write Tabletop Simulator deck sheets and JSON.")
 @click.option("--tts-url", metavar="URL",
-              help="Base URL where the TTS images will be hosted (default: file:// of out/tts).")
+              help="Web address where the out/tts/ folder is uploaded, for multiplayer "
+                   "(step by step: docs/tts.md) [default: file:// of out/tts, this machine "
+                   "only].")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Output folder (default: build/, or build/print/subsets/<selection>/ for "
                    "a selection, so a subset never overwrites the full build's files).")

@@ -118,3 +118,32 @@ def test_unfair_forever_raises(game_cfg, monkeypatch):
 
 def test_access_spread():
     assert B.access_spread([(4, 0), (-4, 0)], [(2, 0), (-1, 0)]) == 1
+
+
+def _forge_fair(game_cfg, limit):
+    return {**game_cfg, "board": {**game_cfg["board"], "placement": {
+        **game_cfg["board"]["placement"], "forge_fairness_max_spread": limit}}}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_fairness_check_covers_the_forges_when_asked(game_cfg, players):
+    """forge_fairness_max_spread: no board whose Capitals are unequally far from the Forges
+    (the Mines' check, on the Forges); without it the boards are those of before."""
+    cfg = _forge_fair(game_cfg, game_cfg["board"]["placement"]["fairness_max_spread"])
+    limit = cfg["board"]["placement"]["forge_fairness_max_spread"]
+    spreads = []
+    for seed in range(12):
+        b = B.generate_board(players, seed, cfg)
+        caps = B.capital_slots(players, cfg).values()
+        assert B.access_spread(caps, b.forges) <= limit, (players, seed)
+        assert B.access_spread(caps, b.mines) <= cfg["board"]["placement"]["fairness_max_spread"]
+        old = B.generate_board(players, seed, game_cfg)
+        spreads.append(B.access_spread(caps, old.forges))
+    if players == 4:   # the unchecked generator does make such boards (seed 1: 2 vs 5 away)
+        assert max(spreads) > limit
+
+
+def test_an_impossible_forge_limit_raises(game_cfg, monkeypatch):
+    monkeypatch.setattr(B, "MAX_REROLLS", 5)
+    with pytest.raises(ValueError, match="no fair board"):
+        B.generate_board(6, 1, _forge_fair(game_cfg, -1))

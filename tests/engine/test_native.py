@@ -72,6 +72,21 @@ def _compare(rules, games, opts=None, agents=("random",)) -> int:
     return events
 
 
+def test_boards_checked_for_forge_fairness_are_the_same_in_both_engines(built, compiled):
+    """forge_fairness_max_spread (game.yaml): both engines reroll the same boards."""
+    import copy
+
+    from tether_build.engine.ruleset import Ruleset
+
+    defs = copy.deepcopy(compiled)
+    game = json.loads(defs["game.json"])
+    place = game["constants"]["board"]["placement"]
+    place["forge_fairness_max_spread"] = place["fairness_max_spread"]
+    defs["game.json"] = json.dumps(game).encode()
+    rules = Ruleset.from_compiled(defs)
+    assert _compare(rules, [(p, s) for p in (2, 4, 6) for s in (1, 2)]) > 0
+
+
 def test_eighty_seeded_games_have_identical_logs(built, rules):
     events = _compare(rules, [(2 + i % 5, 1000 + i) for i in range(80)])
     assert events > 80 * 500  # whole games, not setup alone

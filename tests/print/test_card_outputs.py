@@ -55,23 +55,31 @@ def test_mpc_preset_from_the_same_pages(small_build):
         assert a.convert("RGB").crop((1, 1, 823, 1123)).tobytes() == b.convert("RGB").tobytes()
 
 
-def test_tts_sheets_backs_and_json(small_build, printed_cards):
+def test_tts_sheets_backs_and_json(small_build, printed_cards, shipped_content):
+    from tether_build.render.tts import deck_key
+
     out, result = small_build["out"], small_build["result"]
+    keys = set()
     for deck in result.decks:
         doc = json.loads((out / "tts" / f"{deck}.json").read_text(encoding="utf-8"))
         state = doc["ObjectStates"][0]
         faces = sum(c["copies"] for c in printed_cards.values()
                     if c["deck"] == deck and c["id"] in result.fits)
-        custom = state["CustomDeck"]["1"]
+        key = deck_key(list(shipped_content.ages["decks"]).index(deck), 0)
+        assert list(state["CustomDeck"]) == [str(key)] and key not in keys
+        keys.add(key)   # no two decks share a CustomDeck key (cards of mixed decks keep faces)
+        custom = state["CustomDeck"][str(key)]
         assert custom["NumWidth"] <= 10 and custom["NumHeight"] <= 7
         assert custom["FaceURL"] == f"https://x.test/tts/{deck}.png"
         assert custom["BackURL"] == f"https://x.test/tts/{deck}-back.png"
         if faces > 1:
             assert state["Name"] == "DeckCustom" and len(state["DeckIDs"]) == faces
             assert len(state["ContainedObjects"]) == faces
-            assert state["DeckIDs"] == [100 + i for i in range(faces)]
+            assert state["DeckIDs"] == [key * 100 + i for i in range(faces)]
+            assert all(c["CardID"] // 100 == key and list(c["CustomDeck"]) == [str(key)]
+                       for c in state["ContainedObjects"])
         else:
-            assert state["Name"] == "Card" and state["CardID"] == 100
+            assert state["Name"] == "Card" and state["CardID"] == key * 100
         with Image.open(out / "tts" / f"{deck}.png") as sheet:
             assert sheet.size == (custom["NumWidth"] * 400, custom["NumHeight"] * 560)
             assert custom["NumWidth"] * custom["NumHeight"] >= faces + (faces > 1)

@@ -180,8 +180,10 @@ def test_token_sheets_drawn_from_pieces_draw_what_one_document_draws(content, tm
     assert sizes == want_sizes and len(found) == len(wanted)
     for (page, paint, points), (want_page, want_paint, want_points) in zip(found, wanted):
         assert (page, paint, len(points)) == (want_page, want_paint, len(want_points))
+        # within 0.002 mm: the templates write mm to 3 decimals, and a punch size in 1/16"
+        # (7.9375 mm radius) rounds on its own in a piece and at its place on the page
         assert max(max(abs(x - u), abs(y - v)) for (x, y), (u, v) in zip(points, want_points)
-                   ) < 0.001, (page, points[:2], want_points[:2])
+                   ) < 0.002, (page, points[:2], want_points[:2])
     forms = {id(xo.get_object()) for page in PdfReader(tmp_path / "pieces.pdf").pages
              for xo in page["/Resources"]["/XObject"].values()}
     kinds = {repr(sorted((k, v) for k, v in t.items() if k not in ("x", "y")))

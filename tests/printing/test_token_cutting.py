@@ -48,14 +48,14 @@ def _gap(a, b) -> float:
 @pytest.mark.parametrize("paper", list(common.PAPERS))
 def test_every_token_stands_apart_in_trimmer_strips(print_build, content, paper):
     pages = _tokens_on_pages(print_build / f"tokens-{paper}.pdf")
-    area = common.safe_area(paper)
-    x0, y0, w, h = area
+    x0, y0, w, h = tokens.sheet_area(paper)
     b = tokens.BLEED_MM
-    planned = tokens.pack(tokens.token_set(content), (x0 + b, y0 + b, w - 2 * b, h - 2 * b),
-                          content)
+    planned = tokens.pack(tokens.token_set(content), (x0, y0, w, h), content)
     assert sorted(pages) == list(range(len(planned)))
     for page, found in pages.items():
-        boxes = [box for box, _ in found]
+        # the tokens (the ticks in the margins that mark the cuts stand outside their area)
+        boxes = [box for box, _ in found if box[0] >= x0 - b - 0.01 and box[2] <= x0 + w + b
+                 + 0.01]
         # two tokens closer than their gutter would have merged: the counts would differ
         assert len(boxes) == len(planned[page]), (paper, page)
         for i, a in enumerate(boxes):
@@ -114,7 +114,9 @@ def test_numbers_sit_beside_their_icons(print_build, content):
             if not mine:
                 continue
             text, glyph_left, _, baseline = mine[0]
-            icon = [p for p in parts if p[2] - p[0] < 0.6 * d]  # not the cut line
+            # not the cut line, nor the faction's emblem above the icon
+            icon = [p for p in parts if p[2] - p[0] < 0.6 * d
+                    and p[3] > box[1] + tokens.BLEED_MM + 0.3 * d]
             left, top = min(p[0] for p in icon), min(p[1] for p in icon)
             right, bottom = max(p[2] for p in icon), max(p[3] for p in icon)
             assert left < (box[0] + box[2]) / 2 < glyph_left, (page, text, box)
@@ -122,3 +124,58 @@ def test_numbers_sit_beside_their_icons(print_build, content):
             assert top <= baseline <= bottom + 0.15 * d, (page, text, box)  # not under it
             checked[round(d, 1)] += 1
     assert set(checked) == valued, checked
+
+
+def test_round_tokens_fit_the_standard_punches(print_build):
+    """Every round token, read from the PDF, is a 5/8" or a 1" disc inside its bleed."""
+    sizes = Counter()
+    for found in _tokens_on_pages(print_build / "tokens-a4.pdf").values():
+        for box, _ in found:
+            w, h = box[2] - box[0], box[3] - box[1]
+            if abs(w - h) < 0.05 and 12 < w < 30:   # the discs (not ticks nor 8 mm markers)
+                sizes[round(w - 2 * tokens.BLEED_MM, 1)] += 1
+    assert set(sizes) == {round(tokens.PUNCH_SMALL, 1), round(tokens.PUNCH_LARGE, 1)}, sizes
+    assert (tokens.PUNCH_SMALL, tokens.PUNCH_LARGE) == (5 / 8 * 25.4, 25.4)
+
+
+def test_every_sheet_names_itself_and_what_it_holds(print_build, content):
+    from pypdf import PdfReader
+
+    pages = PdfReader(print_build / "tokens-a4.pdf").pages
+    force, names = common.term(content, "force"), [
+        common.plain(content, f["name"]) for f in content.factions.values()]
+    import re
+
+    ones = Counter()
+    for n, page in enumerate(pages, start=1):
+        text = " ".join(page.extract_text().split())
+        assert f"Sheet {n}/{len(pages)}" in text and common.plain(
+            content, content.game["title"]) in text and str(content.game["version"]) in text
+        for name in names:   # "Virteous Court: 20 Cohort 1, ..." (a faction may span sheets)
+            ones[name] += sum(int(m) for m in re.findall(rf"{name}: [^;]*?\b(\d+) {force} 1\b", text))
+    assert ones == dict.fromkeys(names, dict(tokens.COHORTS)[1])
+
+
+def test_square_tokens_are_the_same_tokens_as_squares(content):
+    round_ = tokens.token_set(content)
+    square = tokens.shaped(round_, True)
+    assert [(t.name, t.count, t.w) for t in square] == [(t.name, t.count, t.w) for t in round_]
+    assert {t.shape for t in square} == {"square", "rect", "track"}
+    html = common.render_html("tokens.html.j2", pages=[[{
+        "x": 2, "y": 2, "w": tokens.COHORT_MM, "h": tokens.COHORT_MM, "shape": "square",
+        "face": square[[t.group for t in square].index("cohort")].face}]], paper=(20, 20),
+        cut=common.CUT_DARK, bleed=tokens.BLEED_MM, age_word="Age")
+    assert "<circle cx=\"9.938\" cy=\"9.938\" r=\"8.938\"" not in html   # no round bleed
+    assert f'width="{tokens.COHORT_MM:.3f}"' in html
+
+
+def test_faction_tokens_carry_the_emblem_not_colour_alone(content):
+    for token in tokens.token_set(content):
+        if token.group in ("cohort", "champion", "vp_marker"):
+            fid = next(k for k, f in content.factions.items()
+                       if common.plain(content, f["name"]) == token.faction)
+            assert token.face["emblem"] == content.factions[fid]["emblem"], token.name
+    mine = next(t for t in tokens.token_set(content) if t.group == "mine_value")
+    gold = next(t for t in tokens.token_set(content) if t.group == "gold")
+    assert mine.face["colour"] != gold.face["colour"]
+    assert common.ink(mine.face["colour"]) != common.ink(gold.face["colour"])  # dark vs light

@@ -32,7 +32,11 @@ def test_map_pages_are_the_maps_page_grid(content):
     for players in (2, 4, 6):
         radius = content.game["board"]["radius_by_players"][players]
         for paper in ("a4", "letter"):
-            grid = boardmap.split(*boardmap.map_size(radius, common.DEFAULT_TILE_MM), paper)
+            grid = boardmap.map_split(content, boardmap.layout(players, 1, content.game),
+                                      paper)
             m = printguide.map_pages(content, players, paper)
+            plain = boardmap.split(*boardmap.map_size(radius, common.DEFAULT_TILE_MM), paper)
+            assert len(grid["windows"]) <= len(plain["windows"]) + max(plain["cols"],
+                                                                        plain["rows"])
             assert m["pages"] == grid["cols"] * grid["rows"] == len(grid["windows"])
             assert m["first"] == "A1" and m["last"] == grid["windows"][-1]["name"]

@@ -17,7 +17,7 @@ import string
 from functools import lru_cache
 from pathlib import Path
 
-from ..board import generate_board
+from ..board import all_hexes, capital_slots, generate_board
 from ..errors import ContentError
 from . import common
 
@@ -61,6 +61,40 @@ def layout(players: int, seed: int, game: dict) -> dict:
         raise common.TetherError(f"cannot generate the board: {exc}") from exc
 
 
+def blank_layouts(game: dict) -> list[dict]:
+    """The blank grids: one per board radius, every hex a Plain but the Capital slots of
+    every player count played on that radius (named, with the counts that use them), so
+    only the special tiles are laid on it (the overview of a seed says where)."""
+    board = game["board"]
+    counts: dict[int, list[int]] = {}
+    for players in range(int(game["players"]["min"]), int(game["players"]["max"]) + 1):
+        radius = int(board["radius_by_players"].get(
+            players, board["radius_by_players"].get(str(players))))
+        counts.setdefault(radius, []).append(players)
+    out = []
+    for radius, players in sorted(counts.items()):
+        slots: dict[tuple[int, int], dict[str, list[int]]] = {}
+        for p in players:
+            for name, hx in capital_slots(p, game).items():
+                slots.setdefault(hx, {}).setdefault(name, []).append(p)
+        hexes = []
+        for q, r in all_hexes(radius):
+            names = slots.get((q, r))
+            if names:
+                used = sorted({p for ps in names.values() for p in ps})
+                hexes.append({"q": q, "r": r, "tile": "capital", "slot": "/".join(names),
+                              "players": used})
+            else:
+                hexes.append({"q": q, "r": r, "tile": "plain"})
+        out.append({"players": players, "radius": radius, "seed": None, "hexes": hexes})
+    return out
+
+
+def grid_name(data: dict) -> str:
+    """File stem of a blank grid: grid-2-3 (its player counts)."""
+    return f"grid-{data['players'][0]}-{data['players'][-1]}"
+
+
 def layout_json(data: dict) -> str:
     """The layout as JSON text: the board fields, then one hex per line."""
     head = {k: v for k, v in data.items() if k != "hexes"}
@@ -79,7 +113,9 @@ def _hexes(content, data: dict, flat: float, origin: tuple[float, float],
         cx, cy = x + origin[0], y + origin[1]
         tile = info[h["tile"]]
         label = h.get("slot") or (str(h["mine_value"]) if "mine_value" in h else "")
+        note = " · ".join(map(str, h.get("players", ())))
         out.append({"cx": cx, "cy": cy, "kind": h["tile"], "colour": tile["colour"],
+                    "note": f"{note} P" if note else "",
                     "ink": common.ink(tile["colour"]), "icon": tile["icon"],
                     "name": tile["name"] if h["tile"] != "plain" else "",
                     "label": label, "coord": f"{h['q']},{h['r']}",
@@ -96,8 +132,13 @@ def map_size(radius: int, flat: float) -> tuple[float, float]:
     return (2 * radius + 1) * flat, (3 * radius + 2) * common.hex_radius(flat)
 
 
-def split(map_w: float, map_h: float, paper: str, overlap: float = OVERLAP_MM) -> dict:
-    """Page windows over the map: orientation with fewest pages, windows in map mm."""
+def split(map_w: float, map_h: float, paper: str, overlap: float = OVERLAP_MM,
+          avoid: list[tuple[float, float, float, float]] = ()) -> dict:
+    """Page windows over the map: orientation with fewest pages, windows in map mm.
+
+    avoid: boxes (x0, y0, x1, y1, map mm) no page join may cross (the words and numbers on
+    the hexes): each join slides within the paper the map leaves spare (two pages then
+    overlap by more than `overlap`), to where it crosses fewest boxes."""
     best = None
     for landscape in (False, True):
         _, _, w, h = common.safe_area(paper, landscape)
@@ -106,29 +147,82 @@ def split(map_w: float, map_h: float, paper: str, overlap: float = OVERLAP_MM) -
         if best is None or cols * rows < best[0]:
             best = (cols * rows, landscape, cols, rows, w, h)
     _, landscape, cols, rows, w, h = best
-    cover_w, cover_h = cols * (w - overlap) + overlap, rows * (h - overlap) + overlap
-    x0, y0 = (map_w - cover_w) / 2, (map_h - cover_h) / 2
+    xs = _starts(map_w, w, cols, overlap, [(b[0], b[2]) for b in avoid])
+    ys = _starts(map_h, h, rows, overlap, [(b[1], b[3]) for b in avoid])
+    cols, rows = len(xs), len(ys)
     windows = [{"row": r, "col": c, "name": f"{string.ascii_uppercase[r]}{c + 1}",
-                "x": x0 + c * (w - overlap), "y": y0 + r * (h - overlap), "w": w, "h": h}
+                "x": xs[c], "y": ys[r], "w": w, "h": h}
                for r in range(rows) for c in range(cols)]
-    seams_x = [x0 + c * (w - overlap) + overlap / 2 for c in range(1, cols)]
-    seams_y = [y0 + r * (h - overlap) + overlap / 2 for r in range(1, rows)]
-    marks = _marks(seams_x, seams_y, x0, y0, cover_w, cover_h, cols, rows, w, h, overlap)
+    seams_x = [x + overlap / 2 for x in xs[1:]]
+    seams_y = [y + overlap / 2 for y in ys[1:]]
+    marks = _marks(seams_x, seams_y, xs, ys, w, h)
     return {"landscape": landscape, "cols": cols, "rows": rows, "windows": windows,
             "seams_x": seams_x, "seams_y": seams_y, "marks": marks, "overlap": overlap}
 
 
-def _marks(seams_x, seams_y, x0, y0, cover_w, cover_h, cols, rows, w, h, overlap):
+def seam_crossings(seams: list[float], spans) -> int:
+    """How many (lo, hi) spans a join line crosses."""
+    return sum(1 for s in seams for lo, hi in spans if lo < s < hi)
+
+
+def _starts(size: float, page: float, count: int, overlap: float, spans,
+            _more: bool = False) -> list[float]:
+    """Where each window starts (map mm). Evenly spaced and centred on the map, unless a
+    join crosses a span: then, over first-window offsets in 0.5 mm steps, each next window
+    starts as far on as it may (pages overlapping by `overlap` at least) without its join
+    crossing a span, and the set that covers the map with fewest crossings wins, then the
+    one nearest the centred layout. If every set crosses a span, one window more (a row or
+    column of pages more) when that clears every join."""
+    step = page - overlap
+    centred = (size - (count * step + overlap)) / 2
+    even = [centred + c * step for c in range(count)]
+    if count < 2 or not spans or seam_crossings([x + overlap / 2 for x in even[1:]],
+                                                spans) == 0:
+        return even
+
+    def crosses(x):
+        return seam_crossings([x + overlap / 2], spans)
+
+    best = None
+    lo = size - (count * step + overlap)
+    for i in range(int(-lo / 0.5) + 1):
+        starts = [lo + i * 0.5]
+        for _ in range(1, count):
+            tries = [starts[-1] + step - k * 0.5 for k in range(int(step / 0.5))]
+            starts.append(min(tries, key=lambda x: (crosses(x), -x)))
+        if starts[-1] + page < size:
+            continue   # the map's far edge left uncovered
+        cost = (sum(crosses(x) for x in starts[1:]),
+                sum(abs(a - b) for a, b in zip(starts, even, strict=True)))
+        if best is None or cost < best[0]:
+            best = (cost, starts)
+    if (best is None or best[0][0]) and not _more:   # no place for every join: a page more
+        more = _starts(size, page, count + 1, overlap, spans, _more=True)
+        if seam_crossings([x + overlap / 2 for x in more[1:]], spans) == 0:
+            return more
+    return best[1] if best else even
+
+
+def label_boxes(hexes: list[dict], flat: float) -> list[tuple[float, float, float, float]]:
+    """The box (x0, y0, x1, y1) of the name, icon and number on every hex that has them."""
+    out = []
+    for h in hexes:
+        if h["kind"] == "plain" and not h["label"]:
+            continue
+        half = max(0.2 * flat, 0.3 * 0.075 * flat * len(h["name"])) + 1.5
+        out.append((h["cx"] - half, h["cy"] - 0.29 * flat, h["cx"] + half, h["cy"] + 0.36 * flat))
+    return out
+
+
+def _marks(seams_x, seams_y, xs, ys, w, h):
     """Alignment marks on every seam: at each window's quarter points and at crossings."""
     marks = set()
     for sx in seams_x:
-        for r in range(rows):
-            top = y0 + r * (h - overlap)
+        for top in ys:
             for f in (0.25, 0.75):
                 marks.add((round(sx, 3), round(top + f * h, 3)))
     for sy in seams_y:
-        for c in range(cols):
-            left = x0 + c * (w - overlap)
+        for left in xs:
             for f in (0.25, 0.75):
                 marks.add((round(left + f * w, 3), round(sy, 3)))
     for sx in seams_x:
@@ -227,12 +321,20 @@ def _legend(content, data: dict) -> list[dict]:
             for k in common.KINDS]
 
 
+def map_split(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE_MM) -> dict:
+    """The page windows of the real-size map of a layout (split, the joins kept off the
+    words on its hexes): what render_map prints, for the print guide's counts."""
+    map_w, map_h = map_size(data["radius"], flat)
+    hexes = _hexes(content, data, flat, (map_w / 2, map_h / 2))
+    return split(map_w, map_h, paper, avoid=label_boxes(hexes, flat))
+
+
 def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE_MM) -> bytes:
     """The real-size map of a layout over several pages (PDF bytes)."""
     map_w, map_h = map_size(data["radius"], flat)
-    pages = split(map_w, map_h, paper)
     origin = (map_w / 2, map_h / 2)
     hexes = _hexes(content, data, flat, origin, texture=True)
+    pages = map_split(content, data, paper, flat)
     for win in pages["windows"]:
         win["label"] = _label_spot(win, pages, hexes, flat)
         win["hexes"] = _in_window(hexes, win, flat / 2)
@@ -240,6 +342,7 @@ def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TIL
     html = common.render_html(
         "map.html.j2", flat=flat,
         style=_style(flat), pages=pages, paper=paper_wh, safe=common.SAFE_MM, data=data,
+        coords=data["seed"] is None,
         title=common.plain(content, content.game["title"]), total=len(pages["windows"]))
     return common.to_pdf(html)
 
@@ -269,7 +372,7 @@ def render_overview(content, data: dict, paper: str, flat: float = common.DEFAUL
     scale = min(w / real_w, (h - header - footer) / real_h)
     map_w, map_h = real_w * scale, real_h * scale
     left, top = x0 + (w - map_w) / 2, y0 + header + (h - header - footer - map_h) / 2
-    pages = split(real_w, real_h, paper)
+    pages = map_split(content, data, paper, flat)
     key = _page_key(content, data, pages, flat, box=(x0 + w - 92, y0 + h - footer + 4, 92,
                                                       footer - 4))
     html = common.render_html(
@@ -297,3 +400,14 @@ def _page_key(content, data, pages, flat, box) -> dict:
                                          "y": oy + (v["y"] - cy0) * k, "w": v["w"] * k,
                                          "h": v["h"] * k} for v in wins],
             "stroke": 0.1}
+
+
+def render_whole(content, data: dict, flat: float, margin: float = 2.0) -> bytes:
+    """The whole map on one page of its own size plus `margin` (the Tabletop Simulator
+    board image), with coordinates on the blank grid."""
+    map_w, map_h = map_size(data["radius"], flat)
+    hexes = _hexes(content, data, flat, (map_w / 2 + margin, map_h / 2 + margin), texture=True)
+    html = common.render_html("whole.html.j2", flat=flat, style=_style(flat), hexes=hexes,
+                              paper=(map_w + 2 * margin, map_h + 2 * margin),
+                              coords=data["seed"] is None)
+    return common.to_pdf(html)

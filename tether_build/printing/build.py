@@ -40,6 +40,30 @@ def board_files(content, players: int, seed: int, papers: list[str],
     return files
 
 
+def every_count_files(content, seed: int, papers: list[str], flat: float,
+                      skip: int | None = None) -> dict[str, bytes]:
+    """The blank grid map of every board radius (Capital slots named with the player counts
+    that use them, coordinates on every hex: only the special tiles are laid on it) and,
+    for every player count, the layout and overview of `seed` that say where each special
+    tile goes. `skip`: a count board_files covers already."""
+    game = content.game
+    files: dict[str, bytes] = {}
+    for grid in boardmap.blank_layouts(game):
+        for paper in papers:
+            files[f"board/{boardmap.grid_name(grid)}-map-{paper}.pdf"] = boardmap.render_map(
+                content, grid, paper, flat)
+    for players in range(int(game["players"]["min"]), int(game["players"]["max"]) + 1):
+        if players == skip:
+            continue
+        data = boardmap.layout(players, seed, game)
+        stem = f"board/board-{players}-{seed}"
+        files[f"{stem}.json"] = boardmap.layout_json(data).encode()
+        for paper in papers:
+            files[f"{stem}-overview-{paper}.pdf"] = boardmap.render_overview(content, data,
+                                                                             paper, flat)
+    return files
+
+
 def build_board(content_dir: Path, players: int, seed: int, out: Path, papers: list[str],
                 flat: float, echo: Echo) -> list[Path]:
     """Write build/board/board-P-S.json, the real-size map and the overview per paper."""
@@ -57,8 +81,9 @@ def build_board(content_dir: Path, players: int, seed: int, out: Path, papers: l
 
 
 def print_files(content, cards: list[dict], papers: list[str], flat: float,
-                echo: Echo) -> tuple[dict[str, bytes], dict]:
-    """({relative path: bytes}, components data) of the tile and token sheets."""
+                echo: Echo, square: bool = False) -> tuple[dict[str, bytes], dict]:
+    """({relative path: bytes}, components data) of the tile and token sheets (square:
+    also the token sheets with square tokens, print/tokens-<paper>-square.pdf)."""
     fit = tokens.tile_fit(flat)
     if not fit["ok"]:
         echo(f"warning: at {flat:g} mm a tile holds {fit['pocket_mm']:g} mm corner tokens and "
@@ -69,6 +94,9 @@ def print_files(content, cards: list[dict], papers: list[str], flat: float,
         echo(f"rendering {paper} tiles and tokens ...")
         files[f"print/tiles-{paper}.pdf"] = tiles.render_tiles(content, paper, flat)
         files[f"print/tokens-{paper}.pdf"] = tokens.render_tokens(content, paper, cards)
+        if square:
+            files[f"print/tokens-{paper}-square.pdf"] = tokens.render_tokens(
+                content, paper, cards, square=True)
     data = components.components(content, cards, flat)
     files["print/components.txt"] = components.manifest_text(data).encode()
     files["print/components.json"] = (json.dumps(data, indent=1, ensure_ascii=False)
@@ -77,14 +105,15 @@ def print_files(content, cards: list[dict], papers: list[str], flat: float,
 
 
 def build_prints(content_dir: Path, out: Path, papers: list[str], flat: float,
-                 echo: Echo) -> list[Path]:
+                 echo: Echo, square: bool = False) -> list[Path]:
     """Write the tile and token sheets per paper, components.txt and components.json."""
     from ..cards import normalized_cards
     from ..validate import validate
 
     start = time.perf_counter()
     content = validate(content_dir)
-    rel_files, data = print_files(content, normalized_cards(content), papers, flat, echo)
+    rel_files, data = print_files(content, normalized_cards(content), papers, flat, echo,
+                                  square)
     files = {Path(out) / rel: blob for rel, blob in rel_files.items()}
     _write(out, files, echo)
     t = data["totals"]

@@ -9,7 +9,9 @@ How many of each (all numbers come from content/game.yaml, so they follow the de
   over P of hexes(radius_P) - P - center - forges - mines. Today that is 4 players on the
   radius-5 board: 91 - 4 - 1 - 2 - 5 = 79 (6 players need 74, 2 players 54).
 
-Sheets: tiles share their cut lines in a honeycomb (half the cutting of loose hexes, no
+Sheets: the special tiles come first, the Plains on sheets of their own after them, so a group
+that plays on the blank grid map (boardmap.blank_layouts) prints the first sheets alone.
+Tiles share their cut lines in a honeycomb (half the cutting of loose hexes, no
 waste). Every tile has the same dark basalt rim inside its cut line, so a cut that wanders
 by up to the rim width shows the neighbour's identical rim, not a different colour.
 Plain tiles carry no text, only a light texture of grass tufts (so a Plain is not mistaken
@@ -144,12 +146,21 @@ def sheets(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> list[li
     slots = honeycomb(common.safe_area(paper), flat)
     if not slots:
         raise common.TetherError(f"a {flat} mm tile does not fit on {paper} paper")
-    faces = [spec for spec in tile_set(content) for _ in range(spec.count)]
     pages = []
-    for start in range(0, len(faces), len(slots)):
-        chunk = faces[start:start + len(slots)]
-        pages.append([_face(spec, *slots[i], flat) for i, spec in enumerate(chunk)])
+    for plains in (False, True):   # the special tiles first, the Plains on pages of their own
+        faces = [spec for spec in tile_set(content) for _ in range(spec.count)
+                 if (spec.kind == "plain") == plains]
+        for start in range(0, len(faces), len(slots)):
+            chunk = faces[start:start + len(slots)]
+            pages.append([_face(spec, *slots[i], flat) for i, spec in enumerate(chunk)])
     return pages
+
+
+def special_pages(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> int:
+    """How many of the first sheets hold the special tiles (the rest are Plains, which a
+    group playing on the blank grid map need not print)."""
+    special = sum(s.count for s in tile_set(content) if s.kind != "plain")
+    return math.ceil(special / tiles_per_page(paper, flat))
 
 
 def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> bytes:
@@ -172,5 +183,5 @@ def tiles_per_page(paper: str, flat: float = common.DEFAULT_TILE_MM) -> int:
 
 def sheet_count(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> int:
     """Number of tile sheets for one paper size."""
-    total = sum(spec.count for spec in tile_set(content))
-    return math.ceil(total / tiles_per_page(paper, flat))
+    plains = sum(s.count for s in tile_set(content) if s.kind == "plain")
+    return special_pages(content, paper, flat) + math.ceil(plains / tiles_per_page(paper, flat))

@@ -18,9 +18,19 @@ number:
 - Mana tracker per faction colour: cells 0..`resources.max_mana`, with one marker.
 - 1 Lead (first-player) marker.
 
-Sizes: Cohort, Mine Value, round and Permanence markers 14 mm; Champion 20 mm; Lead
-24 mm; coins 16/18/20 mm; Bridge 20 x 7 mm, laid across the shared edge of two hexes.
-`tile_fit` proves they fit a tile of the default size.
+Sizes: the two standard craft punches. 5/8" (15.875 mm): Cohorts, Mine Values, the round
+and Permanence markers and 1-Gold coins; 1" (25.4 mm): Champions, the Lead marker and the
+5- and 10-Gold coins. A punch cuts on the printed circle; 1 mm of bleed outside it forgives a
+punch set a little off. Bridge 20 x 4.5 mm, laid across the shared edge of two hexes (narrow
+enough that a 5/8" Cohort fits the corner pocket between two Bridges of a 52 mm tile).
+`tile_fit` proves they fit a tile of the default size. `square=True` (`tether print-tiles
+--square-tokens`): the same tokens as squares of the same side, cut with a trimmer alone.
+
+Faction tokens carry the faction's emblem as well as its colour (two factions whose colours
+turn the same grey stay apart in grayscale and to colour-blind eyes). Mine Value tokens are
+dark basalt with a light number, nothing like the yellow Gold coins. Every sheet is headed
+by the game's title, the version and a contents line ("Sheet 3/6: 20 Cohort 1, 6 Cohort 5 ...
+(Virteous Court)"), and a tick in both margins marks each cut between two rows.
 
 Sheets are cut with a paper trimmer: tokens stand in rows of one height, with `CLEAR_MM`
 of bare paper between the printed edges of any two tokens and between rows. So a straight
@@ -40,12 +50,15 @@ from .tiles import tile_set
 BLEED_MM = 1.0
 CLEAR_MM = 2.5  # bare paper between the printed edges (bleed included) of two tokens
 GUTTER_MM = CLEAR_MM + 2 * BLEED_MM  # from one token's cut line to the next one's
-COHORT_MM, CHAMPION_MM, MARKER_MM, LEAD_MM = 14.0, 20.0, 14.0, 24.0
-BRIDGE_MM = (20.0, 7.0)
+PUNCH_SMALL, PUNCH_LARGE = 15.875, 25.4   # 5/8" and 1" circle punches
+COHORT_MM, CHAMPION_MM, MARKER_MM, LEAD_MM = PUNCH_SMALL, PUNCH_LARGE, PUNCH_SMALL, PUNCH_LARGE
+BRIDGE_MM = (20.0, 4.5)
 MANA_TRACK_MM = (88.0, 16.0)
-COINS = ((1, 16.0, 50), (5, 18.0, 30), (10, 20.0, 10))  # value, diameter, count
+COINS = ((1, PUNCH_SMALL, 50), (5, PUNCH_LARGE, 30), (10, PUNCH_LARGE, 10))  # value, size, count
 COHORTS = ((1, 20), (5, 6))  # value, count per faction
 BOARD_GREY, BRIDGE_WOOD, COIN = "#EFECE6", "#8A6A4A", GOLD_COIN
+MINE_TOKEN = "#3B3632"   # Mine Values: dark basalt, light number (Gold is yellow)
+HEADER_MM = 9.0   # the title, version and contents lines atop every sheet
 
 
 @dataclass
@@ -83,14 +96,22 @@ def tile_fit(flat: float = common.DEFAULT_TILE_MM) -> dict:
             "ok": 2 * pocket_r >= max(COHORT_MM, MARKER_MM) and 2 * centre_r >= CHAMPION_MM}
 
 
-def _disc(colour, icon=None, value="", caption="", medallion=False, size=None):
+def _disc(colour, icon=None, value="", caption="", medallion=False, size=None, emblem=None,
+          ring=None):
     return {"kind": "disc", "colour": colour, "ink": common.ink(colour), "icon": icon,
-            "value": str(value), "caption": caption, "medallion": medallion, "size": size}
+            "value": str(value), "caption": caption, "medallion": medallion, "size": size,
+            "emblem": emblem, "ring": ring}
 
 
 def _factions(content):
     return [(fid, f["colour"], common.plain(content, f["name"]))
             for fid, f in content.factions.items()]
+
+
+def _emblem(content, fid: str) -> str | None:
+    """The faction's emblem icon, if its file exists."""
+    emblem = content.factions[fid].get("emblem")
+    return emblem if emblem and common.icon_svg(emblem, 0, 0, 1) else None
 
 
 def _max_hp(cards) -> int:
@@ -146,17 +167,19 @@ def _faction_tokens(content) -> list[Token]:
     """Cohorts, Champions, Permanence markers and HP markers in each faction's colour."""
     t, limit = _t(content), int(content.game["champions"]["limit"])
     out = []
-    for _, colour, fname in _factions(content):
+    for fid, colour, fname in _factions(content):
+        emblem = _emblem(content, fid)
         for value, count in COHORTS:
             out.append(Token("cohort", f"{t('force')} {value}", count, COHORT_MM, COHORT_MM,
-                             _disc(colour, "force", value, medallion=True),
+                             _disc(colour, "force", value, medallion=True, emblem=emblem),
                              "ones make change for fives", faction=fname))
         out.append(Token("champion", f"{t('champion')} 1-{limit}", limit, CHAMPION_MM,
-                         CHAMPION_MM, _disc(colour, "champion", "", medallion=True),
+                         CHAMPION_MM, _disc(colour, "champion", "", medallion=True,
+                                            emblem=emblem),
                          f"{t('champion')} limit {limit}", faction=fname))
         out.append(Token("vp_marker", f"{t('permanent_vp')} / {t('vp')}", 2, MARKER_MM,
-                         MARKER_MM, _disc(colour, "vp", "", medallion=True), "one each",
-                         faction=fname))
+                         MARKER_MM, _disc(colour, "vp", "", medallion=True, emblem=emblem),
+                         "one each", faction=fname))
     for _, colour, fname in _factions(content):
         out.append(Token("hp_marker", f"{t('hp')} marker", limit, 8.0, 8.0,
                          {"kind": "square", "colour": colour}, "one per HP track", "rect",
@@ -177,7 +200,9 @@ def _shared_tokens(content) -> list[Token]:
                     | set(range(low, int(board["mine_value_max"]) + 1)))
     mine_colour = next(s.colour for s in tile_set(content) if s.kind == "mine")
     out = [Token("mine_value", f"{t('mine_value')} {v}", mines, MARKER_MM, MARKER_MM,
-                 _disc(mine_colour, "mine", v), f"most {t('mine', True)} on a board")
+                 _disc(MINE_TOKEN, "mine", v, medallion=True, ring=mine_colour),
+                 f"most {t('mine', True)} on a board, "
+                 f"{t('mine_value')} {values[0]}-{values[-1]}")
            for v in values]
     players, rounds = int(game["players"]["max"]), int(game["victory"]["round_cap"])
     start = int(game["starting"]["bridges"]) * players
@@ -200,6 +225,17 @@ def _row_class(token: Token) -> tuple[str, float]:
     return (token.group.split("_")[0] if token.shape != "circle" else "disc", token.h)
 
 
+def copy_face(token: Token, i: int, content) -> dict:
+    """What copy `i` (0-based) of a token shows: Champions are numbered, the first
+    Permanence marker is the Enduring one."""
+    face = dict(token.face)
+    if token.group.startswith("champion"):
+        face["value"] = str(i + 1)
+    if token.group.startswith("vp_marker"):
+        face["caption"] = common.term(content, "permanent_vp" if i == 0 else "vp")
+    return face
+
+
 def pack(tokens: list[Token], area, content) -> list[list[dict]]:
     """Place every copy of every token on pages, row by row; a new row for a new shape or
     height, so every row is a strip a trimmer cuts off in one straight cut."""
@@ -214,11 +250,7 @@ def pack(tokens: list[Token], area, content) -> list[list[dict]]:
             if y + token.h > y0 + h + 1e-6:
                 pages.append([])
                 x, y, row_h = x0, y0, 0.0
-            face = dict(token.face)
-            if token.group.startswith("champion"):
-                face["value"] = str(i + 1)
-            if token.group.startswith("vp_marker"):
-                face["caption"] = common.term(content, "permanent_vp" if i == 0 else "vp")
+            face = copy_face(token, i, content)
             pages[-1].append({"x": x, "y": y, "w": token.w, "h": token.h, "shape": token.shape,
                               "face": face})
             x += token.w + GUTTER_MM
@@ -227,20 +259,101 @@ def pack(tokens: list[Token], area, content) -> list[list[dict]]:
     return pages
 
 
+TICK_MM = 4.0   # a column in each side margin for the ticks that mark the cuts
+
+
 def sheet_area(paper: str) -> tuple[float, float, float, float]:
     """Where tokens go on a sheet of `paper` (x, y, width, height in mm): the safe area less
-    the tokens' bleed, so a token's bleed stays inside the safe area."""
+    the head line, the tick columns and the tokens' bleed, so a token's bleed stays inside
+    the safe area."""
     x0, y0, w, h = common.safe_area(paper)
-    return x0 + BLEED_MM, y0 + BLEED_MM, w - 2 * BLEED_MM, h - 2 * BLEED_MM
+    b = BLEED_MM
+    return (x0 + b + TICK_MM, y0 + b + HEADER_MM, w - 2 * b - 2 * TICK_MM,
+            h - 2 * b - HEADER_MM)
 
 
-def render_tokens(content, paper: str, cards=None) -> bytes:
+def shaped(token_list: list[Token], square: bool) -> list[Token]:
+    """The tokens as printed: round, or (square) every round token a square of its size."""
+    from dataclasses import replace
+
+    return [replace(t, shape="square") if square and t.shape == "circle" else t
+            for t in token_list]
+
+
+def _contents(page: list[dict]) -> str:
+    """What a sheet holds, in the glossary's words, faction by faction in sheet order."""
+    groups: dict[str, dict[str, int]] = {}
+    for item in page:
+        names = groups.setdefault(item.get("faction") or "", {})
+        names[item["name"]] = names.get(item["name"], 0) + 1
+    parts = []
+    for faction, names in groups.items():
+        what = ", ".join(f"{n} {name}" for name, n in names.items())
+        parts.append(f"{faction}: {what}" if faction else what)
+    return "; ".join(parts)
+
+
+def _wrap(text: str, width_mm: float, lines: int = 2) -> tuple[list[str], float]:
+    """`text` in at most `lines` lines of `width_mm` (a character about half its size
+    wide): the lines and the font size in mm, 2.2 mm unless it must shrink to fit."""
+    import textwrap
+
+    size = 2.2
+    while True:
+        out = textwrap.wrap(text, max(10, int(width_mm / (0.5 * size))))
+        if len(out) <= lines or size <= 1.2:
+            return out, round(size, 3)
+        size -= 0.1
+
+
+def with_heads(pages: list[list[dict]], paper: str, title: str) -> list[list[dict]]:
+    """Every page with its head line (title, version, "Sheet i/n" and its contents) and a
+    tick in both margins at the middle of every gap between two rows (and above the first,
+    below the last), where the trimmer's cuts go."""
+    x0, y0, w, h = common.safe_area(paper)
+    out = []
+    for n, page in enumerate(pages, start=1):
+        lines, size = _wrap(_contents(page), w - 2 * TICK_MM)
+        head = {"x": x0 + TICK_MM, "y": y0, "w": w - 2 * TICK_MM, "h": HEADER_MM - 1.5,
+                "shape": "header",
+                "face": {"title": f"{title} · Sheet {n}/{len(pages)}", "lines": lines,
+                         "size": size}}
+        rows = sorted({(round(i["y"], 3), round(i["y"] + i["h"], 3)) for i in page})
+        tops = sorted({r[0] for r in rows})
+        cuts = [round(y - BLEED_MM - CLEAR_MM / 2, 3) for y in tops]
+        cuts.append(round(max(r[1] for r in rows) + BLEED_MM + CLEAR_MM / 2, 3))
+        top = y0 + HEADER_MM - 2.5
+        ticks = [{"x": x, "y": top, "w": TICK_MM - 2 * BLEED_MM, "h": y0 + h - top,
+                  "shape": "ticks", "face": {"cuts": [round(c - top, 3) for c in cuts]}}
+                 for x in (x0, x0 + w - TICK_MM + 2 * BLEED_MM)]
+        out.append([head, *ticks, *page])
+    return out
+
+
+def _labelled(token_list: list[Token], area, content) -> list[list[dict]]:
+    """pack, each item also naming its token and faction (for the sheet's contents line)."""
+    pages = pack(token_list, area, content)
+    names = [(t.name, t.faction) for t in token_list for _ in range(t.count)]
+    k = 0
+    for page in pages:
+        for item in page:
+            item["name"], item["faction"] = names[k]
+            k += 1
+    return pages
+
+
+def render_tokens(content, paper: str, cards=None, square: bool = False) -> bytes:
     """The token and track sheets of one paper size as PDF bytes."""
+    from ..versions.gitcontent import describe
+
     width, height = common.paper_size(paper)
-    pages = pack(token_set(content, cards), sheet_area(paper), content)
-    return common.to_pdf_pieces("tokens.html.j2", pages, (width, height), BLEED_MM,
-                                cut=common.CUT_DARK, bleed=BLEED_MM,
-                                age_word=common.term(content, "age"))
+    pages = _labelled(shaped(token_set(content, cards), square), sheet_area(paper), content)
+    name = describe(content.root, dirty=False)
+    version = str(content.game.get("version", "")) + (f" ({name})" if name else "")
+    title = f"{common.plain(content, content.game.get('title', ''))} {version}".strip()
+    return common.to_pdf_pieces("tokens.html.j2", with_heads(pages, paper, title),
+                                (width, height), BLEED_MM, cut=common.CUT_DARK,
+                                bleed=BLEED_MM, age_word=common.term(content, "age"))
 
 
 def sheet_count(content, paper: str, cards=None) -> int:

@@ -183,11 +183,11 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
                 for i, (data, _, _) in enumerate(sheets):
                     files[out / "tts" / tts.sheet_name(deck, i)] = data
                 files[out / "tts" / f"{deck}-back.png"] = tts.back_image(raster, deck)
-                faces_meta = [{"name": pages.renderer.plain(c["name"]), "description": c["text"]}
-                              for c in deck_cards for _ in range(c["copies"])]
                 nickname = pages.renderer.plain(content.ages["decks"][deck]["name"])
                 files[out / "tts" / f"{deck}.json"] = tts.deck_json(
-                    deck, nickname, faces_meta, [(c, r) for _, c, r in sheets], url)
+                    deck, list(content.ages["decks"]).index(deck), nickname,
+                    tts.faces_meta(pages.renderer.plain, deck_cards),
+                    [(c, r) for _, c, r in sheets], url)
             result.seconds["tts"] = time.perf_counter() - t
     finally:
         raster.close()

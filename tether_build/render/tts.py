@@ -2,6 +2,11 @@
 
 TTS keeps the last cell of a 10 x 7 sheet for the hidden face, so a sheet holds 69 faces;
 a bigger deck gets more sheets (<deck>.png, <deck>-2.png, ...), each its own CustomDeck.
+
+CustomDeck keys are unique over the whole game, not per file: sheet s (0-based) of the deck
+at position d (0-based) of ages.yaml's decks has key 10 * (d + 1) + s + 1 (11, 12, 21, ...),
+and its cards CardID = key * 100 + index on the sheet. Two decks loaded side by side (or the
+whole table, printing/ttstable.py) never share a key, the classic cause of wrong faces in TTS.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ CELL = (400, 560)          # trimmed face in px (2.5 x 3.5 in at 160 DPI): 10 wi
 BACK = (500, 700)
 MAX_COLS, MAX_ROWS = 10, 7
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
+MAX_SHEETS = 9   # sheets per deck the key scheme holds (621 faces)
 EMPTY = (40, 40, 40)
 
 
@@ -83,35 +89,69 @@ def back_image(raster, deck: str) -> bytes:
     return _cached(raster, "back", [key], lambda: pngfile.png(raster.trimmed(key, *BACK)))
 
 
+def sheet_grids(count: int) -> list[tuple[int, int]]:
+    """(cols, rows) of each sheet of a deck of `count` faces, as sheet_images lays them."""
+    return [grid(min(PER_SHEET, count - start)) for start in range(0, count, PER_SHEET)]
+
+
 def sheet_name(deck: str, index: int) -> str:
     """File name of sheet `index` (0-based) of a deck."""
     return f"{deck}.png" if index == 0 else f"{deck}-{index + 1}.png"
 
 
-def _transform(y: float = 1.0) -> dict:
-    return {"posX": 0.0, "posY": y, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+def deck_key(deck_index: int, sheet: int) -> int:
+    """The CustomDeck key of sheet `sheet` (0-based) of the deck at `deck_index` (0-based
+    position in ages.yaml's decks): unique over every deck of the game."""
+    if not 0 <= sheet < MAX_SHEETS:
+        from ..errors import TetherError
+        raise TetherError(f"a deck of more than {MAX_SHEETS * PER_SHEET} cards does not fit "
+                          "the Tabletop Simulator key scheme (render/tts.py deck_key)")
+    return 10 * (deck_index + 1) + sheet + 1
 
 
-def deck_json(deck: str, nickname: str, faces: list[dict], sheets: list[tuple[int, int]],
-              url: str) -> bytes:
-    """The TTS saved-object JSON of a deck. faces: {name, description} in sheet order."""
+def transform(x: float = 0.0, y: float = 1.0, z: float = 0.0, scale: float = 1.0,
+              rot_y: float = 180.0, face_down: bool = True) -> dict:
+    """A TTS Transform (position in table units, face down by default as a deck lies)."""
+    return {"posX": round(x, 4), "posY": round(y, 4), "posZ": round(z, 4), "rotX": 0.0,
+            "rotY": rot_y, "rotZ": 180.0 if face_down else 0.0, "scaleX": scale,
+            "scaleY": 1.0, "scaleZ": scale}
+
+
+def deck_state(deck: str, deck_index: int, nickname: str, faces: list[dict],
+               sheets: list[tuple[int, int]], url: str, where: dict | None = None) -> dict:
+    """The TTS object of a deck (DeckCustom, or Card for a single face). faces: {name,
+    description} in sheet order; sheets: (cols, rows) of each face sheet; where: its
+    Transform (default: the origin, face down)."""
+    where = where or transform()
     custom, ids, contained = {}, [], []
-    for s, (cols, rows) in enumerate(sheets, start=1):
-        custom[str(s)] = {"FaceURL": f"{url}/{sheet_name(deck, s - 1)}",
-                          "BackURL": f"{url}/{deck}-back.png", "NumWidth": cols,
-                          "NumHeight": rows, "BackIsHidden": True, "UniqueBack": False,
-                          "Type": 0}
+    for s, (cols, rows) in enumerate(sheets):
+        custom[str(deck_key(deck_index, s))] = {
+            "FaceURL": f"{url}/{sheet_name(deck, s)}", "BackURL": f"{url}/{deck}-back.png",
+            "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True, "UniqueBack": False,
+            "Type": 0}
     for i, face in enumerate(faces):
-        s = i // PER_SHEET + 1
-        card_id = s * 100 + i % PER_SHEET
+        key = str(deck_key(deck_index, i // PER_SHEET))
+        card_id = int(key) * 100 + i % PER_SHEET
         ids.append(card_id)
         contained.append({"Name": "Card", "Nickname": face["name"],
                           "Description": face["description"], "CardID": card_id,
-                          "CustomDeck": {str(s): custom[str(s)]}, "Transform": _transform()})
-    state = {"Name": "DeckCustom", "Nickname": nickname, "Transform": _transform(),
-             "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained}
+                          "CustomDeck": {key: custom[key]}, "Transform": dict(where)})
     if len(faces) == 1:   # TTS: a single card is a Card, not a deck
-        state = {**contained[0], "CustomDeck": custom}
+        return {**contained[0], "CustomDeck": custom}
+    return {"Name": "DeckCustom", "Nickname": nickname, "Transform": dict(where),
+            "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained}
+
+
+def deck_json(deck: str, deck_index: int, nickname: str, faces: list[dict],
+              sheets: list[tuple[int, int]], url: str) -> bytes:
+    """The TTS saved-object JSON of one deck (see deck_state)."""
+    state = deck_state(deck, deck_index, nickname, faces, sheets, url)
     return (json.dumps({"SaveName": nickname, "ObjectStates": [state]}, indent=2,
                        ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def faces_meta(plain, deck_cards: list[dict]) -> list[dict]:
+    """{name, description} of every face of a deck in sheet order (copies repeated);
+    plain: designer text -> plain text."""
+    return [{"name": plain(c["name"]), "description": c["text"]}
+            for c in deck_cards for _ in range(c["copies"])]

@@ -51,12 +51,12 @@ def _card_sides(papers) -> str:
     return "Both sides, flip on " + ", ".join(f"{e} ({p})" for p, e in edges.items())
 
 
-def map_pages(content, players: int, paper: str) -> dict:
-    """The real-size map's page grid for `players` (radius from game.yaml)."""
-    from ..printing import boardmap, common
+def map_pages(content, players: int, paper: str, seed: int = 1) -> dict:
+    """The real-size map's page grid for `players` and `seed` (as the board stage prints
+    it: its page joins kept off the words on the hexes)."""
+    from ..printing import boardmap
 
-    radius = content.game["board"]["radius_by_players"][players]
-    pages = boardmap.split(*boardmap.map_size(radius, common.DEFAULT_TILE_MM), paper)
+    pages = boardmap.map_split(content, boardmap.layout(players, seed, content.game), paper)
     names = [w["name"] for w in pages["windows"]]
     return {"pages": len(names), "cols": pages["cols"], "rows": pages["rows"],
             "first": names[0], "last": names[-1], "overlap": pages["overlap"],
@@ -88,7 +88,7 @@ def _items(content, cards, papers, board: tuple[int, int], words) -> list[dict]:
          "copies": 1, "sides": ONE_SIDE, "stock": "Card stock"},
         {"file": f"board/board-{bp}-{seed}-map-{{paper}}.pdf",
          "what": words.html(f"Real-size map for {bp} players"),
-         "pages": _pages(papers, lambda p: map_pages(content, bp, p)["pages"]), "copies": 1,
+         "pages": _pages(papers, lambda p: map_pages(content, bp, p, seed)["pages"]), "copies": 1,
          "sides": ONE_SIDE, "stock": "Paper"},
         {"file": "rulebook-{paper}.pdf", "what": words.html("This rulebook"),
          "pages": {}, "copies": 1, "sides": LONG_EDGE, "stock": "Paper"},
@@ -134,7 +134,7 @@ def guide(content, cards: list[dict], words, components: dict, papers=("a4", "le
         "tiles": components["totals"]["tiles"],
         "tokens": components["totals"]["tokens"],
         "token_gutter": tokens.GUTTER_MM,
-        "map": {p: map_pages(content, board[0], p) for p in papers},
+        "map": {p: map_pages(content, board[0], p, board[1]) for p in papers},
         "board": {"players": board[0], "seed": board[1]},
         "scale": {"square": SCALE_SQUARE_MM, "ruler": RULER_MM,
                   "ticks": list(range(RULER_MM + 1))},

@@ -1149,6 +1149,9 @@ Game::BoardOut Game::generate_board(int players_n, int64_t seed) {
   if (!counts) throw std::runtime_error("no tile counts");
   const J& place = board_cfg.at("placement");
   int64_t spread_max = place.at("fairness_max_spread").num();
+  // forge_fairness_max_spread (optional): the same check over Capital-to-nearest-Forge
+  int64_t forge_max = place.has("forge_fairness_max_spread")
+                          ? place.at("forge_fairness_max_spread").num() : -1;
   BoardGen bg{topo, brng, {}, (int)place.at("min_capital_distance").num()};
   std::vector<int> capitals;
   for (auto& c : caps.v) capitals.push_back(topo.index_of(c.second.first, c.second.second));
@@ -1263,7 +1266,18 @@ Game::BoardOut Game::generate_board(int players_n, int64_t seed) {
       lo = i ? std::min(lo, m) : m;
       hi = i ? std::max(hi, m) : m;
     }
-    if (hi - lo <= spread_max) {
+    bool forges_fair = true;
+    if (forge_max >= 0) {
+      int flo = 0, fhi = 0;
+      for (size_t i = 0; i < capitals.size(); ++i) {
+        int m = 1 << 30;
+        for (int x : forges) m = std::min(m, topo.d(capitals[i], x));
+        flo = i ? std::min(flo, m) : m;
+        fhi = i ? std::max(fhi, m) : m;
+      }
+      forges_fair = fhi - flo <= forge_max;
+    }
+    if (hi - lo <= spread_max && forges_fair) {
       // assign_mine_values: rng.choices(values, cum_weights=cum, k=n)
       const J& weights = board_cfg.at("mine_values");
       std::vector<std::pair<int64_t, int64_t>> vw;
