@@ -17,7 +17,7 @@ def test_font_subsetting_parses_no_array_type_per_font():
     import cffi
     from weasyprint.pdf import fonts
 
-    from tether_build.render import patches
+    from tether_build.render import patches, pdf  # noqa: F401  (pdf installs the patches)
 
     # in-line only when WeasyPrint was imported before render.pdf, the usual way
     real = getattr(fonts.ffi, "_ffi", fonts.ffi)
@@ -49,6 +49,9 @@ def test_a_linked_stylesheet_is_parsed_once_per_layout(tmp_path, monkeypatch):
     from tether_build.render import patches, pdf
 
     assert isinstance(wcss.CSS, patches._LinkedSheets)   # the locked WeasyPrint has one
+    from tether_build.paths_guard import allow_reads
+
+    allow_reads(tmp_path)   # the page's folder stands for a loaded project (paths_guard)
     sheet = tmp_path / "a.css"
     sheet.write_text("@page { background: #ddeeff; } .x { color: #c00000; font-size: 14pt; }")
     parsed = []
