@@ -62,15 +62,8 @@ def read_log(path: Path) -> list[dict]:
                 raise ReplayError(f"line {n}: not UTF-8 text ({exc.reason})") from None
             if len(line.rstrip("\n")) > MAX_LINE or (len(raw) > MAX_LINE * 4):
                 raise ReplayError(f"line {n}: longer than {MAX_LINE} characters")
-            if not line.strip():
-                continue
-            try:
-                event = json.loads(line)
-            except (ValueError, RecursionError):
-                raise ReplayError(f"line {n}: not a JSON event") from None
-            if not isinstance(event, dict) or not isinstance(event.get("e"), str):
-                raise ReplayError(f'line {n}: not an event object ({{"e": ...}})')
-            events.append(event)
+            if line.strip():
+                events.append(_event(line, n))
     return events
 
 
@@ -83,14 +76,19 @@ def parse_log(text: str) -> list[dict]:
             continue
         if len(line) > MAX_LINE:
             raise ReplayError(f"line {n}: longer than {MAX_LINE} characters")
-        try:
-            event = json.loads(line)
-        except (ValueError, RecursionError):
-            raise ReplayError(f"line {n}: not a JSON event") from None
-        if not isinstance(event, dict) or not isinstance(event.get("e"), str):
-            raise ReplayError(f'line {n}: not an event object ({{"e": ...}})')
-        events.append(event)
+        events.append(_event(line, n))
     return events
+
+
+def _event(line: str, n: int) -> dict:
+    """Line n of a log as an event object ({"e": ...}), or a ReplayError saying why not."""
+    try:
+        event = json.loads(line)
+    except (ValueError, RecursionError):
+        raise ReplayError(f"line {n}: not a JSON event") from None
+    if not isinstance(event, dict) or not isinstance(event.get("e"), str):
+        raise ReplayError(f'line {n}: not an event object ({{"e": ...}})')
+    return event
 
 
 def _int(value, low: int, high: int, what: str) -> int:
