@@ -23,12 +23,12 @@ def test_recording_notes_files_opened_and_folders_listed(tmp_path):
     assert outer == {f"file:{tmp_path / 'a.txt'}", f"dir:{tmp_path / 'sub'}"}
     found = reads.digests(outer, (tmp_path,), ())
     assert set(found) == outer
-    assert reads.changed(found) is None
+    assert reads.changed(found, (tmp_path,), ()) is None
     (tmp_path / "sub" / "new.txt").write_text("", encoding="utf-8")
-    assert reads.changed(found) == f"dir:{tmp_path / 'sub'}"
+    assert reads.changed(found, (tmp_path,), ()) == f"dir:{tmp_path / 'sub'}"
     (tmp_path / "a.txt").unlink()
-    assert reads.changed(reads.digests(outer, (tmp_path,), ())) is None  # (now "missing")
-    assert reads.changed(found) == f"dir:{tmp_path / 'sub'}"   # first in order
+    assert reads.changed(reads.digests(outer, (tmp_path,), ()), (tmp_path,), ()) is None
+    assert reads.changed(found, (tmp_path,), ()) == f"dir:{tmp_path / 'sub'}"   # first
 
 
 def test_reads_outside_the_roots_or_in_skipped_folders_are_left_out(tmp_path):
@@ -39,6 +39,20 @@ def test_reads_outside_the_roots_or_in_skipped_folders_are_left_out(tmp_path):
     record = {f"file:{inside / 'x.png'}", f"file:{out / 'cache.bin'}",
               f"file:{tmp_path / 'elsewhere.txt'}", f"file:{inside / 'code.py'}"}
     assert list(reads.digests(record, (inside,), (out,))) == [f"file:{inside / 'x.png'}"]
+
+
+def test_a_tampered_record_names_no_file_outside_the_project(tmp_path, monkeypatch):
+    """The record comes from the output folder: an entry outside the project is never read,
+    only counted as changed (the stage runs again and writes its record anew)."""
+    outside = tmp_path / "secret.txt"
+    outside.write_text("not the project's", encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    opened = []
+    monkeypatch.setattr(reads, "digest_of", lambda item: opened.append(item) or "x")
+    forged = {f"file:{outside}": "x"}
+    assert reads.changed(forged, (project,), ()) == f"file:{outside}"
+    assert opened == []
 
 
 def test_redrawn_card_art_rebuilds_the_card_sheets(small_content, tmp_path):

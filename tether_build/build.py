@@ -276,6 +276,9 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
     new_manifest = dict(manifest)
     stale: list[tuple[Stage, str, dict, str | None]] = []
     seen: dict = {}   # files globbed and hashed by this build's keys
+    # where a stage's recorded reads may lie (reads.py): the project and the tool, not the
+    # output folder nor the tool's code (in every key)
+    read_roots = ((ctx.content_dir.parent, ROOT), (ctx.out, ROOT / "tether_build"))
     from .stagerun import preload
 
     for stage in stages:
@@ -285,7 +288,7 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
             preload(ctx)   # a heavy stage may run: the process its worker will fork from
         outputs_present = untouched(ctx.out, old)
         fresh, view_key = old.get("key") == key, None
-        moved = changed(old.get("reads", {}), seen)   # a file it read, beyond its key
+        moved = changed(old.get("reads", {}), *read_roots, seen)   # read beyond its key
         if moved:
             fresh = outputs_present = False
         viewed = stage.card_view or stage.view
@@ -311,8 +314,7 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
         pending.update(outputs.changed)   # the others are in the output folder already
         new_manifest[stage.name] = {"key": key, "outputs": dict(sorted(outputs.digests.items())),
                                     "reads": digests(outputs.reads | ctx.cards_reads,
-                                                     (ctx.content_dir.parent, ROOT),
-                                                     (ctx.out, ROOT / "tether_build"), seen)}
+                                                     *read_roots, seen)}
         if stage.card_view or stage.view:
             new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, view=True,
                                                                       seen=seen)

@@ -100,31 +100,49 @@ def digest_of(item: str) -> str:
     return "missing"
 
 
+def _roots(folders: tuple[Path, ...]) -> tuple[str, ...]:
+    return tuple(str(Path(p).resolve()) + os.sep for p in folders)
+
+
+def _kept(item: str, roots: tuple[str, ...], skips: tuple[str, ...]) -> str | None:
+    """The item with its path resolved ("file:/real/path") if it lies in one of the roots
+    and in none of the skipped folders, else None."""
+    kind, _, path = item.partition(":")
+    real = os.path.realpath(path)
+    if not (real + os.sep).startswith(roots) or _ignored(real, skips):
+        return None
+    return f"{kind}:{real}"
+
+
 def digests(record: set[str], within: tuple[Path, ...], skip: tuple[Path, ...],
             seen: dict | None = None) -> dict[str, str]:
     """The recorded items that lie in one of the `within` folders and in none of `skip`,
     with their digests now (seen: digests worked out already this build)."""
     seen = {} if seen is None else seen
-    roots = tuple(str(Path(p).resolve()) + os.sep for p in within)
-    skips = tuple(str(Path(p).resolve()) + os.sep for p in skip)
+    roots, skips = _roots(within), _roots(skip)
     out = {}
     for item in sorted(record):
-        kind, _, path = item.partition(":")
-        real = os.path.realpath(path)
-        if not (real + os.sep).startswith(roots) or _ignored(real, skips):
+        key = _kept(item, roots, skips)
+        if key is None:
             continue
-        key = f"{kind}:{real}"
         if key not in seen:
             seen[key] = digest_of(key)
-        if seen[key] != "missing" or kind == "file":
+        if seen[key] != "missing" or key.startswith("file:"):
             out[key] = seen[key]
     return out
 
 
-def changed(reads: dict[str, str], seen: dict | None = None) -> str | None:
-    """The first recorded item whose digest differs now ("file:/path"), or None."""
+def changed(reads: dict[str, str], within: tuple[Path, ...], skip: tuple[Path, ...],
+            seen: dict | None = None) -> str | None:
+    """The first recorded item whose digest differs now ("file:/path"), or None. The record
+    comes from the output folder, which may have been tampered with: an item outside the
+    `within` folders (or in a skipped one) is never read, only counted as changed, so the
+    stage runs again and its record is written anew."""
     seen = {} if seen is None else seen
+    roots, skips = _roots(within), _roots(skip)
     for item, was in sorted(reads.items()):
+        if _kept(item, roots, skips) != item:
+            return item
         if item not in seen:
             seen[item] = digest_of(item)
         if seen[item] != was:
