@@ -11,9 +11,9 @@ from .verdicts import won
 REPS = 1000
 
 
-def _leads(r: dict) -> tuple[float, float]:
-    """(changes of the sole leader over the Scorings, the winner's Permanence margin in a
-    game won on Permanence, else nan): as stats.summary counts them."""
+def leads_of(r: dict) -> tuple[int, int | None]:
+    """One game's (changes of the sole leader over the Scorings, the winner's Permanence
+    margin in a game won on Permanence, else None)."""
     leader, changes = None, 0
     for row in r["vp"]:
         top = max(row)
@@ -21,11 +21,16 @@ def _leads(r: dict) -> tuple[float, float]:
         if now is not None and leader is not None and now != leader:
             changes += 1
         leader = now if now is not None else leader
-    margin = np.nan
-    if r["vp"] and r["end"] == "vp":
-        last = sorted(r["vp"][-1], reverse=True)
-        margin = last[0] - (last[1] if len(last) > 1 else 0)
-    return float(changes), float(margin)
+    if not (r["vp"] and r["end"] == "vp"):
+        return changes, None
+    last = sorted(r["vp"][-1], reverse=True)
+    return changes, last[0] - (last[1] if len(last) > 1 else 0)
+
+
+def _leads(r: dict) -> tuple[float, float]:
+    """(lead changes, the winner's Permanence margin or nan): leads_of as floats."""
+    changes, margin = leads_of(r)
+    return float(changes), np.nan if margin is None else float(margin)
 
 
 class Games:

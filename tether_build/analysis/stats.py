@@ -65,20 +65,15 @@ def summary(recs: list[dict], fac: dict) -> dict:
     decisiveness."""
     rates = [v["rate"] for v in fac["win_rate"].values()]
     players = recs[0]["players"] if recs else 2
+    from .figures import leads_of
+
     leads = []
     margins = []
     for r in recs:
-        leader, changes = None, 0
-        for row in r["vp"]:
-            top = max(row)
-            now = row.index(top) if row.count(top) == 1 else None
-            if now is not None and leader is not None and now != leader:
-                changes += 1
-            leader = now if now is not None else leader
+        changes, margin = leads_of(r)
         leads.append(changes)
-        if r["vp"] and r["end"] == "vp":
-            last = sorted(r["vp"][-1], reverse=True)
-            margins.append(last[0] - (last[1] if len(last) > 1 else 0))
+        if margin is not None:
+            margins.append(margin)
     n = max(len(recs), 1)
     first = fac["by_seat"].get(0, {"rate": 0.0})["rate"]
     return {"balance": 1.0 - (max(rates) - min(rates)) if rates else 1.0,
