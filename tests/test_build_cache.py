@@ -233,6 +233,27 @@ def test_the_tiles_view_refuses_fields_it_does_not_declare(content):
         card.get("text")
 
 
+def test_an_entry_altered_in_place_or_from_an_older_tool_is_never_served(tmp_path):
+    """Entries are not synced to disk (they only save time), so each carries the digest of
+    its payload: a byte changed at the same length, a cut, or an entry in an older tool's
+    format (no mark) is a miss, whatever kind of payload it holds (raw PNG or PDF bytes
+    included, which have no header of their own to check)."""
+    from tether_build.render.cache import Cache
+
+    cache = Cache(tmp_path)
+    cache.put("png", "k", b"\x89PNG payload" * 50)
+    entry = tmp_path / "png" / "k.bin"
+    whole = entry.read_bytes()
+    assert cache.get("png", "k") == b"\x89PNG payload" * 50
+    entry.write_bytes(whole[:-1] + bytes([whole[-1] ^ 1]))
+    assert cache.get("png", "k") is None
+    entry.write_bytes(whole[:100])
+    assert cache.get("png", "k") is None
+    entry.write_bytes(b"\x89PNG payload" * 50)   # a bare payload, as entries once were
+    assert cache.get("png", "k") is None
+    assert cache.hits == 1 and cache.misses == 3
+
+
 def test_prune_drops_least_recently_used_entries(tmp_path):
     import os
 
@@ -243,7 +264,8 @@ def test_prune_drops_least_recently_used_entries(tmp_path):
         cache.put("faces", name, b"x" * 100)
         os.utime(tmp_path / "faces" / f"{name}.bin", ns=(n * 10**9, n * 10**9))
     assert cache.get("faces", "used") is not None   # a hit counts as a recent use
-    assert prune(tmp_path, max_bytes=250) == 1
+    size = (tmp_path / "faces" / "old.bin").stat().st_size   # the payload and its check
+    assert prune(tmp_path, max_bytes=2 * size + size // 2) == 1
     assert sorted(p.stem for p in (tmp_path / "faces").iterdir()) == ["new", "used"]
 
 

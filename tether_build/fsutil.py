@@ -19,10 +19,12 @@ _OLD_TMP = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")   # before the pid was in
 OLD_TMP_AGE = 600.0   # seconds: such a file is a leftover once it is this old
 
 
-def write_atomic(path: Path, data: bytes, inside: Path | None = None) -> bool:
+def write_atomic(path: Path, data: bytes, inside: Path | None = None,
+                 durable: bool = True) -> bool:
     """Write `data` to `path` atomically. Returns False (and writes nothing) if unchanged.
     inside: the output folder `path` must stay in (paths_guard.out_path: no `..`, no
-    symlink on the way; paths_guard.Refused otherwise)."""
+    symlink on the way; paths_guard.Refused otherwise). durable=False: not synced to disk
+    before the rename (a cache entry, which is checked when read and only saves time)."""
     path = Path(path)
     if inside is not None:
         from .paths_guard import out_path
@@ -46,8 +48,9 @@ def write_atomic(path: Path, data: bytes, inside: Path | None = None) -> bool:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:

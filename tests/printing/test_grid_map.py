@@ -59,3 +59,57 @@ def test_the_special_tiles_come_first_and_the_plains_on_their_own_sheets(content
     assert len(pages) == tiles.sheet_count(content, paper)
     assert sum(len(p) for p in pages[:first]) == sum(
         s.count for s in tiles.tile_set(content) if s.kind != "plain")
+
+
+def _plain_starts(size, page, count, overlap, spans, _more=False):
+    """The page-join search as first written (every try scanned, every span counted): the
+    plain path boardmap._starts must agree with."""
+    step = page - overlap
+    centred = (size - (count * step + overlap)) / 2
+    even = [centred + c * step for c in range(count)]
+    if count < 2 or not spans or boardmap.seam_crossings(
+            [x + overlap / 2 for x in even[1:]], spans) == 0:
+        return even
+
+    def crosses(x):
+        return boardmap.seam_crossings([x + overlap / 2], spans)
+
+    best = None
+    lo = size - (count * step + overlap)
+    for i in range(int(-lo / 0.5) + 1):
+        starts = [lo + i * 0.5]
+        for _ in range(1, count):
+            tries = [starts[-1] + step - k * 0.5 for k in range(int(step / 0.5))]
+            starts.append(min(tries, key=lambda x: (crosses(x), -x)))
+        if starts[-1] + page < size:
+            continue
+        cost = (sum(crosses(x) for x in starts[1:]),
+                sum(abs(a - b) for a, b in zip(starts, even, strict=True)))
+        if best is None or cost < best[0]:
+            best = (cost, starts)
+    if (best is None or best[0][0]) and not _more:
+        more = _plain_starts(size, page, count + 1, overlap, spans, _more=True)
+        if boardmap.seam_crossings([x + overlap / 2 for x in more[1:]], spans) == 0:
+            return more
+    return best[1] if best else even
+
+
+def test_the_fast_page_join_search_places_every_join_as_the_plain_one():
+    """_starts counts crossings by binary search and stops at the first join that crosses
+    nothing; over random labels (dense ones, so that some joins must cross) it returns the
+    same windows, to the bit, as the plain scan of every try."""
+    import random
+
+    rng = random.Random(7)
+    kinds = set()
+    for trial in range(40):   # small pages: the plain scan is quadratic in the page size
+        size, page = rng.uniform(60, 200), rng.uniform(40, 90)
+        count = max(2, int(size // (page - 8)) + 1)
+        spans = []
+        for _ in range(rng.randrange(0, 20 if trial % 3 else 60)):
+            lo = rng.uniform(0, size)
+            spans.append((lo, lo + rng.choice([rng.uniform(0.5, 12), 0.0])))
+        plain = _plain_starts(size, page, count, 8.0, spans)
+        assert boardmap._starts(size, page, count, 8.0, spans) == plain, trial
+        kinds.add("more" if len(plain) > count else "placed")
+    assert kinds == {"more", "placed"}   # both searches were exercised

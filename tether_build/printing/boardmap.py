@@ -10,10 +10,12 @@ neighbour so the half-marks meet.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import json
 import math
 import string
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -165,6 +167,35 @@ def seam_crossings(seams: list[float], spans) -> int:
     return sum(1 for s in seams for lo, hi in spans if lo < s < hi)
 
 
+def _crossing_counter(spans, shift: float) -> Callable[[float], int]:
+    """crosses(x): how many (lo, hi) spans the join line at x + shift crosses, as
+    seam_crossings counts them, by two binary searches over the sorted ends (lo < s < hi
+    holds for #(lo < s) - #(hi <= s) spans, since hi <= s implies lo < s for lo < hi; a
+    span with lo >= hi is never crossed and is left out)."""
+    kept = [(lo, hi) for lo, hi in spans if lo < hi]
+    los, his = sorted(lo for lo, _ in kept), sorted(hi for _, hi in kept)
+
+    def crosses(x: float) -> int:
+        s = x + shift
+        return bisect.bisect_left(los, s) - bisect.bisect_right(his, s)
+    return crosses
+
+
+def _furthest(top: float, tries: int, crosses: Callable[[float], int]) -> float:
+    """Of top - k * 0.5 for k < tries, the one whose join crosses fewest spans, the furthest
+    on among those: the first with the fewest, as the tries go back from `top` (the first
+    that crosses none ends the search)."""
+    best_x, best_c = top, None
+    for k in range(tries):
+        x = top - k * 0.5
+        c = crosses(x)
+        if c == 0:
+            return x
+        if best_c is None or c < best_c:
+            best_x, best_c = x, c
+    return best_x
+
+
 def _starts(size: float, page: float, count: int, overlap: float, spans,
             _more: bool = False) -> list[float]:
     """Where each window starts (map mm). Evenly spaced and centred on the map, unless a
@@ -180,16 +211,14 @@ def _starts(size: float, page: float, count: int, overlap: float, spans,
                                                 spans) == 0:
         return even
 
-    def crosses(x):
-        return seam_crossings([x + overlap / 2], spans)
+    crosses = _crossing_counter(spans, overlap / 2)
 
     best = None
     lo = size - (count * step + overlap)
     for i in range(int(-lo / 0.5) + 1):
         starts = [lo + i * 0.5]
         for _ in range(1, count):
-            tries = [starts[-1] + step - k * 0.5 for k in range(int(step / 0.5))]
-            starts.append(min(tries, key=lambda x: (crosses(x), -x)))
+            starts.append(_furthest(starts[-1] + step, int(step / 0.5), crosses))
         if starts[-1] + page < size:
             continue   # the map's far edge left uncovered
         cost = (sum(crosses(x) for x in starts[1:]),

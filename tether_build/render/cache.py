@@ -4,8 +4,9 @@ An entry lives at <out>/.cache/<kind>/<key>.bin, where the key is a SHA-256 over
 that affects its bytes: the HTML (or the PDF bytes a PNG comes from), the template, CSS,
 font and icon files, the code that lays out or draws, and the library versions. A change
 anywhere gives another key, so an entry is never stale, only unused. Entries are written
-atomically (fsutil.write_atomic); one may outlive a failed build, which is harmless because
-it is content-addressed. `prune` keeps the folder under a size bound, least recently used
+atomically (fsutil.write_atomic, not synced to disk) with the SHA-256 of their payload, which
+`get` checks: a truncated, corrupt or foreign entry is a miss and is written anew. One may
+outlive a failed build, which is harmless because it is content-addressed. `prune` keeps the folder under a size bound, least recently used
 first. A Cache without a folder stores nothing (the CLI commands that are not `tether build`).
 Inside `refreshing()` (`tether build --force`) no entry is read, every one is written anew.
 """
@@ -157,6 +158,20 @@ def unpack(entry: bytes | None) -> tuple[dict, bytes] | None:
     return (meta, data) if isinstance(meta, dict) and meta.get("bytes") == len(data) else None
 
 
+# An entry on disk: this mark, the SHA-256 of the payload, the payload. Read back only if the
+# digest holds, so an entry cut short by a kill or a power cut (entries are not synced to disk:
+# they only save time), or altered, is a miss and is rebuilt, never trusted.
+_MAGIC = b"tether-cache-1\n"
+
+
+def _checked(entry: bytes) -> bytes | None:
+    head = len(_MAGIC) + 32
+    if len(entry) < head or not entry.startswith(_MAGIC):
+        return None
+    data = entry[head:]
+    return data if hashlib.sha256(data).digest() == entry[len(_MAGIC):head] else None
+
+
 class Cache:
     """Entries under `root` by kind and key; `Cache(None)` stores nothing."""
 
@@ -183,6 +198,10 @@ class Cache:
         except (OSError, Refused):
             self.misses += 1
             return None
+        data = _checked(data)
+        if data is None:   # cut short, corrupt, or written by another version of the tool
+            self.misses += 1
+            return None
         self.hits += 1
         try:
             os.utime(path)   # recently used: kept longest by prune()
@@ -197,7 +216,8 @@ class Cache:
 
         if self.root is not None:
             try:   # never through a symlink of the cache folder
-                write_atomic(out_path(self.root, f"{kind}/{key}.bin"), data)
+                write_atomic(out_path(self.root, f"{kind}/{key}.bin"),
+                             _MAGIC + hashlib.sha256(data).digest() + data, durable=False)
             except (OSError, Refused):
                 pass
 
