@@ -140,6 +140,9 @@ class Stage:
     # beside the others, runs (its workers run) at a lower CPU priority: its work is shorter
     # than the rulebook's or the cards', which take the cores first (stagerun._pool)
     gives_way: bool = False
+    # the build settings (Context fields) besides the paper that its outputs print; each is
+    # in the key (the TTS files name their images' address: tts_url)
+    settings: tuple[str, ...] = ("allow_unresolved", "board_players", "seed")
 
     def render(self, ctx: Context) -> dict[str, bytes]:
         from .render.cache import one_reading
@@ -197,9 +200,8 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
     h = hashlib.sha256(f"{__version__}|{stage.name}".encode())
     if stage.uses_paper:
         h.update(("|".join(ctx.papers + ctx.print_modes)).encode())
-    h.update(f"|unresolved={ctx.allow_unresolved}|{ctx.board_players}|{ctx.seed}".encode())
-    if stage.name in ("cards", "table"):   # the TTS files name their images' address
-        h.update(f"|tts={ctx.tts_url}".encode())
+    for name in stage.settings:
+        h.update(f"|{name}={getattr(ctx, name)!r}".encode())
     if stage.versioned:
         h.update(f"|git={ctx.git_name(stage.versioned)}".encode())
     # content/... patterns name files of the content folder the stage reads, whatever its
@@ -514,7 +516,7 @@ STAGES: list[Stage] = [
           ("content/**/*", "templates/cards/**/*", "templates/backs/**/*",
            "templates/icons/**/*", "templates/fonts/**/*"), ("render/*.py", "cards.py"),
           uses_paper=True, view="tether_build.build:cards_view", versioned="work",
-          parallel=True),
+          parallel=True, settings=("allow_unresolved", "board_players", "seed", "tts_url")),
     Stage("rulebook", "rulebook", "tether_build.rulebook.book:stage",
           ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
            "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
@@ -535,7 +537,7 @@ STAGES: list[Stage] = [
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("printing/*.py", "render/pdf.py", "render/tts.py",
                                      "render/build.py", "board.py"), parallel=True,
-          gives_way=True),
+          gives_way=True, settings=("allow_unresolved", "board_players", "seed", "tts_url")),
 ]
 
 

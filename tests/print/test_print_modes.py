@@ -177,3 +177,20 @@ def test_build_cli_has_the_mode_flags():
 
     res = CliRunner().invoke(main, ["build", "--help"])
     assert "--ink-saver" in res.output and "--grayscale" in res.output
+
+
+def test_the_settings_a_stage_prints_are_in_its_key_and_no_other():
+    """The TTS address (--tts-url) is printed into the decks and the table, so it is in the
+    cards' and the table's keys; the tiles print no address, so their key ignores it. The
+    board seed is in every key, as the rulebook and print guide name the board files."""
+    from tether_build import build
+
+    stages = {s.name: s for s in build.STAGES}
+    plain = build.Context(FIXTURE, Path("unused"), ("a4",))
+    hosted = build.Context(FIXTURE, Path("unused"), ("a4",), tts_url="https://example.org/t")
+    reseeded = build.Context(FIXTURE, Path("unused"), ("a4",), seed=7)
+    for name in ("cards", "table"):
+        assert build.stage_key(stages[name], hosted) != build.stage_key(stages[name], plain)
+    assert build.stage_key(stages["tiles"], hosted) == build.stage_key(stages["tiles"], plain)
+    for stage in stages.values():
+        assert build.stage_key(stage, reseeded) != build.stage_key(stage, plain), stage.name
