@@ -201,3 +201,24 @@ def test_nothing_is_dropped_on_the_board_but_its_tiles(table, content):
                   and "Mine" in o["Nickname"])) or "Mine Value" in obj["Nickname"]
         assert not on_board or placed, (obj["Name"], obj["Nickname"], t["posX"], t["posZ"])
     assert UNIT_MM == 25.4
+
+
+def test_a_picture_is_drawn_once_and_then_comes_from_the_cache_byte_for_byte(table, content,
+                                                                             tmp_path):
+    """A card's text edit rebuilds the table's JSON; its pictures (tokens, tiles, board) are
+    then read from the render cache, keyed by the PDF they are cut from: the same bytes as
+    drawn without any cache."""
+    from tether_build.printing import common
+
+    images = table["table"].images
+    names = [next(n for n in sorted(images) if n.startswith(p)) for p in ("cohort-", "tile-")]
+    plain = {n: images[n]() for n in names}
+    with common.cached(tmp_path):
+        first = {n: images[n]() for n in names}
+    stored = sorted(p.name for p in (tmp_path / "tts-pictures").iterdir())
+    assert len(stored) == len(names)
+    with common.cached(tmp_path):
+        cache = common._CACHE[-1]
+        again = {n: images[n]() for n in names}
+        assert cache.hits >= len(names) and cache.misses == 0
+    assert plain == first == again

@@ -28,6 +28,7 @@ import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..render import tts
 from . import boardmap, common, tiles, tokens
@@ -87,7 +88,28 @@ def _rgb(colour: str) -> dict:
 
 def _raster(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: str) -> bytes:
     """The page of `pdf` at `dpi`, cut to the w x h mm at `margin`, outside `shape`
-    (circle, hex or rect) transparent, as PNG bytes."""
+    (circle, hex or rect) transparent, as PNG bytes; from the render cache when the stage
+    opened one (common.cached) and it holds this picture, keyed by the PDF's bytes, the
+    cut, this module's code and the rasterizing libraries' versions (a card's text edit
+    changes the table's JSON, not one of its pictures: they are not drawn again)."""
+    from ..render import cache as render_cache
+
+    store = common._CACHE[-1] if common._CACHE else None
+    key = ""
+    if store is not None:
+        key = render_cache.digest("tts-picture/1", pdf, repr((margin, w, h, dpi, shape)),
+                                  Path(__file__).read_bytes(),
+                                  render_cache.versions("pypdfium2", "pillow"))
+        hit = store.get("tts-pictures", key)
+        if hit is not None:
+            return hit
+    png = _rasterize(pdf, margin, w, h, dpi, shape)
+    if store is not None:
+        store.put("tts-pictures", key, png)
+    return png
+
+
+def _rasterize(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: str) -> bytes:
     import pypdfium2 as pdfium
     from PIL import Image, ImageDraw
 
