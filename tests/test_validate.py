@@ -112,7 +112,10 @@ def test_alias_bomb_is_refused_quickly(content_copy):
     (content_copy / "cards" / "bomb.yaml").write_text("\n".join(bomb) + "\n")
     start = time.perf_counter()
     errors = _errors(content_copy)
-    assert time.perf_counter() - start < 5
+    # a guard against expansion (9**9 nodes: it would run for hours), not a speed goal: the
+    # refusal takes well under a second, the bound is issue 43's "within 60 s" on a machine
+    # under any load
+    assert time.perf_counter() - start < 60
     assert any("aliases" in m.group("msg") for m in errors)
 
 
