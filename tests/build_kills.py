@@ -36,8 +36,8 @@ SKIP = (".cache/", ".tether-build.json", ".tether-lock")
 # A slow disk (test harness only): each staged file and each move of the swap takes `slow`
 # seconds more, so that kills land inside the swap often, not only by luck.
 SLOW = ("import os, time, types\nimport tether_build.commit as c\n"
-        "w, r = c._fsync_write, os.replace\n"
-        "c._fsync_write = lambda p, d: (time.sleep({slow}), w(p, d))[1]\n"
+        "w, r = c._write, os.replace\n"
+        "c._write = lambda p, d: (time.sleep({slow}), w(p, d))[1]\n"
         "c.os = types.SimpleNamespace(**{{**vars(os), 'replace': "
         "lambda a, b: (time.sleep({slow}), r(a, b))[1]}})\n")
 TIDY = ("import sys\nfrom pathlib import Path\nfrom tether_build.buildlock import output_lock\n"

@@ -156,7 +156,7 @@ def test_disk_full_mid_write_leaves_every_previous_output(content_copy, tmp_path
     assert _build(content_copy, out).exit_code == 0
     before = _snapshot(out)
     _edit_supply_cache(content_copy)
-    real, calls = mod._fsync_write, []
+    real, calls = mod._write, []
 
     def full(path, data):
         calls.append(path)
@@ -164,7 +164,7 @@ def test_disk_full_mid_write_leaves_every_previous_output(content_copy, tmp_path
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         real(path, data)
 
-    monkeypatch.setattr(mod, "_fsync_write", full)
+    monkeypatch.setattr(mod, "_write", full)
     result = run_cli("build", "--content", str(content_copy), "--out", str(out), *FAST)
     assert result.exit_code == 1 and "full" in result.output, result.output
     assert "Traceback" not in result.output
@@ -232,7 +232,7 @@ def test_build_folder_faults_are_one_line_errors(content_copy, tmp_path, monkeyp
     else:
         def read_only(path, data):
             raise OSError(errno.EROFS, "Read-only file system", str(path))
-        monkeypatch.setattr(mod, "_fsync_write", read_only)
+        monkeypatch.setattr(mod, "_write", read_only)
     result = run_cli("build", "--content", str(content_copy), "--out", str(out), *FAST)
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
