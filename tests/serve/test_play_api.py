@@ -155,6 +155,17 @@ def test_save_load_and_another_content_version(lobby):
     again = _state(lobby, loaded["game"], 0, loaded["tokens"]["0"])
     assert again["decision"]["prompt"] == st["decision"]["prompt"]
     assert again["hand"] == st["hand"] and again["players"] == st["players"]
+    assert again["decision"]["options"] == st["decision"]["options"]
+    # the answers are action ids; a format 1 save (option numbers) still loads
+    actions = lobby.games[gid].table.actions
+    assert saved["format"] == 2 and saved["actions"] == [a["id"] for a in actions]
+    old = dict(saved, format=1, actions=[a["i"] for a in actions])
+    status, loaded1 = _post(lobby, "/api/play/load", {"save": old})
+    assert status == 200, loaded1
+    assert _state(lobby, loaded1["game"], 0, loaded1["tokens"]["0"])["hand"] == st["hand"]
+    bad = dict(saved, actions=[*saved["actions"][:-1], -5])
+    status, out = _post(lobby, "/api/play/load", {"save": bad})
+    assert status == 400 and f"decision {len(actions)}" in out["error"]
     # saved with other rules: it keeps them, and names the difference
     rules = dict(saved["rules"])
     cards = json.loads(rules["cards.json"])
