@@ -179,11 +179,13 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
         if what == "handoff":
             handoffs += 1
             # one script reads the screen at once (the page may redraw between two reads)
-            cover, cards, options, hand = _js(browser, """return [
+            cover, cards, options, hand, last = _js(browser, """return [
                 getComputedStyle(document.getElementById('handoff')).display !== 'none',
                 document.querySelectorAll('#hand .card').length,
-                document.querySelectorAll('#options .opt').length, state.hand]""")
-            assert cover and cards == 0 and options == 0 and hand is None
+                document.querySelectorAll('#options .opt').length, state.hand,
+                document.getElementById('last').textContent]""")
+            # no hand, no options, not even the last seat's (secret) answer
+            assert cover and cards == 0 and options == 0 and hand is None and last == ""
             mine, theirs, covered, reveal, act = browser.execute_async_script(FORGE)
             assert mine[0] == theirs[0] == 403 and reveal[0] == 403 and act[0] == 403
             assert covered[0] == 200 and json.loads(covered[1])["hand"] is None
