@@ -2,10 +2,12 @@
 
 A `Lobby` holds the running games (each a `engine.table.Table` with the rules it started
 with) and answers the page's JSON requests (`handle`). A seat is named by its number and a
-secret token given when the game starts; the server answers a seat with that seat's state only
-(playstate.seat_state, built from its observation) and refuses an answer that is forged,
-stale, out of turn or not a legal option, changing nothing. A game that fails shows its error;
-the other games go on.
+secret token given when the game starts, or, at a hot-seat screen, by the screen's one table
+token and the server's cover (playseats.py); the server answers a seat with that seat's state
+only (playstate.seat_state, built from its observation). A seat answers a decision with one
+of its legal action ids (the state API's) and the decision's serial number; an answer that is
+forged, stale, out of turn or not a legal action is refused, changing nothing. A game that
+fails shows its error; the other games go on.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ import threading
 import time
 from pathlib import Path
 
+from . import playseats
 from .engine.table import HUMAN, Refused, Table
+from .playseats import Answer
 
 MAX_GAMES = 64          # running games kept; the oldest finished ones go first
 MAX_BODY = 4_000_000    # bytes of a request (a saved game with its rules fits)
-SAVE_FORMAT = 1
+SAVE_FORMAT = 2         # 2: the answers as action ids; 1 (still loaded): option indices
 PAGE = Path(__file__).resolve().parent.parent / "templates" / "play" / "play.html"
 
 
@@ -125,10 +129,13 @@ def rules_difference(old: dict[str, bytes], new: dict[str, bytes]) -> list[str]:
 
 
 class Game:
-    """One game in the lobby: its table, its rules, its seats' tokens."""
+    """One game in the lobby: its table, its rules, its seats' tokens (or a hot-seat
+    screen's table token and the seat it shows now: playseats.py)."""
 
-    def __init__(self, gid: str, table: Table, rules: Rules, tokens: dict[int, str], note=""):
+    def __init__(self, gid: str, table: Table, rules: Rules, tokens: dict[int, str], note="",
+                 screen: str | None = None):
         self.gid, self.table, self.rules, self.tokens = gid, table, rules, tokens
+        self.screen, self.shown = screen, None
         self.note = note
         self.started = time.time()
         self.history: list[dict] | None = None  # a replay's observation after each decision
@@ -190,10 +197,10 @@ class Lobby:
         return next((g.rules for g in list(self.games.values())
                      if g.rules.version == version), None)
 
-    def _add(self, table: Table, rules: Rules, note: str = "") -> Game:
+    def _add(self, table: Table, rules: Rules, note: str = "", hotseat: bool = True) -> Game:
         gid = secrets.token_hex(6)
-        tokens = {p: secrets.token_urlsafe(12) for p, s in enumerate(table.seats) if s == HUMAN}
-        game = Game(gid, table, rules, tokens, note)
+        tokens, screen = playseats.new_tokens(table.seats, hotseat)
+        game = Game(gid, table, rules, tokens, note, screen)
         if HUMAN not in table.seats:  # the reasons are shown only when no person plays
             table.explain, table.describe = explain, rules.words.option
         with self._lock:
@@ -210,7 +217,9 @@ class Lobby:
         return game
 
     def new(self, spec: dict) -> Game:
-        """Start a game from the page's form: players, seats, factions, seed, delay."""
+        """Start a game from the page's form: players, seats, factions, seed, delay, and
+        whether the people share one screen (`hotseat`, the default: one table token and
+        the server's cover) or each has a seat token of their own."""
         rules = self.current()
         game_cfg = rules.rules.game["players"]
         players = _int(spec.get("players", 2), game_cfg["min"], game_cfg["max"], "players")
@@ -226,23 +235,26 @@ class Lobby:
                               f"{', '.join(sorted(rules.rules.factions))}")
         seed = _int(spec.get("seed", 0), 0, 2**31 - 1, "seed")
         delay = _delay(spec.get("delay", 0))
+        hotseat = spec.get("hotseat", True)
+        if not isinstance(hotseat, bool):
+            raise Refused(f"hotseat must be true or false, not {hotseat!r}")
         table = Table(rules.rules, players, seed, seats, factions, None, (), delay, _agents())
-        return self._add(table, rules)
+        return self._add(table, rules, hotseat=hotseat)
 
     def save(self, game: Game) -> dict:
         t = game.table
         return {"format": SAVE_FORMAT, "players": t.players, "seed": t.seed, "seats": t.seats,
                 "factions": t.factions, "options": t.game.opt.to_dict() if t.game else {},
                 "content_version": game.rules.version,
-                "actions": [a["i"] for a in t.actions],
+                "actions": [a["id"] for a in t.actions], "hotseat": game.screen is not None,
                 "rules": {k: v.decode() for k, v in game.rules.files.items()}}
 
     def load(self, data) -> Game:
         """A saved game, replayed; with the rules it was saved with, the difference named."""
         from .engine.options import Options
 
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise Refused("not a saved game of this page (format 1)")
+        if not isinstance(data, dict) or data.get("format") not in (1, SAVE_FORMAT):
+            raise Refused(f"not a saved game of this page (format 1 or {SAVE_FORMAT})")
         now = self.current()
         saved = data.get("rules")
         note = ""
@@ -274,8 +286,9 @@ class Lobby:
         except (TypeError, ValueError, KeyError) as exc:
             raise Refused(f"bad rules option in the save: {exc}") from None
         table = Table(rules.rules, players, _int(data.get("seed"), 0, 2**31 - 1, "seed"),
-                      seats, data.get("factions"), opts, actions, 0.0, _agents())
-        game = self._add(table, rules, note)
+                      seats, data.get("factions"), opts, actions, 0.0, _agents(),
+                      script_ids=data["format"] != 1)
+        game = self._add(table, rules, note, data.get("hotseat") is not False)
         if table.error:
             raise Refused(f"the saved game does not replay: {table.error}")
         return game
@@ -302,7 +315,7 @@ class Lobby:
         whole = head.get("whole_plays") or [False] * players
         table = Table(rules.rules, players, _int(head.get("seed"), -(2**63), 2**63 - 1, "seed"),
                       [HUMAN] * players, head.get("factions"), opts, script, 0.0, _agents(),
-                      whole_plays=whole)
+                      whole_plays=whole, script_ids=False)
         game = Game(secrets.token_hex(6), table, rules, {}, "A replay of a logged game.")
         game.history = []
         table.on_record = _historian(game)
@@ -342,14 +355,6 @@ def _delay(value) -> float:
 
 
 # ---- requests ----------------------------------------------------------------------------
-class Answer(Exception):
-    """An HTTP answer other than 200: status and a message for the page."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-
-
 def handle(lobby: Lobby, method: str, path: str, query: dict, body: bytes
            ) -> tuple[int, bytes, str]:
     """One request under /play or /api/play/: (status, body, content type)."""
@@ -432,28 +437,24 @@ def _route(lobby, method, path, query, body):
     if what == "cards" and method == "GET":
         return _ok(game.rules.cards())
     if what == "act" and method == "POST":
-        seat = _seat(game, data)
+        seat = playseats.speaker(game, data)
         game.table.act(seat, data.get("serial"), data.get("choice"))
         game.table.settle(60)
-        return _ok(_view(lobby, game, seat))
+        return _ok(_view(lobby, game, playseats.viewer(game, {**data, "seat": None})
+                         if game.screen else seat))
+    if what == "reveal" and method == "POST":
+        return _ok(_view(lobby, game, playseats.reveal(game, data)))
     if what == "undo" and method == "POST":
-        seat = _seat(game, data)
-        with game.table.lock:
-            keep, why = game.table.undo_point(seat)
-        if keep is None:
-            raise Refused(f"cannot undo: {why}")
-        old = game.table
-        new = old.replayed(keep)
-        old.close()
-        game.table = new.start()
-        new.settle(60)
-        return _ok(_view(lobby, game, seat))
+        seat = playseats.undoer(game, data)
+        game.table.undo(seat)
+        game.shown = None if game.screen else game.shown
+        game.table.settle(60)
+        return _ok(_view(lobby, game, None if game.screen else seat))
     if what == "speed" and method == "POST":
         game.table.delay = _delay(data.get("delay"))
         return _ok({"delay": game.table.delay})
     if what == "save" and method == "GET":
-        if game.tokens and query.get("token") not in game.tokens.values():
-            raise Answer(403, "a seat's token is needed to save this game")
+        playseats.may_save(game, query)
         with game.table.lock:
             saved = lobby.save(game)
         return 200, _json(saved), "application/json"
@@ -467,22 +468,12 @@ def _route(lobby, method, path, query, body):
 
 
 def _started(game: Game) -> dict:
-    return {"game": game.gid, "tokens": {str(k): v for k, v in game.tokens.items()},
-            "seats": game.table.seats, "note": game.note, "version": game.rules.version,
-            "replay": game.history is not None}
-
-
-def _seat(game: Game, data: dict) -> int:
-    """The seat a request speaks for, proved by its token (403 if not)."""
-    seat = data.get("seat")
-    if isinstance(seat, str) and seat.isdigit():
-        seat = int(seat)
-    token = data.get("token")
-    if not isinstance(seat, int) or isinstance(seat, bool) or game.tokens.get(seat) is None \
-            or not isinstance(token, str) \
-            or not secrets.compare_digest(game.tokens[seat], token):
-        raise Answer(403, "that seat's token is not right: only its player may act for it")
-    return seat
+    out = {"game": game.gid, "tokens": {str(k): v for k, v in game.tokens.items()},
+           "seats": game.table.seats, "note": game.note, "version": game.rules.version,
+           "replay": game.history is not None, "hotseat": game.screen is not None}
+    if game.screen is not None:
+        out["token"] = game.screen
+    return out
 
 
 def _state(lobby: Lobby, game: Game, query: dict) -> dict:
@@ -492,10 +483,7 @@ def _state(lobby: Lobby, game: Game, query: dict) -> dict:
         k = int(k) if k.lstrip("-").isdigit() else -1
         out = replay_state(game, k if k >= 0 else len(game.history) - 1)
     else:
-        seat = None
-        if "seat" in query:
-            seat = _seat(game, {"seat": query.get("seat"), "token": query.get("token")})
-        return _view(lobby, game, seat)
+        return _view(lobby, game, playseats.viewer(game, query))
     return _annotate(lobby, game, out)
 
 
@@ -504,6 +492,11 @@ def _view(lobby: Lobby, game: Game, seat: int | None) -> dict:
     table = game.table
     with table.lock:  # the game between two steps
         out = seat_state(table, game.rules.words, seat)
+        if game.screen is not None:
+            out["hotseat"] = True
+            pend = table.pending
+            if seat is None and pend is not None and table.seats[pend.p] == HUMAN:
+                out["cover"] = {"seat": pend.p}  # 'I am seat N, show my hand' lifts it
     return _annotate(lobby, game, out)
 
 

@@ -51,10 +51,11 @@ def tile_content(content) -> SimpleNamespace:
     return SimpleNamespace(tiles=content.tiles, terms=content.terms, icons=content.icons)
 
 
-def _option(words, g, kind: str, i: int, opt) -> dict:
-    """One legal option: its words and what it points at (a card, hexes, a Bridge)."""
+def _option(words, g, kind: str, action: int, opt) -> dict:
+    """One legal option: its action id (the state API's: what the page posts back), its words
+    and what it points at (a card, hexes, a Bridge)."""
     s = g.s
-    out = {"i": i, "text": words.option(g, kind, opt)}
+    out = {"id": action, "text": words.option(g, kind, opt)}
     if kind == "move" and isinstance(opt, tuple):
         out["hexes"] = [opt[1], opt[4][-1]]
     elif isinstance(opt, tuple) and opt and isinstance(opt[0], str):
@@ -146,8 +147,8 @@ def seat_state(table, words, viewer: int | None) -> dict:
             out["decision"] = {
                 "serial": pend.serial, "kind": pend.kind,
                 "prompt": words.prompt(g, pend.kind, pend.ctx),
-                "options": [_option(words, g, pend.kind, i, o)
-                            for i, o in enumerate(pend.options)]}
+                "options": [_option(words, g, pend.kind, a, o)
+                            for a, o in zip(pend.ids, pend.options, strict=True)]}
             if isinstance(pend.ctx, dict) and "card" in pend.ctx:
                 out["decision"]["up"] = s.cards[pend.ctx["card"]].defn.id
     out["log"] = log_lines(table.events, words, g, viewer)

@@ -92,8 +92,8 @@ def play_terminal(rules, table, seat: int, ask, say) -> dict:
         if dec.get("up"):
             say("Up for bidding: " + card_text(rules, dec["up"]))
         say(dec["prompt"])
-        for o in dec["options"]:
-            say(f"  {o['i'] + 1:>3}. {o['text']}")
+        for k, o in enumerate(dec["options"]):
+            say(f"  {k + 1:>3}. {o['text']}")
         n = len(dec["options"])
         while True:
             answer = ask(f"Choose 1-{n} (? cards, ?N option N's card, b board, q quit): ")
@@ -113,6 +113,6 @@ def play_terminal(rules, table, seat: int, ask, say) -> dict:
                 say("  " + (card_text(rules, card) if card else "That option is not a card."))
                 continue
             if answer.isdigit() and 1 <= int(answer) <= n:
-                table.act(seat, dec["serial"], int(answer) - 1)
+                table.act(seat, dec["serial"], dec["options"][int(answer) - 1]["id"])
                 break
             say(f"Please type a number from 1 to {n}.")

@@ -27,9 +27,9 @@ def _get(lobby, path, **query):
     return status, json.loads(body)
 
 
-def _new(lobby, seats, seed=3):
+def _new(lobby, seats, seed=3, hotseat=False):
     status, out = _post(lobby, "/api/play/new", {"players": len(seats), "seats": seats,
-                                                 "seed": seed})
+                                                 "seed": seed, "hotseat": hotseat})
     assert status == 200, out
     return out["game"], {int(k): v for k, v in out["tokens"].items()}
 
@@ -40,11 +40,12 @@ def _state(lobby, gid, seat, token):
     return out
 
 
-def _answer(lobby, gid, seat, token, choice=0):
-    st = _state(lobby, gid, seat, token)
+def _answer(lobby, gid, seat, token, k=0):
+    """Answer seat's decision with its k-th option (by that option's action id)."""
+    dec = _state(lobby, gid, seat, token)["decision"]
     return _post(lobby, f"/api/play/{gid}/act", {"seat": seat, "token": token,
-                                                 "serial": st["decision"]["serial"],
-                                                 "choice": choice})
+                                                 "serial": dec["serial"],
+                                                 "choice": dec["options"][k]["id"]})
 
 
 def _advance_to(lobby, gid, tokens, kind, limit=60):
@@ -89,19 +90,25 @@ def test_forged_stale_out_of_turn_and_illegal_answers_change_nothing(lobby):
     dec = _state(lobby, gid, decider, tokens[decider])["decision"]
     table = lobby.games[gid].table
     n = len(table.actions)
+    ids = [o["id"] for o in dec["options"]]
+    legal = ids[0]
+    not_legal = next(a for a in range(1000, 2000) if a not in ids)
     tries = [
-        ({"seat": decider, "token": "forged", "serial": dec["serial"], "choice": 0}, 403),
-        ({"seat": decider, "token": tokens[other], "serial": dec["serial"], "choice": 0}, 403),
-        ({"seat": other, "token": tokens[other], "serial": dec["serial"], "choice": 0}, 400),
+        ({"seat": decider, "token": "forged", "serial": dec["serial"], "choice": legal}, 403),
+        ({"seat": decider, "token": tokens[other], "serial": dec["serial"], "choice": legal},
+         403),
+        ({"seat": other, "token": tokens[other], "serial": dec["serial"], "choice": legal}, 400),
         ({"seat": decider, "token": tokens[decider], "serial": dec["serial"] - 1,
-          "choice": 0}, 400),
-        ({"seat": decider, "token": tokens[decider], "serial": dec["serial"], "choice": 999},
-         400),
+          "choice": legal}, 400),
+        ({"seat": decider, "token": tokens[decider], "serial": dec["serial"],
+          "choice": not_legal}, 400),
         ({"seat": decider, "token": tokens[decider], "serial": dec["serial"], "choice": -1},
          400),
         ({"seat": decider, "token": tokens[decider], "serial": dec["serial"], "choice": True},
          400),
-        ({"seat": decider, "token": tokens[decider], "serial": dec["serial"], "choice": "0"},
+        ({"seat": decider, "token": tokens[decider], "serial": dec["serial"],
+          "choice": str(legal)}, 400),
+        ({"seat": decider, "token": tokens[decider], "serial": dec["serial"], "choice": 0},
          400),
     ]
     for data, want in tries:
@@ -113,6 +120,7 @@ def test_forged_stale_out_of_turn_and_illegal_answers_change_nothing(lobby):
     assert status == 403
     status, out = _post(lobby, f"/api/play/{gid}/act", dict(tries[0][0], token=tokens[decider]))
     assert status == 200 and len(table.actions) == n + 1
+    assert table.actions[-1]["id"] == legal and table.actions[-1]["p"] == decider
 
 
 def test_undo_where_nothing_hidden_was_shown(lobby):
@@ -147,6 +155,17 @@ def test_save_load_and_another_content_version(lobby):
     again = _state(lobby, loaded["game"], 0, loaded["tokens"]["0"])
     assert again["decision"]["prompt"] == st["decision"]["prompt"]
     assert again["hand"] == st["hand"] and again["players"] == st["players"]
+    assert again["decision"]["options"] == st["decision"]["options"]
+    # the answers are action ids; a format 1 save (option numbers) still loads
+    actions = lobby.games[gid].table.actions
+    assert saved["format"] == 2 and saved["actions"] == [a["id"] for a in actions]
+    old = dict(saved, format=1, actions=[a["i"] for a in actions])
+    status, loaded1 = _post(lobby, "/api/play/load", {"save": old})
+    assert status == 200, loaded1
+    assert _state(lobby, loaded1["game"], 0, loaded1["tokens"]["0"])["hand"] == st["hand"]
+    bad = dict(saved, actions=[*saved["actions"][:-1], -5])
+    status, out = _post(lobby, "/api/play/load", {"save": bad})
+    assert status == 400 and f"decision {len(actions)}" in out["error"]
     # saved with other rules: it keeps them, and names the difference
     rules = dict(saved["rules"])
     cards = json.loads(rules["cards.json"])
@@ -201,11 +220,12 @@ def test_every_decision_in_words_not_internals(lobby):
         dec = st["decision"]
         kinds.add(dec["kind"])
         texts += [dec["prompt"]] + [o["text"] for o in dec["options"]]
-        movers = [o["i"] for o in dec["options"] if o.get("card") in ("quick_move",
-                                                                      "march_orders")]
+        movers = [k for k, o in enumerate(dec["options"])
+                  if o.get("card") in ("quick_move", "march_orders")]
         pick = movers[0] if movers else 0 if step % 4 == 3 or len(dec["options"]) == 1 else 1
         _post(lobby, f"/api/play/{gid}/act", {"seat": 0, "token": tokens[0],
-                                               "serial": dec["serial"], "choice": pick})
+                                               "serial": dec["serial"],
+                                               "choice": dec["options"][pick]["id"]})
     assert st["over"] and {"action", "bid", "move"} <= kinds, kinds
     raw = re.compile(r"\bNone\b|\bTrue\b|_|^(stack|force|champion|card|march) |\(\d+,\)")
     assert [t for t in texts if raw.search(t)] == []
@@ -265,3 +285,123 @@ def test_a_simulate_log_opens_as_a_replay(lobby, tmp_path):
     assert start["replay"]["at"] == 0 and len(start["log"]) < len(end["log"])
     status, out = _post(lobby, "/api/play/replay", {"log": "not json\n"})
     assert status == 400 and "not a game log" in out["error"]
+
+
+def test_an_id_legal_for_another_seat_only_is_refused(lobby):
+    """The state API's ids name options, not seats: an id the other seat may send at its
+    next decision is refused from the seat to act, and from the other seat out of turn."""
+    gid, tokens = _new(lobby, ["human", "human"], seed=5)
+    table = lobby.games[gid].table
+    decider = _state(lobby, gid, 0, tokens[0])["deciding"]
+    other = 1 - decider
+    dec = _state(lobby, gid, decider, tokens[decider])["decision"]
+    mine = [o["id"] for o in dec["options"]]
+    with table.lock:  # a copy of the game, played on to the other seat's decision
+        copy = table.state.clone()
+    for _ in range(50):
+        if copy.current_player() == other:
+            break
+        copy.apply_action(copy.legal_actions()[0])
+    theirs = [a for a in copy.legal_actions(other) if a not in mine]
+    assert theirs, "the other seat's decision has ids of its own"
+    n = len(table.actions)
+    for seat in (decider, other):
+        status, out = _post(lobby, f"/api/play/{gid}/act",
+                            {"seat": seat, "token": tokens[seat], "serial": dec["serial"],
+                             "choice": theirs[0]})
+        assert status == 400 and out["error"], out
+    assert len(table.actions) == n and table.pending.serial == dec["serial"]
+    assert table.pending.p == decider
+
+
+def _covered(lobby, gid, token):
+    status, out = _get(lobby, f"/api/play/{gid}/state", token=token)
+    assert status == 200, out
+    return out
+
+
+def test_hot_seat_the_server_keeps_the_cover(lobby):
+    """One table token for the screen; a seat's hand only after its 'show my hand', only
+    while it is to act; forged requests for a hand while the cover is up are refused."""
+    status, out = _post(lobby, "/api/play/new", {"players": 2, "seats": ["human", "human"],
+                                                 "seed": 3})
+    assert status == 200 and out["hotseat"] and out["tokens"] == {}
+    gid, token = out["game"], out["token"]
+    table = lobby.games[gid].table
+    spectator = _get(lobby, f"/api/play/{gid}/state")[1]
+    seen = set()
+    for _ in range(12):
+        cov = _covered(lobby, gid, token)
+        d = cov["cover"]["seat"]
+        e = 1 - d
+        # the covered screen gets what a spectator gets: public things only
+        assert cov["hand"] is None and "decision" not in cov and cov["viewer"] is None
+        if not seen:
+            assert cov == spectator
+        n = len(table.actions)
+        forged = [
+            ("GET", "state", {"token": token, "seat": d}, 403),
+            ("GET", "state", {"token": token, "seat": e}, 403),
+            ("GET", "state", {"token": "forged", "seat": d}, 403),
+            ("POST", "reveal", {"token": token, "seat": e}, 403),
+            ("POST", "reveal", {"token": "forged", "seat": d}, 403),
+            ("POST", "reveal", {"token": token}, 403),
+            ("POST", "act", {"token": token, "seat": d, "serial": table.pending.serial,
+                             "choice": table.pending.ids[0]}, 403),
+        ]
+        for method, what, data, want in forged:
+            if method == "GET":
+                status, body = _get(lobby, f"/api/play/{gid}/{what}", **data)
+            else:
+                status, body = _post(lobby, f"/api/play/{gid}/{what}", data)
+            assert status == want, (what, data, body)
+            assert "hand" not in body
+        assert len(table.actions) == n and lobby.games[gid].shown is None
+        status, mine = _post(lobby, f"/api/play/{gid}/reveal", {"token": token, "seat": d})
+        assert status == 200 and mine["viewer"] == d and mine["hand"] is not None
+        assert mine["decision"] and "cover" not in mine
+        assert _get(lobby, f"/api/play/{gid}/state", token=token, seat=e)[0] == 403
+        assert _covered(lobby, gid, token)["viewer"] == d  # shown until another seat acts
+        seen.add(d)
+        while True:  # answer until the other seat is to act: then the cover is up again
+            dec = _covered(lobby, gid, token)["decision"]
+            status, after = _post(lobby, f"/api/play/{gid}/act",
+                                  {"token": token, "seat": d, "serial": dec["serial"],
+                                   "choice": dec["options"][-1]["id"]})
+            assert status == 200, after
+            if after.get("cover"):
+                break
+            assert after["viewer"] == d
+        assert after["cover"]["seat"] == e and after["hand"] is None
+        if seen == {0, 1} and len(table.actions) > 6:
+            break
+    assert seen == {0, 1}
+
+
+def test_hot_seat_undo_puts_the_cover_up(lobby):
+    """Undo at a hot-seat screen takes back the last person's decision and covers the
+    screen: that seat shows its hand again to decide again."""
+    status, out = _post(lobby, "/api/play/new", {"players": 2, "seats": ["human", "human"],
+                                                 "seed": 3})
+    gid, token = out["game"], out["token"]
+    table = lobby.games[gid].table
+    for _ in range(6):
+        d = _covered(lobby, gid, token)["cover"]["seat"]
+        status, mine = _post(lobby, f"/api/play/{gid}/reveal", {"token": token, "seat": d})
+        first, done = mine["decision"], mine["actions"]
+        status, _ = _post(lobby, f"/api/play/{gid}/act",
+                          {"token": token, "seat": d, "serial": first["serial"],
+                           "choice": first["options"][-1]["id"]})
+        assert status == 200
+        assert _post(lobby, f"/api/play/{gid}/undo", {"token": "forged"})[0] == 403
+        status, back = _post(lobby, f"/api/play/{gid}/undo", {"token": token})
+        if status == 200:
+            break
+        assert "cannot undo" in back["error"]  # a capital's choice deals the hands
+    assert status == 200, back
+    assert back["cover"] == {"seat": d} and back["hand"] is None and back["actions"] == done
+    assert len(table.actions) == done
+    status, again = _post(lobby, f"/api/play/{gid}/reveal", {"token": token, "seat": d})
+    assert again["decision"]["kind"] == first["kind"]
+    assert [o["id"] for o in again["decision"]["options"]] == \
+        [o["id"] for o in first["options"]]

@@ -157,19 +157,38 @@ def test_a_whole_game_against_the_heuristic_by_clicks(server, browser):
     assert "start_bridge" not in log and "power_pick" not in log
 
 
+FORGE = """
+const done = arguments[arguments.length - 1], url = '/api/play/' + G.game;
+const to = state.cover.seat, other = 1 - to, tok = encodeURIComponent(G.token);
+const get = (q) => fetch(url + '/state?' + q).then(async (r) => [r.status, await r.text()]);
+const post = (what, body) => fetch(url + '/' + what, {method: 'POST', body: JSON.stringify(body)})
+  .then(async (r) => [r.status, await r.text()]);
+Promise.all([get('token=' + tok + '&seat=' + to), get('token=' + tok + '&seat=' + other),
+             get('token=' + tok), post('reveal', {token: G.token, seat: other}),
+             post('act', {token: G.token, seat: to, serial: 1, choice: 0})]).then(done);"""
+
+
 def test_hot_seat_hides_each_hand_between_turns(server, browser):
+    """The screen holds one table token; while the cover is up the server itself refuses
+    every seat's hand (forged requests from the page), and the state it sends has none."""
     _start(browser, server, ["human", "human"], seed=2)
+    assert _js(browser, "return [G.hotseat, Object.keys(G.tokens).length]") == [True, 0]
     seats_seen, handoffs = set(), 0
     for _ in range(40):
         what = _wait(browser, _ready)
         if what == "handoff":
             handoffs += 1
             # one script reads the screen at once (the page may redraw between two reads)
-            cover, cards, options = _js(browser, """return [
+            cover, cards, options, hand, last = _js(browser, """return [
                 getComputedStyle(document.getElementById('handoff')).display !== 'none',
                 document.querySelectorAll('#hand .card').length,
-                document.querySelectorAll('#options .opt').length]""")
-            assert cover and cards == 0 and options == 0
+                document.querySelectorAll('#options .opt').length, state.hand,
+                document.getElementById('last').textContent]""")
+            # no hand, no options, not even the last seat's (secret) answer
+            assert cover and cards == 0 and options == 0 and hand is None and last == ""
+            mine, theirs, covered, reveal, act = browser.execute_async_script(FORGE)
+            assert mine[0] == theirs[0] == 403 and reveal[0] == 403 and act[0] == 403
+            assert covered[0] == 200 and json.loads(covered[1])["hand"] is None
             browser.find_element("id", "reveal").click()
             continue
         seat = _js(browser, "return viewer")
