@@ -35,10 +35,11 @@ def _at_revision(content_dir: Path, rev: str) -> dict[str, bytes]:
     return compile_engine(cards, content)
 
 
-def card_meta(rules, content_dir: Path | None = None) -> dict:
+def card_meta(rules, content_dir: Path | None = None, curve_by: str = "deck") -> dict:
     """Card names as players read them (a glossary token in a name rendered with the
-    glossary's current word), their Ages, and the Power cards (gained by holding the
-    Center)."""
+    glossary's current word), their Ages, the Power cards (gained by holding the
+    Center), and for the cost curve each card's price (Mana + Gold) and kind (its deck,
+    or `curve_by`: category, type)."""
     power = {d for d, info in rules.decks.items() if info.get("kind") == "power"}
     names = {c.id: c.name or c.id for c in rules.cards}
     if content_dir is not None and any("{" in n for n in names.values()):
@@ -47,9 +48,12 @@ def card_meta(rules, content_dir: Path | None = None) -> dict:
 
         content = validate(content_dir)
         names = {k: render_plain(n, content.terms, content.icons) for k, n in names.items()}
+    from .analysis import costcurve
+
     return {"names": names,
             "ages": {c.id: c.age for c in rules.cards if c.age},
-            "power": sorted(c.id for c in rules.cards if c.deck in power)}
+            "power": sorted(c.id for c in rules.cards if c.deck in power),
+            "prices": costcurve.prices(rules), "kinds": costcurve.kinds(rules, curve_by)}
 
 
 @click.command()
@@ -83,6 +87,9 @@ def card_meta(rules, content_dir: Path | None = None) -> dict:
               "verdicts under variants of the heuristic (robust or agent-dependent).")
 @click.option("--ladder-games", type=click.IntRange(20, 100_000), default=1000,
               show_default=True, help="Games per agent variant and per ladder pairing.")
+@click.option("--curve-by", type=click.Choice(["deck", "category", "type"]), default="deck",
+              show_default=True, help="Cards of a kind for the cost curve: the same deck "
+              "(market or Power cards of an Age), category or type.")
 @click.option("--option", "opts", multiple=True, metavar="NAME=VALUE",
               help="Rules option (see docs/rules-options.md); repeatable.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("build/balance"),
@@ -90,7 +97,7 @@ def card_meta(rules, content_dir: Path | None = None) -> dict:
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def balance(content_dir, games, all_games, margin, players, agents, factions, seed, workers,
             cluster, without_card, baseline, varies, sweep_games, ladder, ladder_games,
-            opts, out, quiet) -> None:
+            curve_by, opts, out, quiet) -> None:
     """Verdicts with their certainty (factions, edits, cards), then the detail: win rates,
     head to head, seats, card effects, what-if curves, agents, game shape: report.html."""
     import os
@@ -115,7 +122,7 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
     compiled = compiled_files(content_dir)
     rules = runner.rules_of(compiled)
     ids = [c.id for c in rules.cards]
-    meta = card_meta(rules, content_dir)
+    meta = card_meta(rules, content_dir, curve_by)
     names = {f: fac.name for f, fac in rules.factions.items()}
     cap = rules.game["victory"]["round_cap"]
 

@@ -198,9 +198,11 @@ def test_card_names_read_the_glossary():
 
     from tether_build.cli_balance import card_meta
 
-    card = SimpleNamespace(id="x", name="Extra {force}", age="I", deck="p")
+    card = SimpleNamespace(id="x", name="Extra {force}", age="I", deck="p", mana=1, gold=2,
+                           faction=None)
     rules = SimpleNamespace(decks={"p": {"kind": "power"}}, cards=[card])
     content = Path(__file__).resolve().parents[1] / "fixtures" / "content"
     meta = card_meta(rules, content)
     assert "{" not in meta["names"]["x"] and meta["names"]["x"].startswith("Extra ")
     assert meta["power"] == ["x"] and meta["ages"] == {"x": "I"}
+    assert meta["prices"] == {"x": 3.0} and meta["kinds"] == {"x": "p"}
