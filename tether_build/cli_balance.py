@@ -78,6 +78,9 @@ def card_meta(rules, content_dir: Path | None = None, curve_by: str = "deck") ->
 @click.option("--baseline", metavar="REV", default=None,
               help="Also play the same seeds on the content at git revision REV: did the "
               "edit change win rates or game length?")
+@click.option("--card", "card_q", metavar="CARD", default=None,
+              help="Ask 'is CARD (id or name) above the curve?': the lab plays until that "
+              "is settled (instead of the faction question) or the budget is spent.")
 @click.option("--vary", "varies", multiple=True, metavar="PATH=A..B",
               help="What-if sweep, e.g. cards.quick_march.distance=2..4 or "
               "game.round_cap=10..12 (repeatable: every combination).")
@@ -96,8 +99,8 @@ def card_meta(rules, content_dir: Path | None = None, curve_by: str = "deck") ->
               show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def balance(content_dir, games, all_games, margin, players, agents, factions, seed, workers,
-            cluster, without_card, baseline, varies, sweep_games, ladder, ladder_games,
-            curve_by, opts, out, quiet) -> None:
+            cluster, without_card, baseline, card_q, varies, sweep_games, ladder,
+            ladder_games, curve_by, opts, out, quiet) -> None:
     """Verdicts with their certainty (factions, edits, cards), then the detail: win rates,
     head to head, seats, card effects, what-if curves, agents, game shape: report.html."""
     import os
@@ -153,12 +156,16 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
     if baseline:
         versions["baseline"] = player(_at_revision(content_dir, baseline), baseline)
     convergence = []
+    question = _card_question(card_q, meta, spec["margin"])
 
     def settled(recs) -> bool:
         v = verdicts.factions(recs["this"], players, names, spec["margin"])
         convergence.append({"games": len(recs["this"]), "factions": {
             f: [r["rate"], *r["interval"]] for f, r in v["factions"].items()}})
         ok = v["settled"]
+        if question is not None:   # the question asked: the card's, not the factions'
+            question.look(recs["this"])
+            ok = question.settled
         for other in ("without", "baseline"):
             if other in recs:
                 ok = ok and verdicts.edit(recs["this"], recs[other], names, cap,
@@ -169,6 +176,8 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
     rep = stats.report(recs["this"], spec, ids, names, meta)
     rep["run"].update(games=len(recs["this"]), budget=games, looks=trace)
     rep["convergence"] = convergence
+    if question is not None:
+        rep["verdicts"]["card"] = question.answer(games)
     comparisons = _comparisons(recs, names, cap, spec, without_card, baseline)
     if sweep_axes:
         rep["sweep"] = _sweep(compiled, sweep_axes, spec, sweep_games, player)
@@ -176,6 +185,11 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
         rep["agents"] = _ladder(compiled, spec, rep, names, ladder_games, player)
     for path in html.write(rep, out, comparisons, workers or os.cpu_count() or 1):
         click.echo(f"wrote {path}")
+    if question is not None:
+        c = rep["verdicts"]["card"]
+        click.echo(f"{c['question']} {html._answer(c['answer'])} ({c['ended']}, "
+                   f"{c['games']} games)")
+        click.echo(f"  {c['sentence']}")
     v = rep["verdicts"]["factions"]
     click.echo(f"{v['question']} {html._answer(v['answer'])} ({len(recs['this'])} games)")
     for s in v["sentences"]:
@@ -190,6 +204,26 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
         click.echo(f"{title}: {c['verdict']['question']} {html._answer(c['verdict']['answer'])}")
         for p in c["verdict"]["parts"]:
             click.echo(f"  {p['sentence']}")
+
+
+def _card_question(card, meta, margin):
+    """The card question of --card (None without it); a card no seat can gain is refused."""
+    if card is None:
+        return None
+    from .analysis import cardquestion
+
+    names = meta["names"]
+    try:
+        cid = cardquestion.find(card, names, names)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    if cid not in meta["kinds"]:
+        raise click.ClickException(
+            f"{cid} ({names[cid]}) is a starter or faction card: set-up deals it to every "
+            "seat that has it (design document §8), so no seat gains it and the card model "
+            "has nothing to compare it with. Measure an edit of it instead: --vary "
+            f"cards.{cid}.FIELD=A..B or --baseline REV")
+    return cardquestion.CardQuestion(cid, set(meta["power"]), names, meta["ages"], margin)
 
 
 def _comparisons(recs, names, cap, spec, without_card, baseline) -> dict:

@@ -83,7 +83,15 @@ def card_rows(rep: dict) -> list[dict]:
 def _verdicts(rep: dict, comparisons: dict) -> str:
     v = rep["verdicts"]["factions"]
     games = rep["run"]["games"]
-    parts = [(f"<h2>Verdicts</h2><p class=q>{html.escape(v['question'])} "
+    parts = ["<h2>Verdicts</h2>"]
+    card = rep["verdicts"].get("card")
+    if card:
+        parts.append(f"<p class=q>{html.escape(card['question'])} "
+                     f"<b>{html.escape(_answer(card['answer']))}</b> "
+                     f"({html.escape(card['ended'])}; anytime-valid 95 % interval, looked "
+                     f"at {len(card['looks'])} times)</p><ul><li>"
+                     f"{html.escape(card['sentence'])}</li></ul>")
+    parts += [(f"<p class=q>{html.escape(v['question'])} "
               f"<b>{html.escape(_answer(v['answer']))}</b> after {games} games "
               f"(anytime-valid 95 % intervals, {v['alpha']:.0%} error shared over the "
               "factions).</p>")]
@@ -308,7 +316,7 @@ def page(rep: dict, svgs: dict[str, str], comparisons: dict[str, dict]) -> str:
     cmp_html = "".join(_comparison(rep, t, c) for t, c in comparisons.items())
     budget = run.get("budget")
     size = (f"{run['games']} games (budget {budget}, stopped "
-            f"{'when every verdict was settled' if run['games'] < budget else 'at the budget'})"
+            f"{'when the question asked was settled' if run['games'] < budget else 'at the budget'})"
             if budget else f"{run['games']} games")
     return f"""<!doctype html><html><head><meta charset="utf-8">
 <title>Balance report</title><style>
