@@ -90,6 +90,15 @@ def card_meta(rules, content_dir: Path | None = None, curve_by: str = "deck") ->
               "verdicts under variants of the heuristic (robust or agent-dependent).")
 @click.option("--ladder-games", type=click.IntRange(20, 100_000), default=1000,
               show_default=True, help="Games per agent variant and per ladder pairing.")
+@click.option("--ladder-python-games", type=click.IntRange(0, 100_000), default=200,
+              show_default=True, help="Games for each heuristic variant's rung (Python "
+              "engine: a variant plays beside the heuristic).")
+@click.option("--ladder-search-games", type=click.IntRange(0, 10_000), default=10,
+              show_default=True, help="Games for the search agent's rung (Python engine, "
+              "slow: see docs/balance.md); 0 leaves it out.")
+@click.option("--search-iterations", type=click.IntRange(1, 10_000), default=8,
+              show_default=True, help="The ladder's search budget per searched decision "
+              "(the agent's own default is 48).")
 @click.option("--curve-by", type=click.Choice(["deck", "category", "type"]), default="deck",
               show_default=True, help="Cards of a kind for the cost curve: the same deck "
               "(market or Power cards of an Age), category or type.")
@@ -100,7 +109,8 @@ def card_meta(rules, content_dir: Path | None = None, curve_by: str = "deck") ->
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def balance(content_dir, games, all_games, margin, players, agents, factions, seed, workers,
             cluster, without_card, baseline, card_q, varies, sweep_games, ladder,
-            ladder_games, curve_by, opts, out, quiet) -> None:
+            ladder_games, ladder_python_games, ladder_search_games, search_iterations,
+            curve_by, opts, out, quiet) -> None:
     """Verdicts with their certainty (factions, edits, cards), then the detail: win rates,
     head to head, seats, card effects, what-if curves, agents, game shape: report.html."""
     import os
@@ -182,7 +192,8 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
     if sweep_axes:
         rep["sweep"] = _sweep(compiled, sweep_axes, spec, sweep_games, player)
     if ladder:
-        rep["agents"] = _ladder(compiled, spec, rep, names, ladder_games, player)
+        rep["agents"] = _ladder(compiled, spec, rep, names, ladder_games, player,
+                                ladder_python_games, ladder_search_games, search_iterations)
     for path in html.write(rep, out, comparisons, workers or os.cpu_count() or 1):
         click.echo(f"wrote {path}")
     if question is not None:
@@ -197,7 +208,9 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
     if "agents" in rep:
         for r in rep["agents"]["ladder"]:
             click.echo(f"agent {r['agent']}: rating {r['rating']:+.0f} "
-                       f"[{r['ci95'][0]:+.0f}, {r['ci95'][1]:+.0f}] (heuristic = 0)")
+                       f"[{r['ci95'][0]:+.0f}, {r['ci95'][1]:+.0f}] (heuristic = 0; "
+                       f"{r['games']} games, {r['seconds']:.1f} s, "
+                       f"{r['engine']} engine)")
         for s in rep["agents"]["robustness"]["sentences"]:
             click.echo(f"  {s}")
     for title, c in comparisons.items():
@@ -277,20 +290,39 @@ def _sweep(compiled, axes, spec, n, player) -> dict:
     return {"varied": [f"{p}={','.join(map(str, v))}" for p, v in axes], "points": points}
 
 
-def _ladder(compiled, spec, rep, names, n, player) -> dict:
-    """Ratings of random vs heuristic (mixed seats), and the faction win rates under each
-    variant of the heuristic's weights, with the verdicts' robustness."""
+def _ladder(compiled, spec, rep, names, n, player, python_games, search_games,
+            search_iterations) -> dict:
+    """The agent ladder: each rung plays the heuristic on alternate seats (random: n games
+    in the native engine; each weight variant: python_games, and search: search_games with
+    search_iterations per searched decision, in the Python engine), rated together; then the
+    faction win rates under each variant of the heuristic's weights, with the verdicts'
+    robustness."""
     import time
 
     from .analysis import ladder, stats
+    from .engine import native
 
-    ratings = []
-    mixed = dict(spec, agents=["heuristic", "random"])
-    t = time.perf_counter()
-    rs = player(compiled, "ladder heuristic/random", mixed)(0, n)
-    rate = n / (time.perf_counter() - t)
-    for r in ladder.elo(rs, ["heuristic", "random"]):
-        ratings.append(dict(r, games_per_s=rate))
+    rungs = [("random", n)] + [(v, python_games) for v in ladder.VARIANTS
+                               if v != "heuristic"]
+    if search_games:
+        rungs.append(("search", search_games))
+    recs, timing = [], {}
+    for other, m in rungs:
+        if not m:
+            continue
+        sp = dict(spec, agents=["heuristic", other], search_iterations=search_iterations)
+        t = time.perf_counter()
+        rs = player(compiled, f"ladder heuristic/{other}", sp)(0, m)
+        took = time.perf_counter() - t
+        timing[other] = {"games": m, "seconds": took, "games_per_s": m / took,
+                         "engine": "native" if other in native.AGENTS else "Python"}
+        recs.extend(rs)
+    games, secs = sum(t["games"] for t in timing.values()), sum(
+        t["seconds"] for t in timing.values())
+    timing["heuristic"] = {"games": games, "seconds": secs,
+                           "games_per_s": games / secs if secs else 0.0, "engine": "both"}
+    agents = ["heuristic", *[a for a in timing if a != "heuristic"]]
+    ratings = [dict(r, **timing[r["agent"]]) for r in ladder.elo(recs, agents)]
     variants = {}
     for name, over in ladder.VARIANTS.items():
         sp = dict(spec, weights=over)
@@ -298,4 +330,5 @@ def _ladder(compiled, spec, rep, names, n, player) -> dict:
         variants[name] = stats.factions(vs)
     rob = ladder.robustness(rep["verdicts"]["factions"], variants, names,
                             1 / spec["players"], spec["margin"])
-    return {"ladder": ratings, "variants": variants, "robustness": rob}
+    return {"ladder": ratings, "variants": variants, "robustness": rob,
+            "search_iterations": search_iterations}

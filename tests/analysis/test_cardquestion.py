@@ -18,7 +18,7 @@ def _ask(card_power: dict, seed: int, budget: int):
     q = cardquestion.CardQuestion("card03", synth.POWER, {"card03": "Quick March"},
                                   margin=0.05)
     _got, trace = lab.sequential({"this": lambda s, n: recs[s:s + n]}, budget,
-                                lambda r: q.look(r["this"])["verdict"] != "not settled")
+                                 lambda r: q.look(r["this"])["verdict"] != "not settled")
     return q.answer(budget), trace
 
 

@@ -299,11 +299,19 @@ def _agents(rep: dict, svgs: dict) -> str:
     if not lad:
         return ""
     rows = [[html.escape(r["agent"]), f"{r['rating']:+.0f}",
-             f"{r['ci95'][0]:+.0f} - {r['ci95'][1]:+.0f}", f"{r['games_per_s']:.0f}"]
+             f"{r['ci95'][0]:+.0f} - {r['ci95'][1]:+.0f}", r.get("games", "-"),
+             f"{r.get('seconds', 0):.1f}", f"{r['games_per_s']:.2f}",
+             html.escape(r.get("engine", "native"))]
             for r in lad.get("ladder", [])]
-    return ("<h2>How much is the AI</h2>" + (_table(rows, [
-        "agent", "rating (Elo, heuristic = 0)", "95 % interval", "games/s"]) if rows else "")
-        + svgs.get("agents", ""))
+    note = ("<p>Each agent plays the heuristic on alternate seats; ratings are fitted over "
+            "every rung at once (Bradley-Terry on the finishing order, 95 % bootstrap "
+            "intervals). The heuristic's variants and the search agent play in the Python "
+            "engine; the search with a small budget of "
+            f"{lad.get('search_iterations', '-')} iterations per searched decision (its "
+            "own default is 48), so its rating is that of a weak search, on few games.</p>")
+    return ("<h2>How much is the AI</h2>" + (note + _table(rows, [
+        "agent", "rating (Elo, heuristic = 0)", "95 % interval", "games", "seconds",
+        "games/s", "engine"]) if rows else "") + svgs.get("agents", ""))
 
 
 def page(rep: dict, svgs: dict[str, str], comparisons: dict[str, dict]) -> str:

@@ -87,7 +87,7 @@ def run_batch(compiled: dict[str, bytes], spec: dict, ks: list[int]) -> list[dic
 def _batch(compiled: dict[str, bytes], spec: dict, ks: list[int]) -> list[dict]:
     from ..engine.options import Options
     from ..engine.play import play_game
-    from ..engine.simulate import AGENTS
+    from .ladder import make_agent
 
     rules = rules_of(compiled)
     opts = Options.from_dict(spec["options"]) if spec.get("options") else None
@@ -99,7 +99,7 @@ def _batch(compiled: dict[str, bytes], spec: dict, ks: list[int]) -> list[dict]:
             out.append(record_of(got["events"], k, names, facs, spec["seed"] + k,
                                  got["winner"], got["end"], got["round"]))
             continue
-        agents = [AGENTS[n]() for n in names]
+        agents = [make_agent(n, spec) for n in names]
         g = play_game(rules, spec["players"], spec["seed"] + k, agents, facs, opts, log=True)
         out.append(record(g, k, names))
     return out
