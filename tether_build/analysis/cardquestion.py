@@ -24,7 +24,7 @@ import math
 from . import cardmodel
 from .verdicts import ALPHA
 
-RHO = 5.0   # mixing precision (log-odds^-2): tightest near se = 0.15 (~7.9 / RHO = V)
+RHO = 5.0   # mixing precision (log-odds^-2): tightest where 1/se^2 is near 7.9 RHO (se 0.16)
 
 
 def half_width(se: float, alpha: float = ALPHA, rho: float = RHO) -> float:
