@@ -1,12 +1,14 @@
 """The balance lab's speed: games per second per agent, and the time to a verdict.
 
     python3 benchmarks/bench_lab.py                 # every agent, the default question
-    python3 benchmarks/bench_lab.py --search-games 4
+    python3 benchmarks/bench_lab.py --search-games 4 --card "Quick March"
 
 Prints, on the designer's content (4 players, every core): games/s of random, heuristic
-and search agents (search plays in Python: a few games only), and for the default question
-("is any faction more than 5 points from fair?") the games and seconds until it is answered,
-and until every faction's verdict is settled (or the 4,000-game budget is spent).
+and search agents (search plays in Python at the ladder's budget, --search-iterations, a
+few games only), and for the default question ("is any faction more than 5 points from
+fair?") the games and seconds until it is answered, and until every faction's verdict is
+settled (or the 4,000-game budget is spent); with --card, the same for "is CARD above the
+curve?" (`tether balance --card`).
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ from tether_build.compile import compile_engine
 from tether_build.content import load_content
 
 
-def rate(compiled, agent: str, games: int, workers: int) -> float:
+def rate(compiled, agent: str, games: int, workers: int, iterations: int) -> float:
     """Games per second of `agent` on every seat."""
     spec = {"games": games, "players": 4, "seed": 0, "agents": [agent], "factions": None,
-            "options": None}
+            "options": None, "search_iterations": iterations}
     t = time.perf_counter()
     runner.run(compiled, spec, workers=workers)
     return games / (time.perf_counter() - t)
@@ -41,6 +43,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000, help="games per fast agent")
     ap.add_argument("--search-games", type=int, default=2)
     ap.add_argument("--budget", type=int, default=4000)
+    ap.add_argument("--search-iterations", type=int, default=8)
+    ap.add_argument("--card", help="also time the card question for this card")
     a = ap.parse_args()
     content = load_content(ROOT / "content")
     compiled = compile_engine(normalized_cards(content), content)
@@ -51,8 +55,9 @@ def main() -> None:
     for agent, n in (("random", a.games), ("heuristic", a.games),
                      ("search", a.search_games)):
         if n:
-            print(f"{agent}: {rate(compiled, agent, n, cores):.1f} games/s "
-                  f"({n} four-player games, {cores} workers)")
+            it = f", {a.search_iterations} iterations" if agent == "search" else ""
+            print(f"{agent}: {rate(compiled, agent, n, cores, a.search_iterations):.3g} "
+                  f"games/s ({n} four-player games, {cores} workers{it})")
     spec = {"games": 0, "players": 4, "seed": 0, "agents": ["heuristic"], "factions": None,
             "options": None}
 
@@ -78,6 +83,25 @@ def main() -> None:
           f"{len(recs['this'])} games, every faction settled: {v['settled']}")
     for s in v["sentences"]:
         print("  " + s)
+    if a.card:
+        card(compiled, rules, a.card, play, a.budget)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def card(compiled, rules, name: str, play, budget: int) -> None:
+    """Time 'is NAME above the curve?' to its verdict (or the budget)."""
+    from tether_build.analysis import cardquestion
+    from tether_build.cli_balance import card_meta
+
+    meta = card_meta(rules)
+    cid = cardquestion.find(name, meta["names"], meta["names"])
+    q = cardquestion.CardQuestion(cid, set(meta["power"]), meta["names"], meta["ages"])
+    t = time.perf_counter()
+    lab.sequential({"this": play}, budget, lambda r: q.look(r["this"])["verdict"]
+                   != "not settled")
+    ans = q.answer(budget)
+    print(f"time to the card question ({ans['name']}): {time.perf_counter() - t:.1f} s, "
+          f"{ans['games']} games ({ans['ended']}): {ans['sentence']}")
 
 if __name__ == "__main__":
     main()

@@ -35,10 +35,11 @@ def _at_revision(content_dir: Path, rev: str) -> dict[str, bytes]:
     return compile_engine(cards, content)
 
 
-def card_meta(rules, content_dir: Path | None = None) -> dict:
+def card_meta(rules, content_dir: Path | None = None, curve_by: str = "deck") -> dict:
     """Card names as players read them (a glossary token in a name rendered with the
-    glossary's current word), their Ages, and the Power cards (gained by holding the
-    Center)."""
+    glossary's current word), their Ages, the Power cards (gained by holding the
+    Center), and for the cost curve each card's price (Mana + Gold) and kind (its deck,
+    or `curve_by`: category, type)."""
     power = {d for d, info in rules.decks.items() if info.get("kind") == "power"}
     names = {c.id: c.name or c.id for c in rules.cards}
     if content_dir is not None and any("{" in n for n in names.values()):
@@ -47,9 +48,12 @@ def card_meta(rules, content_dir: Path | None = None) -> dict:
 
         content = validate(content_dir)
         names = {k: render_plain(n, content.terms, content.icons) for k, n in names.items()}
+    from .analysis import costcurve
+
     return {"names": names,
             "ages": {c.id: c.age for c in rules.cards if c.age},
-            "power": sorted(c.id for c in rules.cards if c.deck in power)}
+            "power": sorted(c.id for c in rules.cards if c.deck in power),
+            "prices": costcurve.prices(rules), "kinds": costcurve.kinds(rules, curve_by)}
 
 
 @click.command()
@@ -74,6 +78,9 @@ def card_meta(rules, content_dir: Path | None = None) -> dict:
 @click.option("--baseline", metavar="REV", default=None,
               help="Also play the same seeds on the content at git revision REV: did the "
               "edit change win rates or game length?")
+@click.option("--card", "card_q", metavar="CARD", default=None,
+              help="Ask 'is CARD (id or name) above the curve?': the lab plays until that "
+              "is settled (instead of the faction question) or the budget is spent.")
 @click.option("--vary", "varies", multiple=True, metavar="PATH=A..B",
               help="What-if sweep, e.g. cards.quick_march.distance=2..4 or "
               "game.round_cap=10..12 (repeatable: every combination).")
@@ -83,14 +90,27 @@ def card_meta(rules, content_dir: Path | None = None) -> dict:
               "verdicts under variants of the heuristic (robust or agent-dependent).")
 @click.option("--ladder-games", type=click.IntRange(20, 100_000), default=1000,
               show_default=True, help="Games per agent variant and per ladder pairing.")
+@click.option("--ladder-python-games", type=click.IntRange(0, 100_000), default=200,
+              show_default=True, help="Games for each heuristic variant's rung (Python "
+              "engine: a variant plays beside the heuristic).")
+@click.option("--ladder-search-games", type=click.IntRange(0, 10_000), default=10,
+              show_default=True, help="Games for the search agent's rung (Python engine, "
+              "slow: see docs/balance.md); 0 leaves it out.")
+@click.option("--search-iterations", type=click.IntRange(1, 10_000), default=8,
+              show_default=True, help="The ladder's search budget per searched decision "
+              "(the agent's own default is 48).")
+@click.option("--curve-by", type=click.Choice(["deck", "category", "type"]), default="deck",
+              show_default=True, help="Cards of a kind for the cost curve: the same deck "
+              "(market or Power cards of an Age), category or type.")
 @click.option("--option", "opts", multiple=True, metavar="NAME=VALUE",
               help="Rules option (see docs/rules-options.md); repeatable.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("build/balance"),
               show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def balance(content_dir, games, all_games, margin, players, agents, factions, seed, workers,
-            cluster, without_card, baseline, varies, sweep_games, ladder, ladder_games,
-            opts, out, quiet) -> None:
+            cluster, without_card, baseline, card_q, varies, sweep_games, ladder,
+            ladder_games, ladder_python_games, ladder_search_games, search_iterations,
+            curve_by, opts, out, quiet) -> None:
     """Verdicts with their certainty (factions, edits, cards), then the detail: win rates,
     head to head, seats, card effects, what-if curves, agents, game shape: report.html."""
     import os
@@ -115,7 +135,7 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
     compiled = compiled_files(content_dir)
     rules = runner.rules_of(compiled)
     ids = [c.id for c in rules.cards]
-    meta = card_meta(rules, content_dir)
+    meta = card_meta(rules, content_dir, curve_by)
     names = {f: fac.name for f, fac in rules.factions.items()}
     cap = rules.game["victory"]["round_cap"]
 
@@ -146,12 +166,16 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
     if baseline:
         versions["baseline"] = player(_at_revision(content_dir, baseline), baseline)
     convergence = []
+    question = _card_question(card_q, meta, spec["margin"])
 
     def settled(recs) -> bool:
         v = verdicts.factions(recs["this"], players, names, spec["margin"])
         convergence.append({"games": len(recs["this"]), "factions": {
             f: [r["rate"], *r["interval"]] for f, r in v["factions"].items()}})
         ok = v["settled"]
+        if question is not None:   # the question asked: the card's, not the factions'
+            question.look(recs["this"])
+            ok = question.settled
         for other in ("without", "baseline"):
             if other in recs:
                 ok = ok and verdicts.edit(recs["this"], recs[other], names, cap,
@@ -162,13 +186,21 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
     rep = stats.report(recs["this"], spec, ids, names, meta)
     rep["run"].update(games=len(recs["this"]), budget=games, looks=trace)
     rep["convergence"] = convergence
+    if question is not None:
+        rep["verdicts"]["card"] = question.answer(games)
     comparisons = _comparisons(recs, names, cap, spec, without_card, baseline)
     if sweep_axes:
         rep["sweep"] = _sweep(compiled, sweep_axes, spec, sweep_games, player)
     if ladder:
-        rep["agents"] = _ladder(compiled, spec, rep, names, ladder_games, player)
+        rep["agents"] = _ladder(compiled, spec, rep, names, ladder_games, player,
+                                ladder_python_games, ladder_search_games, search_iterations)
     for path in html.write(rep, out, comparisons, workers or os.cpu_count() or 1):
         click.echo(f"wrote {path}")
+    if question is not None:
+        c = rep["verdicts"]["card"]
+        click.echo(f"{c['question']} {html._answer(c['answer'])} ({c['ended']}, "
+                   f"{c['games']} games)")
+        click.echo(f"  {c['sentence']}")
     v = rep["verdicts"]["factions"]
     click.echo(f"{v['question']} {html._answer(v['answer'])} ({len(recs['this'])} games)")
     for s in v["sentences"]:
@@ -176,13 +208,35 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
     if "agents" in rep:
         for r in rep["agents"]["ladder"]:
             click.echo(f"agent {r['agent']}: rating {r['rating']:+.0f} "
-                       f"[{r['ci95'][0]:+.0f}, {r['ci95'][1]:+.0f}] (heuristic = 0)")
+                       f"[{r['ci95'][0]:+.0f}, {r['ci95'][1]:+.0f}] (heuristic = 0; "
+                       f"{r['games']} games, {r['seconds']:.1f} s, "
+                       f"{r['engine']} engine)")
         for s in rep["agents"]["robustness"]["sentences"]:
             click.echo(f"  {s}")
     for title, c in comparisons.items():
         click.echo(f"{title}: {c['verdict']['question']} {html._answer(c['verdict']['answer'])}")
         for p in c["verdict"]["parts"]:
             click.echo(f"  {p['sentence']}")
+
+
+def _card_question(card, meta, margin):
+    """The card question of --card (None without it); a card no seat can gain is refused."""
+    if card is None:
+        return None
+    from .analysis import cardquestion
+
+    names = meta["names"]
+    try:
+        cid = cardquestion.find(card, names, names)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    if cid not in meta["kinds"]:
+        raise click.ClickException(
+            f"{cid} ({names[cid]}) is a starter or faction card: set-up deals it to every "
+            "seat that has it (design document §8), so no seat gains it and the card model "
+            "has nothing to compare it with. Measure an edit of it instead: --vary "
+            f"cards.{cid}.FIELD=A..B or --baseline REV")
+    return cardquestion.CardQuestion(cid, set(meta["power"]), names, meta["ages"], margin)
 
 
 def _comparisons(recs, names, cap, spec, without_card, baseline) -> dict:
@@ -236,20 +290,39 @@ def _sweep(compiled, axes, spec, n, player) -> dict:
     return {"varied": [f"{p}={','.join(map(str, v))}" for p, v in axes], "points": points}
 
 
-def _ladder(compiled, spec, rep, names, n, player) -> dict:
-    """Ratings of random vs heuristic (mixed seats), and the faction win rates under each
-    variant of the heuristic's weights, with the verdicts' robustness."""
+def _ladder(compiled, spec, rep, names, n, player, python_games, search_games,
+            search_iterations) -> dict:
+    """The agent ladder: each rung plays the heuristic on alternate seats (random: n games
+    in the native engine; each weight variant: python_games, and search: search_games with
+    search_iterations per searched decision, in the Python engine), rated together; then the
+    faction win rates under each variant of the heuristic's weights, with the verdicts'
+    robustness."""
     import time
 
     from .analysis import ladder, stats
+    from .engine import native
 
-    ratings = []
-    mixed = dict(spec, agents=["heuristic", "random"])
-    t = time.perf_counter()
-    rs = player(compiled, "ladder heuristic/random", mixed)(0, n)
-    rate = n / (time.perf_counter() - t)
-    for r in ladder.elo(rs, ["heuristic", "random"]):
-        ratings.append(dict(r, games_per_s=rate))
+    rungs = [("random", n)] + [(v, python_games) for v in ladder.VARIANTS
+                               if v != "heuristic"]
+    if search_games:
+        rungs.append(("search", search_games))
+    recs, timing = [], {}
+    for other, m in rungs:
+        if not m:
+            continue
+        sp = dict(spec, agents=["heuristic", other], search_iterations=search_iterations)
+        t = time.perf_counter()
+        rs = player(compiled, f"ladder heuristic/{other}", sp)(0, m)
+        took = time.perf_counter() - t
+        timing[other] = {"games": m, "seconds": took, "games_per_s": m / took,
+                         "engine": "native" if other in native.AGENTS else "Python"}
+        recs.extend(rs)
+    games, secs = sum(t["games"] for t in timing.values()), sum(
+        t["seconds"] for t in timing.values())
+    timing["heuristic"] = {"games": games, "seconds": secs,
+                           "games_per_s": games / secs if secs else 0.0, "engine": "both"}
+    agents = ["heuristic", *[a for a in timing if a != "heuristic"]]
+    ratings = [dict(r, **timing[r["agent"]]) for r in ladder.elo(recs, agents)]
     variants = {}
     for name, over in ladder.VARIANTS.items():
         sp = dict(spec, weights=over)
@@ -257,4 +330,5 @@ def _ladder(compiled, spec, rep, names, n, player) -> dict:
         variants[name] = stats.factions(vs)
     rob = ladder.robustness(rep["verdicts"]["factions"], variants, names,
                             1 / spec["players"], spec["margin"])
-    return {"ladder": ratings, "variants": variants, "robustness": rob}
+    return {"ladder": ratings, "variants": variants, "robustness": rob,
+            "search_iterations": search_iterations}

@@ -12,12 +12,13 @@ POWER = {f"power{i}" for i in range(4)}
 
 
 def games(n: int, seed: int = 0, players: int = 4, strength: dict | None = None,
-          card_power: dict | None = None, center: float = 1.0, start: int = 0) -> list[dict]:
+          card_power: dict | None = None, center: float = 1.0, start: int = 0,
+          cards: list[str] | None = None) -> list[dict]:
     """n records shaped like records.record_of's. Each seat gains 3-8 random market cards;
     a seat that holds the Center (chance 1/players) also picks a Power card, and holding it
     adds `center` to its score (so Power cards look strong without being so). The winner is
     drawn with probability proportional to exp(score): faction strength + the power of
-    the gained cards it drew (70 % of them)."""
+    the gained cards it drew (70 % of them). `cards`: the market (default CARDS)."""
     strength = strength or {}
     card_power = card_power or {}
     out = []
@@ -26,7 +27,8 @@ def games(n: int, seed: int = 0, players: int = 4, strength: dict | None = None,
         facs = [FACTIONS[(k + i) % len(FACTIONS)] for i in range(players)]
         seats, scores = [], []
         for f in facs:
-            gained = rng.sample(CARDS, rng.randint(3, 8))
+            pool = cards or CARDS
+            gained = rng.sample(pool, min(rng.randint(3, 8), len(pool) - 1))
             score = strength.get(f, 0.0)
             if rng.random() < 1 / players:
                 gained.append(sorted(POWER)[rng.randrange(len(POWER))])

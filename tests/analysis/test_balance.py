@@ -133,21 +133,33 @@ def test_the_command_settles_or_says_so_and_draws_a_sweep(tmp_path):
     from click.testing import CliRunner
 
     from tether_build.cli import main
+    from tether_build.engine import weights
 
+    army = weights.ARMY
     content = Path(__file__).resolve().parents[1] / "fixtures" / "content"
     r = CliRunner().invoke(main, [
         "balance", "--content", str(content), "--games", "40", "--players", "2",
         "--workers", "1", "--quiet", "--out", str(tmp_path), "--vary",
-        "game.round_cap=3..4", "--sweep-games", "20", "--ladder", "--ladder-games", "20"])
+        "game.round_cap=3..4", "--sweep-games", "20", "--ladder", "--ladder-games", "20",
+        "--ladder-python-games", "4", "--ladder-search-games", "1", "--search-iterations", "2",
+        "--card", "Quick March"])
     assert r.exit_code == 0, r.output
     assert "Not settled yet. (40 games)" in r.output
+    assert "Is Quick March above the curve" in r.output
+    assert "(budget of 40 games spent, 40 games)" in r.output
     data = json.loads((tmp_path / "report.json").read_text())
     assert [p["at"]["game.round_cap"] for p in data["sweep"]["points"]] == [3, 4]
     assert data["sweep"]["points"][0]["figures"]["rounds"][0] <= 3
     assert (tmp_path / "sweep.png").stat().st_size > 1000
     assert "What if" in (tmp_path / "report.html").read_text()
     agents = data["agents"]
-    assert {r["agent"] for r in agents["ladder"]} == {"heuristic", "random"}
+    assert {r["agent"] for r in agents["ladder"]} == {"heuristic", "random", "aggressive",
+                                                      "economic", "cautious", "search"}
+    rungs = {r["agent"]: r for r in agents["ladder"]}
+    assert rungs["search"]["games"] == 1 and rungs["search"]["engine"] == "Python"
+    assert rungs["random"]["engine"] == "native" and agents["search_iterations"] == 2
+    assert data["verdicts"]["card"]["verdict"] == "not settled"
+    assert weights.ARMY == army   # (a variant's weights are restored after each choice)
     assert set(agents["variants"]) == {"heuristic", "aggressive", "economic", "cautious"}
     assert all(v["robustness"] in ("robust", "agent-dependent", "not settled")
                for v in agents["robustness"]["factions"].values())
@@ -198,9 +210,11 @@ def test_card_names_read_the_glossary():
 
     from tether_build.cli_balance import card_meta
 
-    card = SimpleNamespace(id="x", name="Extra {force}", age="I", deck="p")
+    card = SimpleNamespace(id="x", name="Extra {force}", age="I", deck="p", mana=1, gold=2,
+                           faction=None)
     rules = SimpleNamespace(decks={"p": {"kind": "power"}}, cards=[card])
     content = Path(__file__).resolve().parents[1] / "fixtures" / "content"
     meta = card_meta(rules, content)
     assert "{" not in meta["names"]["x"] and meta["names"]["x"].startswith("Extra ")
     assert meta["power"] == ["x"] and meta["ages"] == {"x": "I"}
+    assert meta["prices"] == {"x": 3.0} and meta["kinds"] == {"x": "p"}

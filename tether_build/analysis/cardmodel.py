@@ -101,44 +101,54 @@ def fit(X, y: np.ndarray, k: int, ridge: float = RIDGE,
     return beta, np.linalg.inv(hessian(_sigmoid(X @ beta)))
 
 
+class Model:
+    """The fitted model: per card its centred coefficient (log-odds) and standard error, and
+    the way from a coefficient to points of win rate (the average change of the seats that
+    gained the card, centred over the cards so the points sum to zero)."""
+
+    def __init__(self, recs: list[dict], power: set[str], ages: dict[str, str] | None,
+                 ridge: float):
+        X, y, self.cards, k = design(recs, power, ages)
+        beta, cov = fit(X, y, k, ridge)
+        b = beta[k:]
+        center = b.mean()
+        self.bc = b - center               # centred: the card coefficients sum to zero
+        m = len(self.cards)
+        # variance of b_c - mean(b): var_c - 2 cov(c, mean) + var(mean)
+        C = cov[k:, k:]
+        var = np.diag(C) - 2 * C.mean(axis=1) + C.mean()
+        self.se = np.sqrt(np.maximum(var, 1e-12))
+        eta = X @ beta - X[:, k:] @ np.full(m, center)   # linear predictor, centred cards
+        self.have = [X[:, k + j] > 0 for j in range(m)]
+        self.base = [eta[h] - self.bc[j] for j, h in enumerate(self.have)]
+        self.shift = 0.0
+        self.shift = sum(self.points(j, self.bc[j]) for j in range(m)) / m
+
+    def points(self, j: int, coef: float) -> float:
+        """Card j's coefficient `coef` in points of win rate (centred)."""
+        base = self.base[j]
+        return float(np.mean(_sigmoid(base + coef) - _sigmoid(base))) - self.shift
+
+
 def effects(recs: list[dict], power: set[str], names: dict[str, str],
             ridge: float = RIDGE, fdr: float = FDR, ages: dict[str, str] | None = None,
             margin: float = MARGIN) -> dict:
     """Per gained card: its centred effect in points of win rate with a 95 % interval, the
     BH-controlled verdict (above / below the curve / no detectable difference / small
     sample) and the model's controls."""
-    if not recs:
+    if not recs or not any(s["gained"] for r in recs for s in r["seats"]):
         return {"cards": [], "sum_of_effects": 0.0}
-    X, y, cards, k = design(recs, power, ages)
-    if not cards:
-        return {"cards": [], "sum_of_effects": 0.0}
-    beta, cov = fit(X, y, k, ridge)
-    b = beta[k:]
-    center = b.mean()
-    bc = b - center                 # centred: the card coefficients sum to zero
-    m = len(cards)
-    # variance of b_c - mean(b): var_c - 2 cov(c, mean) + var(mean)
-    C = cov[k:, k:]
-    var = np.diag(C) - 2 * C.mean(axis=1) + C.mean()
-    se = np.sqrt(np.maximum(var, 1e-12))
-    eta = X @ beta - X[:, k:] @ np.full(m, center)   # linear predictor with centred cards
+    mod = Model(recs, power, ages, ridge)
+    bc, se = mod.bc, mod.se
     rows = []
-    for j, c in enumerate(cards):
-        have = X[:, k + j] > 0
-        n = int(have.sum())
-        base = eta[have] - bc[j]
-
-        def pts(coef, base=base):
-            return float(np.mean(_sigmoid(base + coef) - _sigmoid(base)))
+    for j, c in enumerate(mod.cards):
+        n = int(mod.have[j].sum())
         rows.append({"card": c, "name": names.get(c, c), "seats": n,
-                     "effect": pts(bc[j]), "ci95": [pts(bc[j] - 1.96 * se[j]),
-                                                    pts(bc[j] + 1.96 * se[j])],
+                     "effect": mod.points(j, bc[j]),
+                     "ci95": [mod.points(j, bc[j] - 1.96 * se[j]),
+                              mod.points(j, bc[j] + 1.96 * se[j])],
                      "log_odds": float(bc[j]), "se": float(se[j]),
                      "p": two_sided_p(bc[j] / se[j]), "small_sample": n < SMALL})
-    shift = sum(r["effect"] for r in rows) / m   # points centred too: they sum to zero
-    for r in rows:
-        r["effect"] -= shift
-        r["ci95"] = [r["ci95"][0] - shift, r["ci95"][1] - shift]
     judged = [r for r in rows if not r["small_sample"]]
     for r in judged:   # one-sided: is the effect beyond ±margin (in points)?
         half = (r["ci95"][1] - r["ci95"][0]) / 2

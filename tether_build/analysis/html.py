@@ -9,14 +9,16 @@ import io
 import json
 from pathlib import Path
 
-from . import verdicts
+from . import costcurve, verdicts
 from .plots import all_plots, label
 
 CSV_FIELDS = ["card", "name", "seats", "effect", "effect_ci_low", "effect_ci_high", "q",
               "verdict", "improvement_when_drawn", "iwd_ci_low", "iwd_ci_high", "offered",
               "bought", "average_price", "played", "gained_games", "played_in_games",
               "win_when_gained", "win_when_played_in", "small_sample", "dead",
-              "always_bought"]
+              "always_bought", "kind", "price", "above_curve", "above_curve_ci_low",
+              "above_curve_ci_high", "price_gap", "price_gap_ci_low", "price_gap_ci_high",
+              "off_curve"]
 
 
 SHOWN = 5   # cards above / below the curve named among the verdicts (the rest: the table)
@@ -51,6 +53,15 @@ def card_rows(rep: dict) -> list[dict]:
     """The card table: the model's effect and verdict, improvement when drawn and the
     plain counts, settled cards first (by q), small samples below."""
     counts = {c["card"]: c for c in rep["cards"]}
+    for kind, e in rep.get("cost_curve", {}).items():
+        for r in e["cards"]:
+            counts[r["card"]] = dict(
+                counts.get(r["card"], {}), kind=kind, price=r["price"],
+                above_curve=r["above"], above_curve_ci_low=r["above_ci95"][0],
+                above_curve_ci_high=r["above_ci95"][1], price_gap=r.get("gap"),
+                price_gap_ci_low=(r.get("gap_ci95") or [None])[0],
+                price_gap_ci_high=(r.get("gap_ci95") or [None, None])[1],
+                off_curve=r["off_curve"])
     iwd = rep.get("improvement_when_drawn", {})
     out = []
     seen = set()
@@ -72,7 +83,15 @@ def card_rows(rep: dict) -> list[dict]:
 def _verdicts(rep: dict, comparisons: dict) -> str:
     v = rep["verdicts"]["factions"]
     games = rep["run"]["games"]
-    parts = [(f"<h2>Verdicts</h2><p class=q>{html.escape(v['question'])} "
+    parts = ["<h2>Verdicts</h2>"]
+    card = rep["verdicts"].get("card")
+    if card:
+        parts.append(f"<p class=q>{html.escape(card['question'])} "
+                     f"<b>{html.escape(_answer(card['answer']))}</b> "
+                     f"({html.escape(card['ended'])}; anytime-valid 95 % interval, looked "
+                     f"at {len(card['looks'])} times)</p><ul><li>"
+                     f"{html.escape(card['sentence'])}</li></ul>")
+    parts += [(f"<p class=q>{html.escape(v['question'])} "
               f"<b>{html.escape(_answer(v['answer']))}</b> after {games} games "
               f"(anytime-valid 95 % intervals, {v['alpha']:.0%} error shared over the "
               "factions).</p>")]
@@ -108,6 +127,15 @@ def _verdicts(rep: dict, comparisons: dict) -> str:
                      f"cards with enough games): "
                      + (html.escape(text) if hot else "no card is detectably above or below "
                         "the curve.") + "</p>")
+    off = [r for e in rep.get("cost_curve", {}).values() for r in e["cards"]
+           if r["off_curve"]]
+    if rep.get("cost_curve"):
+        off.sort(key=lambda r: -abs(r["above"]))
+        parts.append("<p>Cost curve (each card against cards of its kind and price, false "
+                     "discovery rate 5 %): " + ("; ".join(html.escape(r["sentence"])
+                                                       for r in off[:2 * SHOWN])
+                                                if off else "no card's price is detectably "
+                                                "off the curve of cards like it.") + "</p>")
     return "".join(parts)
 
 
@@ -198,6 +226,42 @@ def _cards(rep: dict) -> str:
                             "played"]))
 
 
+def _cost_curve(rep: dict, svgs: dict) -> str:
+    cc = rep.get("cost_curve")
+    if not cc:
+        return ""
+    parts = []
+    for kind, e in cc.items():
+        c = e["curve"]
+        if not c:
+            parts.append(f"<h3>{html.escape(kind)}</h3><p>{html.escape(e['note'])}.</p>")
+            continue
+        rows = [[html.escape(r["name"]), f"{r['price']:g}", _pts(r["effect"]),
+                 _pts(r["above"]) + _ci(r["above_ci95"], lambda x: f"{100 * x:+.1f}"),
+                 "-" if "gap" not in r else f"{r['gap']:+.1f}" + _ci(
+                     r["gap_ci95"], lambda x: f"{x:+.1f}"),
+                 f"{r['q']:.3f}", "yes" if r["off_curve"] else "no"] for r in e["cards"]]
+        small = (f" Small samples, not fitted: {html.escape(', '.join(e['small_sample']))}."
+                 if e["small_sample"] else "")
+        parts.append(
+            f"<h3>{html.escape(kind)}</h3><p>Curve: {100 * c['intercept']:+.1f} "
+            f"{100 * c['slope']:+.1f} points per unit of cost (slope 95 % "
+            f"{_ci(c['slope_ci95'], lambda x: f'{100 * x:+.1f}')}), {c['cards']} cards."
+            f"{small}</p>" + _table(rows, ["card", "cost", "effect (points)",
+                                           "above the curve (points, 95 %)",
+                                           "priced under the curve by (cost, 95 %)", "q",
+                                           "off the curve?"]))
+    return ("<h2>Cost curve</h2><p>For the cards of one kind (a deck: the market or Power "
+            "cards of an Age), each card's effect (above) is read against a straight line "
+            "through the other cards of its kind, effect against cost (Mana + Gold). "
+            "Priced under the curve by N: cards like it cost N more for the same effect "
+            "(given only where the other cards' line rises with the cost). Intervals: a "
+            "bootstrap over the kind's cards and each card's own interval; off the curve: "
+            "Benjamini-Hochberg at 5 % over every card. Kinds with fewer than "
+            f"{costcurve.MIN_CARDS} cards or one cost get no curve.</p>"
+            + svgs.get("cost_curve", "") + "".join(parts))
+
+
 def _comparison(rep: dict, title: str, cmp: dict) -> str:
     rows = [[html.escape(figure_name(rep, r["figure"])),
              "-" if r["this run"] is None else f"{r['this run']:.3f}",
@@ -235,11 +299,19 @@ def _agents(rep: dict, svgs: dict) -> str:
     if not lad:
         return ""
     rows = [[html.escape(r["agent"]), f"{r['rating']:+.0f}",
-             f"{r['ci95'][0]:+.0f} - {r['ci95'][1]:+.0f}", f"{r['games_per_s']:.0f}"]
+             f"{r['ci95'][0]:+.0f} - {r['ci95'][1]:+.0f}", r.get("games", "-"),
+             f"{r.get('seconds', 0):.1f}", f"{r['games_per_s']:.2f}",
+             html.escape(r.get("engine", "native"))]
             for r in lad.get("ladder", [])]
-    return ("<h2>How much is the AI</h2>" + (_table(rows, [
-        "agent", "rating (Elo, heuristic = 0)", "95 % interval", "games/s"]) if rows else "")
-        + svgs.get("agents", ""))
+    note = ("<p>Each agent plays the heuristic on alternate seats; ratings are fitted over "
+            "every rung at once (Bradley-Terry on the finishing order, 95 % bootstrap "
+            "intervals). The heuristic's variants and the search agent play in the Python "
+            "engine; the search with a small budget of "
+            f"{lad.get('search_iterations', '-')} iterations per searched decision (its "
+            "own default is 48), so its rating is that of a weak search, on few games.</p>")
+    return ("<h2>How much is the AI</h2>" + (note + _table(rows, [
+        "agent", "rating (Elo, heuristic = 0)", "95 % interval", "games", "seconds",
+        "games/s", "engine"]) if rows else "") + svgs.get("agents", ""))
 
 
 def page(rep: dict, svgs: dict[str, str], comparisons: dict[str, dict]) -> str:
@@ -252,7 +324,7 @@ def page(rep: dict, svgs: dict[str, str], comparisons: dict[str, dict]) -> str:
     cmp_html = "".join(_comparison(rep, t, c) for t, c in comparisons.items())
     budget = run.get("budget")
     size = (f"{run['games']} games (budget {budget}, stopped "
-            f"{'when every verdict was settled' if run['games'] < budget else 'at the budget'})"
+            f"{'when the question asked was settled' if run['games'] < budget else 'at the budget'})"
             if budget else f"{run['games']} games")
     return f"""<!doctype html><html><head><meta charset="utf-8">
 <title>Balance report</title><style>
@@ -266,7 +338,7 @@ seeds from {run['seed']}.</p>
 {_verdicts(rep, comparisons)}
 {_factions(rep, svgs)}{_summary(rep)}
 {cmp_html}{_sweep(rep, svgs)}{_agents(rep, svgs)}
-{_cards(rep)}
+{_cards(rep)}{_cost_curve(rep, svgs)}
 <h2>Game shape</h2>{svgs['length']}{svgs['permanence']}
 <p>Battles per game {sh['battles_per_game']:.2f}; cards played per game
 {sh['cards_played_per_game']:.1f}; endings {html.escape(str(sh['endings']))}.</p>{holes}

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from ..engine.agents import HeuristicAgent
 from .stats import finishing
 
 # Variants of the heuristic: weights.py constants scaled or replaced for every seat of a
@@ -29,6 +30,40 @@ def apply_weights(over: dict) -> dict:
         saved[k] = old
         setattr(weights, k, {**old, **v} if isinstance(v, dict) else v)
     return saved
+
+
+SEARCH_ITERATIONS = 8   # the ladder's search budget per searched decision (the agent's
+                        # default is 48: in Python that is minutes per four-player game)
+
+
+def make_agent(name: str, spec: dict):
+    """A fresh agent for a seat: 'search' with the run's budget (spec["search_iterations"]),
+    a heuristic variant by its name (VARIANTS), else the engine's agent of that name."""
+    from ..engine.simulate import AGENTS
+
+    if name == "search":
+        from ..engine.search import SearchAgent
+
+        return SearchAgent(iterations=spec.get("search_iterations", SEARCH_ITERATIONS))
+    if name in VARIANTS and name != "heuristic":
+        return VariantAgent(name, VARIANTS[name])
+    return AGENTS[name]()
+
+
+class VariantAgent(HeuristicAgent):
+    """The heuristic with its weights replaced while it chooses (and restored after): one
+    seat may play a variant while the others play the heuristic (in the Python engine)."""
+
+    def __init__(self, name: str, over: dict):
+        self.name, self.over = name, over
+
+    def choose(self, g, p, kind, options, ctx=None) -> int:
+        """The heuristic's choice under the variant's weights."""
+        saved = apply_weights(self.over)
+        try:
+            return super().choose(g, p, kind, options, ctx)
+        finally:
+            apply_weights(saved)
 
 
 def elo(recs: list[dict], agents: list[str], anchor: str = "heuristic",

@@ -147,6 +147,42 @@ def ladder(rep: dict, out: Path) -> str:
     return _save(fig, out, "agents")
 
 
+def cost_curve(rep: dict, out: Path) -> str:
+    """Per kind of card with a curve: each card's effect against its price (95 % interval),
+    the fitted line, the cards off the curve named."""
+    kinds = [(k, e) for k, e in sorted(rep.get("cost_curve", {}).items()) if e["curve"]]
+    if not kinds:
+        return ""
+    plt = _plt()
+    cols = min(3, len(kinds))
+    rows = -(-len(kinds) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.8 * cols, 3.2 * rows), squeeze=False)
+    for ax, (k, e) in zip(axes.flat, kinds):
+        c = e["curve"]
+        xs = [r["price"] for r in e["cards"]]
+        lo, hi = min(xs), max(xs)
+        ax.plot([lo - 0.3, hi + 0.3], [100 * (c["intercept"] + c["slope"] * v)
+                                       for v in (lo - 0.3, hi + 0.3)], color="#c33", lw=1)
+        for i, r in enumerate(sorted(e["cards"], key=lambda r: r["card"])):
+            off = r["off_curve"]
+            x = r["price"] + 0.04 * (i % 7 - 3)   # (equal prices spread a little)
+            err = [[100 * (r["above"] - r["above_ci95"][0])],
+                   [100 * (r["above_ci95"][1] - r["above"])]]
+            ax.errorbar([x], [100 * r["effect"]], yerr=err, fmt="o", ms=3, capsize=1,
+                        lw=0.6, color="#c33" if off else "#4a7bb7")
+            if off:
+                ax.annotate(r["name"], (x, 100 * r["effect"]), fontsize=6,
+                            xytext=(3, 2), textcoords="offset points")
+        ax.set_title(f"{k} ({c['cards']} cards)", fontsize=8)
+        ax.set_xlabel("cost (Mana + Gold)")
+        ax.set_ylabel("effect (points of win rate)")
+    for ax in list(axes.flat)[len(kinds):]:
+        ax.axis("off")
+    fig.suptitle("Cost curve: each card's effect against its price (red: off the curve)")
+    fig.tight_layout()
+    return _save(fig, out, "cost_curve")
+
+
 def matrix(rep: dict, out: Path) -> str:
     """Head-to-head: how often the row faction finishes ahead of the column faction."""
     plt = _plt()
@@ -197,7 +233,8 @@ def lengths(rep: dict, out: Path) -> str:
 
 
 PLOTS = {"win_rates": win_rates, "matrix": matrix, "permanence": permanence,
-         "length": lengths, "convergence": convergence, "sweep": sweep, "agents": ladder}
+         "length": lengths, "convergence": convergence, "sweep": sweep, "agents": ladder,
+         "cost_curve": cost_curve}
 
 
 def warm() -> None:

@@ -87,7 +87,7 @@ def run_batch(compiled: dict[str, bytes], spec: dict, ks: list[int]) -> list[dic
 def _batch(compiled: dict[str, bytes], spec: dict, ks: list[int]) -> list[dict]:
     from ..engine.options import Options
     from ..engine.play import play_game
-    from ..engine.simulate import AGENTS
+    from .ladder import make_agent
 
     rules = rules_of(compiled)
     opts = Options.from_dict(spec["options"]) if spec.get("options") else None
@@ -99,7 +99,7 @@ def _batch(compiled: dict[str, bytes], spec: dict, ks: list[int]) -> list[dict]:
             out.append(record_of(got["events"], k, names, facs, spec["seed"] + k,
                                  got["winner"], got["end"], got["round"]))
             continue
-        agents = [AGENTS[n]() for n in names]
+        agents = [make_agent(n, spec) for n in names]
         g = play_game(rules, spec["players"], spec["seed"] + k, agents, facs, opts, log=True)
         out.append(record(g, k, names))
     return out
@@ -116,10 +116,10 @@ def _native(rules, spec: dict, ks: list[int], plans: list, opts) -> list[dict | 
     return native.play_agents(rules, spec["players"], games, opts, log=True)
 
 
-def batches(games: int, start: int = 0) -> list[list[int]]:
+def batches(games: int, start: int = 0, size: int = BATCH) -> list[list[int]]:
     """The run's game numbers (start .. start + games - 1) cut into batches."""
     end = start + games
-    return [list(range(i, min(end, i + BATCH))) for i in range(start, end, BATCH)]
+    return [list(range(i, min(end, i + size))) for i in range(start, end, size)]
 
 
 def run(compiled: dict[str, bytes], spec: dict, workers: int | None = None,
@@ -129,7 +129,8 @@ def run(compiled: dict[str, bytes], spec: dict, workers: int | None = None,
     (every core by default), or on the Dask scheduler at `cluster`. `meanwhile`: work for
     this process while the pool's workers play (the report's imports). `start`: the first
     game number (a sequential run plays games start .. start + spec["games"] - 1 next)."""
-    parts = batches(spec["games"], start)
+    slow = "search" in spec["agents"]   # (seconds per game: one game a batch, spread)
+    parts = batches(spec["games"], start, 1 if slow else BATCH)
     if cluster:
         return _dask(compiled, spec, parts, cluster, progress)
     workers = workers or os.cpu_count() or 1

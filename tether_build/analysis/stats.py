@@ -171,8 +171,9 @@ def report(recs: list[dict], spec: dict, card_ids: list[str],
            names: dict[str, str] | None = None, card_meta: dict | None = None) -> dict:
     """Every section of the report as plain data (report.json); `names`: faction id ->
     the name players read (labels only); `card_meta`: {"names": card id -> name, "power":
-    the Power cards (gained only by holding the Center)}."""
-    from . import cardmodel, figures, verdicts
+    the Power cards (gained only by holding the Center), "ages", and for the cost curve
+    "prices" and "kinds" (card id -> price, kind)}."""
+    from . import cardmodel, costcurve, figures, verdicts
 
     names = dict(names or {})
     meta = card_meta or {}
@@ -194,4 +195,6 @@ def report(recs: list[dict], spec: dict, card_ids: list[str],
             "intervals": figures.intervals(games, spec.get("seed", 0)),
             "fair_balance": games.fair_balance(seed=spec.get("seed", 0)),
             "card_effects": model, "improvement_when_drawn": iwd,
+            "cost_curve": costcurve.fit(model["cards"], meta.get("prices", {}),
+                                        meta.get("kinds", {}), seed=spec.get("seed", 0)),
             "cards": rows, "shape": shape(recs)}
