@@ -173,7 +173,8 @@ class TetherSpielState(pyspiel.State):
     def resample_from_infostate(self, player_id, probability_sampler):
         """A copy with what `player_id` cannot see dealt again (sampler: uniform [0, 1))."""
         c = self.clone()
-        c.inner.resample(player_id, int(probability_sampler() * (1 << 53)))
+        if c.inner is not None:   # (at an Action Step choice: dealt as the step started)
+            c.inner = self.inner.resample_from_infostate(player_id, probability_sampler)
         return c
 
     def __str__(self):
