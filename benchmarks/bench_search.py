@@ -148,6 +148,8 @@ def main() -> None:
     ap.add_argument("--bot", type=int, default=10, help="2-player games vs ISMCTSBot")
     ap.add_argument("--four", type=int, default=12, help="4-player games, one search seat")
     ap.add_argument("--iterations", type=int, default=Params.iterations)
+    ap.add_argument("--per-decision", type=float, default=0.3,
+                    help="the bot's CPU-s per move when the first match is not run")
     ap.add_argument("--content", default=str(ROOT / "content"))
     a = ap.parse_args()
     content = load_content(Path(a.content))
@@ -156,7 +158,7 @@ def main() -> None:
     print(f"search parameters: {prm}")
     print(f"load average before: {load()}; CPUs: {os.cpu_count()}", flush=True)
     lines = []
-    per = 0.3
+    per = a.per_decision
     if a.heuristic:
         t = versus_heuristic(rules, a.heuristic, prm)
         per = t.per_decision()

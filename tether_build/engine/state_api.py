@@ -24,7 +24,9 @@ the game loop that asks the agents.
   holds only the answers (OpenSpiel's tests clone at every move and compare histories).
   `history()` is every answer so far.
 - `returns()`: 1 shared among the winners (a shared win splits it), 0 for the others.
-- `observation_string(p)`, `information_state_string(p)`: what seat p may know (JSON).
+- `observation_string(p)`, `information_state_string(p)`: what seat p may know (JSON);
+  `observation_tensor(p)`, `information_state_tensor(p)`: the same as fixed-size float
+  vectors per player count (engine/tensors.py).
 - `pending()`: the decision in words for a UI: seat, kind, a prompt, the options (id and
   label), whether it is a secret choice; `events()`: the event log so far (with log=True).
 """
@@ -446,6 +448,21 @@ class TetherState:
         self._hashed[p] = len(mine)
         return json.dumps({"observation": self.observation(p), "mine": mine},
                           sort_keys=True, default=str)
+
+    def observation_tensor(self, p: int) -> list[float]:
+        """Seat p's observation as a fixed-size float vector (engine/tensors.py)."""
+        from .tensors import observation_tensor
+        return observation_tensor(self.game, p, self._ask)
+
+    def information_state_tensor(self, p: int) -> list[float]:
+        """Seat p's observation tensor and a count of its own answers by kind."""
+        from .tensors import information_state_tensor
+        return information_state_tensor(self.game, p, self._ask, self._seen[p])
+
+    def observation_tensor_size(self) -> int:
+        """The length of `observation_tensor` for this game's player count."""
+        from .tensors import observation_size
+        return observation_size(self.rules, self.players)
 
     def _decision(self) -> dict:
         p, kind, _options, _ctx = self._ask
