@@ -28,14 +28,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tether_build.cards import normalized_cards  # noqa: E402
-from tether_build.compile import compile_engine  # noqa: E402
-from tether_build.content import load_content  # noqa: E402
-from tether_build.engine.agents import HeuristicAgent  # noqa: E402
-from tether_build.engine.play import play_game  # noqa: E402
-from tether_build.engine.ruleset import Ruleset  # noqa: E402
-from tether_build.engine.search import Params, SearchAgent  # noqa: E402
-from tether_build.engine.simulate import wilson  # noqa: E402
+from tether_build.cards import normalized_cards
+from tether_build.compile import compile_engine
+from tether_build.content import load_content
+from tether_build.engine.agents import HeuristicAgent
+from tether_build.engine.play import play_game
+from tether_build.engine.ruleset import Ruleset
+from tether_build.engine.search import Params, SearchAgent
+from tether_build.engine.simulate import wilson
 
 
 def load() -> str:
@@ -78,10 +78,10 @@ class Tally:
 
 
 def versus_heuristic(rules, games: int, prm: Params, players: int = 2,
-                     base: int = 30_000) -> Tally:
-    """Search at seat k % players of game k, the heuristic at the others."""
+                     base: int = 30_000, first: int = 0) -> Tally:
+    """Search at seat k % players of game k (k from `first`), the heuristic at the others."""
     t = Tally(f"search vs heuristic, {players} players")
-    for k in range(games):
+    for k in range(first, first + games):
         seat = k % players
         s = SearchAgent(params=prm)
         agents = [HeuristicAgent() for _ in range(players)]
@@ -147,6 +147,9 @@ def main() -> None:
     ap.add_argument("--heuristic", type=int, default=40, help="2-player games vs heuristic")
     ap.add_argument("--bot", type=int, default=10, help="2-player games vs ISMCTSBot")
     ap.add_argument("--four", type=int, default=12, help="4-player games, one search seat")
+    ap.add_argument("--first", type=int, default=0,
+                    help="the first game number of the matches (to split a match over "
+                         "processes: game k is the same game in every run)")
     ap.add_argument("--iterations", type=int, default=Params.iterations)
     ap.add_argument("--per-decision", type=float, default=0.3,
                     help="the bot's CPU-s per move when the first match is not run")
@@ -160,7 +163,7 @@ def main() -> None:
     lines = []
     per = a.per_decision
     if a.heuristic:
-        t = versus_heuristic(rules, a.heuristic, prm)
+        t = versus_heuristic(rules, a.heuristic, prm, first=a.first)
         per = t.per_decision()
         lines.append(t.line(0.65))
         print(lines[-1], flush=True)
@@ -169,7 +172,7 @@ def main() -> None:
         lines.append(t.line() + f"; ISMCTSBot {sims:.1f} simulations, {bot:.3f} CPU-s a move")
         print(lines[-1], flush=True)
     if a.four:
-        t = versus_heuristic(rules, a.four, prm, players=4)
+        t = versus_heuristic(rules, a.four, prm, players=4, first=a.first)
         lines.append(t.line(0.25).replace("bar >=", "fair share"))
         print(lines[-1], flush=True)
     print("\n".join(["", "summary:"] + lines))

@@ -223,11 +223,11 @@ class SearchAgent(Agent):
         st["nodes"] += root.size()
         return pick
 
-    def why(self, options: list) -> list[tuple[int, int]] | None:
-        """The last search's root visits as (visits, option index), most first, if it
-        searched a decision with these options; else None."""
+    def why(self, kind: str, options: list) -> list[tuple[int, int]] | None:
+        """The last search's root visits as (visits, option index), most first, if its
+        last decision was searched and had these options; else None."""
         root = self.root
-        if root is None or len(options) != len(self.root_ids):
+        if root is None or option_ids(kind, options) != self.root_ids:
             return None
         rows = [(c.n, self.root_ids.index(a)) for a, c in root.children.items()
                 if a in self.root_ids]
