@@ -89,7 +89,8 @@ def versus_heuristic(rules, games: int, prm: Params, players: int = 2,
         g = play_game(rules, players, base + k // players, agents)
         t.add(g.s.winner or [], seat, s)
         print(f"  game {k}: seat {seat} {'won' if seat in (g.s.winner or []) else 'lost'}, "
-              f"round {g.s.round}", flush=True)
+              f"winners {g.s.winner}, round {g.s.round}, {s.stats['searches']} searches, "
+              f"{s.stats['cpu']:.1f} CPU-s searching", flush=True)
     return t
 
 
@@ -136,7 +137,10 @@ def versus_bot(rules, games: int, prm: Params, per_decision: float,
                 # the same CPU time per move: the bot's mean CPU-s per simulation so far
                 sims = max(2, round(per_decision / (bot_cpu / bot_sims)))
         t.add([q for q, r in enumerate(state.returns()) if r > 0], seat, s)
-        print(f"  game {k}: search at seat {seat}, returns {state.returns()}", flush=True)
+        print(f"  game {k}: search at seat {seat}, returns {state.returns()}, "
+              f"{s.stats['searches']} searches, {s.stats['cpu']:.1f} CPU-s searching; bot "
+              f"{bot_moves:.0f} moves, {bot_cpu:.1f} CPU-s, {bot_sims:.0f} simulations so far",
+              flush=True)
     openspiel.use_rules(None)
     return t, bot_sims / max(bot_moves, 1), bot_cpu / max(bot_moves, 1)
 
