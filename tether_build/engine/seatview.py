@@ -297,7 +297,7 @@ class SeatView(_Frozen):
         if got is None:
             if not FORKERS:
                 raise RuntimeError("a fork needs tether_build.engine.fork imported (the "
-                                   "search agent imports it)")
+                                   "search agent uses `deal` instead)")
             got = self.__dict__["_forks"] = FORKERS[0]()
         return got
 
