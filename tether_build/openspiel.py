@@ -20,7 +20,9 @@ seat knows. (OpenSpiel's SAMPLED_STOCHASTIC mode would say the same more directl
 pyspiel's `random_sim_test` then asks the game for its RNG state, which a Python game cannot
 provide.) Returns 1 shared among the winners (constant
 sum 1), stable action ids below 2**20 (a card with its locked targets is one action).
-Information state and observation are strings (JSON; no tensors).
+Information state and observation are strings (JSON) and tensors (engine/tensors.py: a
+fixed-size float vector per player count; the information state tensor summarises the
+seat's own past answers by kind, it is not a perfect-recall encoding).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import pyspiel
 
 from .engine.options import Options
 from .engine.state_api import NUM_ACTIONS, new_state
+from .engine.tensors import information_state_size, observation_size
 
 SHORT_NAME = "tether"
 MAX_GAME_LENGTH = 100_000   # decisions: far above any game to the round cap
@@ -51,9 +54,9 @@ GAME_TYPE = pyspiel.GameType(
     max_num_players=6,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
-    provides_observation_tensor=False,
+    provides_observation_tensor=True,
     parameter_specification=DEFAULTS,
 )
 
@@ -113,8 +116,9 @@ class TetherGame(pyspiel.Game):
                          whole_plays=[True] * self.players)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """Strings only: the information state (perfect recall) or the observation."""
-        return _Observer(iig_obs_type)
+        """The information state (perfect recall) or the observation, as a string and as
+        a tensor (engine/tensors.py)."""
+        return _Observer(self, iig_obs_type)
 
 
 class TetherSpielState(pyspiel.State):
@@ -173,7 +177,8 @@ class TetherSpielState(pyspiel.State):
     def resample_from_infostate(self, player_id, probability_sampler):
         """A copy with what `player_id` cannot see dealt again (sampler: uniform [0, 1))."""
         c = self.clone()
-        c.inner.resample(player_id, int(probability_sampler() * (1 << 53)))
+        if c.inner is not None:   # (at an Action Step choice: dealt as the step started)
+            c.inner = self.inner.resample_from_infostate(player_id, probability_sampler)
         return c
 
     def __str__(self):
@@ -181,15 +186,24 @@ class TetherSpielState(pyspiel.State):
 
 
 class _Observer:
-    """Observation or information state as a string; no tensor."""
+    """Observation or information state as a string and as a tensor."""
 
-    def __init__(self, iig_obs_type):
+    def __init__(self, game, iig_obs_type):
         self.recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict = {}
+        size = (information_state_size if self.recall else observation_size)(
+            game.rules, game.players)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        """No tensor to fill."""
+        """Fill the tensor with the seat's information state or observation (zeros
+        before the setup seed is dealt)."""
+        if state.inner is None:
+            self.tensor.fill(0.0)
+            return
+        fill = (state.inner.information_state_tensor if self.recall
+                else state.inner.observation_tensor)
+        self.tensor[:] = fill(player)
 
     def string_from(self, state, player):
         """The seat's information state (perfect recall) or observation, as JSON."""

@@ -148,13 +148,10 @@ def _agents() -> dict:
 
 def explain(agent, view, p, kind, options, ctx) -> list | None:
     """Why an agent chose: the heuristic's top scores, or the search's visit counts."""
-    from .engine.search import SearchAgent, option_key
+    from .engine.search import SearchAgent
 
-    root = getattr(agent, "root", None) if isinstance(agent, SearchAgent) else None
-    if root is not None and kind == "action":
-        keys = [option_key(o) for o in options]
-        rows = [(c.n, keys.index(k)) for k, c in root.children.items() if k in keys]
-        rows.sort(reverse=True)
+    rows = agent.why(kind, options) if isinstance(agent, SearchAgent) else None
+    if rows:   # the search's visits per option at this decision (any kind it searched)
         return [{"i": i, "visits": n} for n, i in rows[:5]]
     scorer = getattr(agent, "heuristic", agent)
     fn = getattr(scorer, "_" + kind, None) or getattr(scorer, "_default", None)

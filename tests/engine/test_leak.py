@@ -59,7 +59,10 @@ def test_a_view_shows_no_setup_seed_and_no_decisions(rules):
     for name in ("origin", "trace"):
         with pytest.raises(AttributeError):
             getattr(view, name)
-    assert view.can_fork and view.fork_step() >= 1
+    assert view.can_deal   # worlds dealt for its seat, as states (SeatView.deal)
+    world = view.deal(random.Random(1).random)
+    assert world is not st and world.current_player() == 0
+    assert world.observation_string(0) == st.observation_string(0)
 
 
 def test_cards_gained_unseen_are_dealt_again_from_their_deck(rules):

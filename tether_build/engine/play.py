@@ -20,7 +20,8 @@ def play_game(rules, players: int, seed: int, agents, factions=None, options=Non
     by its game loop, `state_api.play`."""
     from .state_api import new_state, play  # (imports rounds, never this module)
     whole = [bool(getattr(a, "whole_plays", False)) for a in agents]
-    st = new_state(rules, players, seed, factions, options, whole, log, check, snapshots=False)
+    # round snapshots are taken only once the state is cloned (a search agent's worlds)
+    st = new_state(rules, players, seed, factions, options, whole, log, check)
     play(st, agents)
     return st.game
 

@@ -1,56 +1,98 @@
-"""The search agent: open-loop information-set Monte Carlo tree search (SO-ISMCTS, Cowling,
-Powley and Whitehouse 2012) over the seat's own Action Step choices.
+"""The search agent: single-observer information-set Monte Carlo tree search (SO-ISMCTS,
+Cowling, Powley and Whitehouse 2012) on the state API (engine/state_api.py), open-loop over
+the other seats' moves. Its parameters are one `Params` (the native search mirrors them).
 
-A tree node is the sequence of the seat's own Action Step choices since the searched one
-(each by a key that is the same in every dealt world: `fork.option_key`), so one node
-gathers the results of every world in which the seat chose that way. One iteration:
+The searching seat `p` is asked a decision (any kind in `Params.kinds` with two options or
+more: the Action Step choice, where a card and its locked targets are one option, a bid, a
+target, a move...). The agent is given `p`'s SeatView only; the engine deals it worlds
+(`SeatView.deal` -> `TetherState.resample_from_infostate`), never the true state.
 
-1. a world dealt for the seat (`SeatView.fork`, engine/fork.py): the engine re-runs the game
-   to the start of the searched Action Step, where everything the seat cannot know is dealt again
-   (other seats' hands, draw piles and Permanent VP, its own draw order, the supply decks,
-   the dice); every seat then chooses that step again in the dealt world;
-2. selection: at each of the seat's Action Step choices the tree knows, the child with the
-   best availability UCB (`mean + c * sqrt(ln(available) / visits)`, where `available`
-   counts the visits of the parent in which that choice was legal); a node offers the
-   heuristic's best few choices, more as it is visited (progressive widening);
-3. expansion: the first offered choice with no node yet gets one;
-4. rollout: every other decision, and the seat's decisions below the new node, are the
-   heuristic's, to the end of the next round (or of the game); each heuristic (and the one
-   ranking a node's choices) sees its seat's `SeatView` of the dealt world, as in a game;
-5. backpropagation: the fork's score for the seat (a win 1, a loss 0, else 0.5 plus its lead
-   in Permanence over the best other seat, scaled) is added along the path.
+The tree. A node is a sequence of `p`'s own answers (by their state-API action ids, the same
+in every world) since the searched decision; edges are `p`'s action ids. A node keeps its
+visits `n`, the sum of its results `w`, and per action id: the prior `P(a)`, how often it was
+available `avail(a)` (the node's visits in whose world `a` was legal) and its child.
 
-The agent answers with the root's most visited choice. It is deterministic for a seed:
-iterations, not the clock, set the work; a time budget (off by default) stops early and is
-counted in `stats`. Every other kind of decision is the heuristic's.
+One iteration (`Params.iterations` of them per searched decision, seeded: the same seed gives
+the same tree and the same choice; a time cap, off by default, may stop early):
+
+1. Determinization: `world = view.deal(sampler, policy)`: a copy of the game in which what `p`
+   cannot see (other hands and draw piles, cards gained unseen, other seats' hidden
+   Permanence, every draw order, the supply decks, the dice stream) is dealt again from what
+   `p` knows; at an Action Step choice the seats that chose before `p` in this step choose
+   again in the dealt world by the opponent model (4). The world waits at the searched
+   decision with `p`'s information state unchanged.
+2. Selection, at each decision of `p` in the world with two options or more and a kind in
+   `Params.kinds`, while the iteration is in the tree: every legal action's `avail` rises
+   by 1; the action maximising PUCT with availability,
+       Q(a) + c * P(a) * sqrt(avail(a)) / (1 + n(a)),
+   is applied, with `Q(a) = w(a)/n(a)`, or for an unvisited action the node's mean (0.5 at a
+   node not yet visited: first-play urgency), `c = Params.explore`. Ties: the first in the
+   engine's option order. `P` is the softmax, at temperature `Params.prior_temp`, of the
+   heuristic's scores (agents.HeuristicAgent's `_<kind>`, seen through `p`'s SeatView of the
+   world) over the options, set when the node first sees the action (an action first seen in
+   a later world gets its prior from that world's softmax).
+3. Expansion: the first action chosen that has no child gets one; the iteration leaves the
+   tree: every later decision of `p` is the heuristic's (greedy).
+4. Other seats, at every decision: the opponent model, the heuristic with noise: with
+   probability `Params.noise` a uniformly random option, else the heuristic's choice; each a
+   fresh heuristic seeded from the search's stream (it is not the agent it faces: that one
+   has its own seed and plays greedily). Every agent in a world is shown its seat's
+   SeatView of the world, as in a game.
+5. The world is played to the end of round `round + Params.horizon` (or of the game), then
+   scored for `p` in [0, 1]: a win 1 (a shared win 1/k), a loss 0, else 0.5 plus half p's
+   lead in VP (Permanent + Control) over the best other seat, over the VP to win, clamped.
+   The result is added to `n` and `w` of every node on the path and of the root.
+
+The answer is the root's most visited action (ties: the higher mean, then the option order).
+The root's visits per option are the "why" the Play page shows (`SearchAgent.why`). A
+decision with one option, of a kind not searched, or in a game that does not run as a state
+is the heuristic's.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
+from . import weights as W
 from .agents import Agent, HeuristicAgent
-from .fork import option_key
-from .seatview import SeatView, ask_view
+from .seatview import ask_view
+from .state_api import option_ids
 
-ITERATIONS = 48  # default budget per searched decision
-WIDTH = 5        # most choices a node offers (the heuristic's best)
-HORIZON = 1      # rounds played on after the current one
-EXPLORE = 0.7    # UCB exploration constant (scores are in [0, 1])
+# the decision kinds searched: those whose choice matters (not set-up, not card picks the
+# heuristic ranks by a card's value alone)
+KINDS = ("action", "bid", "mine", "forge", "move", "hex", "bridge", "champion", "player",
+         "option", "assign_hit")
+
+
+@dataclass(frozen=True)
+class Params:
+    """Every parameter of the search (the native search mirrors these)."""
+
+    iterations: int = 48       # iterations (worlds) per searched decision
+    explore: float = 0.8       # PUCT exploration constant c (results are in [0, 1])
+    prior_temp: float = 2.0    # softmax temperature over the heuristic's scores (the prior)
+    noise: float = 0.15        # opponent model: probability of a uniformly random option
+    horizon: int = 1           # rounds played after the current one before scoring
+    kinds: tuple = KINDS       # decision kinds searched (others: the heuristic)
+    time_cap: float | None = None  # seconds per searched decision (None: iterations only)
+
+
+ITERATIONS = Params.iterations  # (the default budget, as before)
 
 
 class Node:
-    """The seat's choices so far in an iteration; statistics of the results below."""
+    """The seat's answers so far in an iteration; statistics of the results below."""
 
-    __slots__ = ("avail", "children", "n", "order", "w")
+    __slots__ = ("avail", "children", "n", "prior", "w")
 
     def __init__(self):
-        self.children: dict = {}   # option key -> Node
-        self.order: list | None = None  # the keys offered, best first (heuristic)
-        self.n = 0                 # visits
-        self.w = 0.0               # sum of scores
-        self.avail = 1             # parent visits in which this choice was legal
+        self.children: dict[int, Node] = {}  # action id -> Node
+        self.prior: dict[int, float] = {}    # action id -> P(a)
+        self.avail: dict[int, int] = {}      # action id -> visits in which it was legal
+        self.n = 0                           # visits
+        self.w = 0.0                         # sum of results
 
     def depth(self) -> int:
         """Levels of the tree from this node (a leaf: 1)."""
@@ -60,14 +102,15 @@ class Node:
         """Nodes in the tree from this node."""
         return 1 + sum(c.size() for c in self.children.values())
 
-
-def widened(n: int, width: int) -> int:
-    """How many of its best choices a node visited n times offers."""
-    return min(width, 1 + int(math.sqrt(n)))
+    def visits_at(self, depth: int) -> int:
+        """The visits of the nodes `depth` levels below this one (children: 1)."""
+        if depth == 0:
+            return self.n
+        return sum(c.visits_at(depth - 1) for c in self.children.values())
 
 
 def score(g, seat: int) -> float:
-    """A fork's result for the seat, in [0, 1]."""
+    """A world's result for the seat, in [0, 1] (see the module docstring, step 5)."""
     s = g.s
     if s.winner:
         return 1.0 / len(s.winner) if seat in s.winner else 0.0
@@ -77,86 +120,77 @@ def score(g, seat: int) -> float:
     return min(1.0, max(0.0, 0.5 + 0.5 * (vp[seat] - best_other) / goal))
 
 
-def ranked(h, g, p: int, options: list, where: dict, width: int) -> list:
-    """The keys of heuristic h's best `width` Action Step choices, best first."""
-    best = sorted(where.items(), key=lambda ki: (-h._action(g, p, options[ki[1]], None), ki[1]))
-    return [k for k, _ in best[:width]]
+def heuristic_scores(h: HeuristicAgent, view, p: int, kind: str, options: list,
+                     ctx) -> list[float]:
+    """The heuristic's score of every option (a skip of a "may" target: W.SKIP)."""
+    fn = getattr(h, "_" + kind, None) or h._default
+    skip = kind in ("hex", "champion", "bridge", "may")
+    return [W.SKIP if o is None and skip else float(fn(view, p, o, ctx)) for o in options]
 
 
-class _Walk:
-    """One iteration's policy inside its fork: down the tree at the seat's Action Step
-    choices until a node is added, the heuristic everywhere else."""
-
-    def __init__(self, agent: SearchAgent, root: Node, seat: int, seed_of):
-        self.agent, self.node, self.seat = agent, root, seat
-        self.path = [root]
-        self.seed_of = seed_of
-        self.rollout: list | None = None
-
-    def __call__(self, g, p, kind, options, ctx) -> int:
-        """Answer one decision of the fork."""
-        if self.rollout is None:  # fresh agents: a heuristic's memos never cross forks
-            self.rollout = [HeuristicAgent() for _ in g.s.players]
-            for a in self.rollout:
-                a.seed(self.seed_of())
-        # every agent in a fork sees what its seat may know of the dealt world, as in a game
-        view = g.seat_view(p).refresh(kind, options)
-        if self.node is not None and p == self.seat and kind == "action" and len(options) > 1:
-            return self._tree(view, p, options)
-        return self.rollout[p].choose(view, p, kind, options, ask_view(ctx))
-
-    def _tree(self, g, p, options) -> int:
-        node, agent = self.node, self.agent
-        where: dict = {}
-        for i, o in enumerate(options):
-            where.setdefault(option_key(o), i)
-        if node.order is None:
-            node.order = ranked(self.rollout[p], g, p, options, where, agent.width)
-        offered = [k for k in node.order if k in where][:widened(node.n, agent.width)]
-        if not offered:  # none of the node's choices exists in this world
-            self.node = None
-            return self.rollout[p].choose(g, p, "action", options, None)
-        kids = node.children
-        for k in offered:
-            if k in kids:
-                kids[k].avail += 1
-        new = next((k for k in offered if k not in kids), None)
-        if new is not None:
-            child = kids[new] = Node()
-            self.path.append(child)
-            self.node = None  # below a new node: the rollout
-            return where[new]
-        ln = math.log
-
-        def ucb(k):
-            c = kids[k]
-            return c.w / c.n + EXPLORE * math.sqrt(ln(c.avail) / c.n)
-
-        best = max(offered, key=ucb)
-        self.node = kids[best]
-        self.path.append(self.node)
-        return where[best]
+def softmax(values: list[float], temp: float) -> list[float]:
+    """exp(v / temp), normalised (a uniform list for temp <= 0 or no spread)."""
+    if not values:
+        return []
+    top = max(values)
+    if temp <= 0:
+        return [1.0 / len(values)] * len(values)
+    e = [math.exp((v - top) / temp) for v in values]
+    total = sum(e)
+    return [x / total for x in e]
 
 
-def _view(g, p: int) -> SeatView:
-    """The seat's view (a test harness may hand the search the game itself)."""
-    return g if isinstance(g, SeatView) else g.seat_view(p)
+class NoisyHeuristic(HeuristicAgent):
+    """The opponent model: the heuristic, or with probability `noise` a random option."""
+
+    name = "noisy-heuristic"
+
+    def __init__(self, noise: float):
+        self.noise = noise
+
+    def choose(self, g, p, kind, options, ctx=None) -> int:
+        """A random option with probability `noise`, else the heuristic's."""
+        if len(options) > 1 and self.rng.random() < self.noise:
+            return int(self.rng.random() * len(options))
+        return super().choose(g, p, kind, options, ctx)
+
+
+class _Iteration:
+    """One iteration's agents: the opponent model's per seat, the seat's own rollout."""
+
+    def __init__(self, search: SearchAgent, players: int):
+        bits = search.rng.getrandbits
+        self.models = [NoisyHeuristic(search.params.noise) for _ in range(players)]
+        for m in self.models:
+            m.seed(bits(64))
+        self.own = HeuristicAgent()
+        self.own.seed(bits(64))
+
+    def other(self, w) -> int:
+        """A seat other than the searcher's answers in world w (the opponent model)."""
+        q, kind, options, ctx = w.asked()
+        return w.game.ask(self.models[q], q, kind, options, ctx)
 
 
 class SearchAgent(Agent):
-    """Information-set MCTS at Action Step decisions; the heuristic elsewhere."""
+    """SO-ISMCTS on the state API at the decisions of `Params.kinds` (module docstring)."""
 
     name = "search"
     whole_plays = True  # a card is searched together with its targets
 
-    def __init__(self, iterations: int = ITERATIONS, width: int = WIDTH,
-                 horizon: int = HORIZON, time_cap: float | None = None):
-        self.iterations, self.width, self.horizon = iterations, width, horizon
-        self.time_cap = time_cap
+    def __init__(self, iterations: int | None = None, params: Params | None = None,
+                 time_cap: float | None = None, **kw):
+        base = params or Params()
+        if iterations is not None:
+            kw["iterations"] = iterations
+        if time_cap is not None:
+            kw["time_cap"] = time_cap
+        self.params = Params(**{**base.__dict__, **kw})
         self.heuristic = HeuristicAgent()
-        self.root: Node | None = None  # the last search's tree
+        self.root: Node | None = None      # the last search's tree
+        self.root_ids: list[int] = []      # its decision's action ids (option order)
         self.stats = {"decisions": 0, "searches": 0, "iterations": 0, "seconds": 0.0,
-                      "cpu": 0.0, "capped": 0, "depth": 0, "nodes": 0}
+                      "cpu": 0.0, "capped": 0, "depth": 0, "nodes": 0, "kinds": {}}
 
     def seed(self, value: int) -> None:
         """Seed the agent and its heuristic."""
@@ -164,43 +198,111 @@ class SearchAgent(Agent):
         self.heuristic.seed(self.rng.getrandbits(64))
 
     def choose(self, g, p, kind, options, ctx=None) -> int:
-        """Search the Action Step choice; defer every other decision to the heuristic."""
+        """Search the decision if it is of a searched kind; else the heuristic's."""
         self.stats["decisions"] += 1
-        if kind != "action" or len(options) < 2 or not _view(g, p).can_fork:
+        self.root = None
+        if (kind not in self.params.kinds or len(options) < 2
+                or not getattr(g, "can_deal", False)):
             return self.heuristic.choose(g, p, kind, options, ctx)
         t0, c0 = time.perf_counter(), time.process_time()
-        root = self.root = self.search(g, p)
-        keys = [option_key(o) for o in options]
-        visited = [(c.n, c.w / c.n, k) for k, c in root.children.items() if c.n and k in keys]
-        if visited:
-            pick = keys.index(max(visited, key=lambda v: v[:2])[2])
-        else:  # no iteration ran (time budget)
+        ids = option_ids(kind, options)
+        root = self.search(g, p)
+        self.root, self.root_ids = root, ids
+        ranked = sorted(((c.n, c.w / c.n, -ids.index(a)) for a, c in root.children.items()
+                         if c.n and a in ids), reverse=True)
+        if ranked:
+            pick = -ranked[0][2]
+        else:  # no iteration ran (time cap)
             pick = self.heuristic.choose(g, p, kind, options, ctx)
         st = self.stats
         st["searches"] += 1
+        st["kinds"][kind] = st["kinds"].get(kind, 0) + 1
         st["seconds"] += time.perf_counter() - t0
         st["cpu"] += time.process_time() - c0
         st["depth"] = max(st["depth"], root.depth())
         st["nodes"] += root.size()
         return pick
 
-    def search(self, g, p: int) -> Node:
-        """Grow a tree for seat p's current Action Step decision; returns its root."""
+    def why(self, kind: str, options: list) -> list[tuple[int, int]] | None:
+        """The last search's root visits as (visits, option index), most first, if its
+        last decision was searched and had these options; else None."""
+        root = self.root
+        if root is None or option_ids(kind, options) != self.root_ids:
+            return None
+        rows = [(c.n, self.root_ids.index(a)) for a, c in root.children.items()
+                if a in self.root_ids]
+        return sorted(rows, key=lambda r: (-r[0], r[1]))
+
+    def search(self, view, p: int) -> Node:
+        """Grow a tree for seat p's current decision (`view`: its SeatView); its root."""
+        prm = self.params
         t0 = time.perf_counter()
         root = Node()
-        view = _view(g, p)
-        deal = view.fork_step()
-        horizon = g.s.round + self.horizon
-        bits = self.rng.getrandbits
-        for _ in range(self.iterations):
-            if self.time_cap is not None and time.perf_counter() - t0 > self.time_cap:
+        horizon = view.s.round + prm.horizon
+        players = len(view.s.players)
+        for _ in range(prm.iterations):
+            if prm.time_cap is not None and time.perf_counter() - t0 > prm.time_cap:
                 self.stats["capped"] += 1
                 break
-            walk = _Walk(self, root, p, lambda: bits(64))
-            f = view.fork(deal, bits(64), horizon, walk)
-            result = score(f, p)
-            for node in walk.path:
-                node.n += 1
-                node.w += result
+            it = _Iteration(self, players)
+            world = view.deal(self.rng.random, it.other)
+            result = self._iterate(world, root, p, horizon, it)
+            root.n += 1
+            root.w += result
             self.stats["iterations"] += 1
         return root
+
+    def _iterate(self, w, root: Node, p: int, horizon: int, it: _Iteration) -> float:
+        """Play one world from the searched decision; back up its result; return it."""
+        prm = self.params
+        node: Node | None = root
+        path: list[Node] = []
+        kinds = prm.kinds
+        while not w.is_terminal() and w.game.s.round <= horizon:
+            q, kind, options, ctx = w.asked()
+            if q != p:
+                w.apply_index(it.other(w))
+            elif node is not None and kind in kinds and len(options) > 1:
+                i, node = self._select(w, node, p, kind, options, ctx)
+                if node is not None:
+                    path.append(node)
+                    if node.n == 0:   # just expanded: the rollout from here
+                        node = None
+                w.apply_index(i)
+            else:
+                w.apply_index(w.game.ask(it.own, q, kind, options, ctx))
+        result = score(w.game, p)
+        for nd in path:
+            nd.n += 1
+            nd.w += result
+        return result
+
+    def _select(self, w, node: Node, p: int, kind: str, options: list, ctx):
+        """PUCT with availability at `node` (module docstring, steps 2-3): the option index
+        and its child (a new child for an action not tried yet)."""
+        prm = self.params
+        ids = w.action_ids()
+        if any(a not in node.prior for a in ids):
+            view = w.game.seat_view(p).refresh(kind, options)
+            probs = softmax(heuristic_scores(self.heuristic, view, p, kind, options,
+                                             ask_view(ctx)), prm.prior_temp)
+            for a, pr in zip(ids, probs):
+                node.prior.setdefault(a, pr)
+        fpu = node.w / node.n if node.n else 0.5
+        best, pick = None, 0
+        avail, kids, c = node.avail, node.children, prm.explore
+        for i, a in enumerate(ids):
+            k = avail[a] = avail.get(a, 0) + 1
+            child = kids.get(a)
+            if child is None or child.n == 0:
+                v = fpu + c * node.prior[a] * math.sqrt(k)
+            else:
+                v = child.w / child.n + c * node.prior[a] * math.sqrt(k) / (1 + child.n)
+            if best is None or v > best:
+                best, pick = v, i
+        a = ids[pick]
+        child = kids.get(a)
+        if child is None:
+            child = kids[a] = Node()
+        return pick, child
+

@@ -13,9 +13,9 @@ Through the view (its public attributes, items and methods) a seat can read:
 - its own hand, its own Permanent VP, and the contents (not the order) of its draw pile;
 - a card's definition by its id, for every card not hidden from the seat, and for the cards
   the current decision offers it (a draft's revealed cards, a look at its own pile);
-- worlds dealt for its seat (`fork`: engine/fork.py re-runs the game on the engine's side
-  and deals again, at the start of the current Action Step, everything the seat cannot
-  see); the setup seed and the decisions so far (`Game.origin`, `Game.trace`) are not
+- worlds dealt for its seat (`deal`: a copy of the game as a state, engine/state_api.py,
+  with everything the seat cannot see dealt again; `fork`: engine/fork.py re-runs the game
+  on the engine's side and deals again at the start of the current Action Step); the setup seed and the decisions so far (`Game.origin`, `Game.trace`) are not
   shown: an agent cannot re-run the true game.
 
 It cannot read (each raises `Hidden`): other seats' hands, draw piles and Permanent VP, any
@@ -264,12 +264,40 @@ class SeatView(_Frozen):
         setup seed or the decisions of other seats."""
         return self._forker().fork(self._game, self.seat, deal, seed, horizon, policy)
 
+    @property
+    def can_deal(self) -> bool:
+        """Can the engine deal worlds of this game for this seat as states (`deal`): the
+        game runs as a state (engine/state_api.py) waiting at this seat's decision."""
+        st = self._state()
+        return st is not None
+
+    def deal(self, sampler, policy=None):
+        """A world dealt for this seat as a state waiting at its current decision
+        (`TetherState.resample_from_infostate`: everything this seat cannot see dealt
+        again from `sampler`, uniform numbers in [0, 1); at an Action Step choice the
+        seats that chose before it choose again, by `policy(world)` if given). The
+        agent is given the dealt world only, never the true one."""
+        st = self._state()
+        if st is None:
+            raise RuntimeError("this game does not run as a state waiting at this seat")
+        return st.resample_from_infostate(self.seat, sampler, policy)
+
+    def _state(self):
+        """The state (engine side) waiting at this seat's decision, else None."""
+        agents = self._game.agents
+        seat = agents[self.seat] if self.seat < len(agents) else None
+        st = getattr(seat, "__dict__", {}).get("st")
+        if (st is None or st._lazy or st._g is not self._game or st._a is None
+                or st._a[0] != self.seat):
+            return None
+        return st
+
     def _forker(self):
         got = self.__dict__.get("_forks")
         if got is None:
             if not FORKERS:
                 raise RuntimeError("a fork needs tether_build.engine.fork imported (the "
-                                   "search agent imports it)")
+                                   "search agent uses `deal` instead)")
             got = self.__dict__["_forks"] = FORKERS[0]()
         return got
 

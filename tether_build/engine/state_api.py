@@ -24,7 +24,9 @@ the game loop that asks the agents.
   holds only the answers (OpenSpiel's tests clone at every move and compare histories).
   `history()` is every answer so far.
 - `returns()`: 1 shared among the winners (a shared win splits it), 0 for the others.
-- `observation_string(p)`, `information_state_string(p)`: what seat p may know (JSON).
+- `observation_string(p)`, `information_state_string(p)`: what seat p may know (JSON);
+  `observation_tensor(p)`, `information_state_tensor(p)`: the same as fixed-size float
+  vectors per player count (engine/tensors.py).
 - `pending()`: the decision in words for a UI: seat, kind, a prompt, the options (id and
   label), whether it is a secret choice; `events()`: the event log so far (with log=True).
 """
@@ -129,6 +131,8 @@ class TetherState:
         self._history: list = []          # every answer (option index) and resample
         self._who: list[int] = []         # the seat of each (-1: a resample)
         self._step_at: int | None = None  # len(_history) as the current Action Step began
+        self._deals: dict[int, tuple] = {}  # history length -> (seat, seed): a deal as the
+        #                                     Action Step starting there starts (see _on_step)
         self._seen: list[list] = [[] for _ in range(players)]  # each seat's own answers
         self._hashed = [0] * players      # how many of them hold their id already
         self._snap: tuple | None = None   # (history length, Frozen game) at a round start
@@ -218,6 +222,9 @@ class TetherState:
         hist, seen, snap, who = self._history, self._seen, self._snap, self._who
         self._history, self._who = [], []
         self._seen = [[] for _ in range(self.players)]
+        for k, x in enumerate(hist):   # deals made as an Action Step started (_on_step)
+            if isinstance(x, tuple) and x[3:] == ("step",):
+                self._deals[k] = (x[1], x[2])
         if snap is None:
             self._start()
             self._replay(hist)
@@ -308,10 +315,16 @@ class TetherState:
 
     def _on_step(self, g) -> None:
         """An Action Step starts: where a resample for a seat choosing in it goes back to."""
-        self._step_at = len(self._history)
+        n = self._step_at = len(self._history)
+        deal = self._deals.pop(n, None)
+        if deal is not None:   # dealt before any seat is asked: their options are dealt too
+            g.resample(deal[0], random.Random(deal[1]))
+            self._history.append(("resample", deal[0], deal[1], "step"))
+            self._who.append(-1)
 
     def history(self) -> list:
-        """Every answer so far (option indices; ('resample', seat, seed) entries)."""
+        """Every answer so far (option indices; ('resample', seat, seed) entries, with a
+        fourth item "step" for a deal made as an Action Step started)."""
         return list(self._history)
 
     def clone(self) -> TetherState:
@@ -327,7 +340,17 @@ class TetherState:
         return c
 
     def _replay(self, entries) -> None:
+        entries = list(entries)
+        base = len(self._history)
+        for k, x in enumerate(entries):
+            if isinstance(x, tuple) and x[3:] == ("step",):
+                self._deals[base + k] = (x[1], x[2])
         for x in entries:
+            if isinstance(x, tuple) and x[3:] == ("step",):
+                if self._history and self._history[-1] == x:
+                    continue   # dealt by _on_step as its Action Step started
+                self._deals = {}
+                raise RuntimeError("a replayed Action Step deal was not reached")
             if isinstance(x, tuple):
                 self._resample(x[1], x[2])
                 self._history.append(x)
@@ -349,13 +372,15 @@ class TetherState:
         self.game.resample(p, random.Random(seed))
         self._ids = self._labels = None
 
-    def resample_from_infostate(self, p: int, sampler) -> TetherState:
+    def resample_from_infostate(self, p: int, sampler, policy=None) -> TetherState:
         """A copy in which what seat p cannot see is dealt again; `sampler()` returns
         uniform numbers in [0, 1), as pyspiel's samplers do. At p's Action Step choice the
         copy goes back to the start of the step (the seats that chose before p chose from
         hands p cannot see, and their choices are secret until the reveal), deals there,
-        lets those seats choose again at random in the dealt world and p answer as it did:
-        the copy waits at the same decision, with the same information state for p."""
+        lets those seats choose again in the dealt world (uniformly at random, or
+        `policy(copy)` -> the option index, e.g. a search's opponent model) and p answer as
+        it did: the copy waits at the same decision, with the same information state for
+        p."""
         seed = int(sampler() * (1 << 53))
         n = self._step_at
         if (self.asked()[1] != "action" or n is None or n >= len(self._history)
@@ -365,7 +390,9 @@ class TetherState:
             return c
         mine = [x for x, q in zip(self._history[n:], self._who[n:]) if q == p]
         c = self._clone_at(n)
-        c.resample(p, seed)
+        c._deals[n] = (p, seed)   # dealt as the step starts, before any seat is asked
+        if c.asked() and c._history[n:n + 1] != [("resample", p, seed, "step")]:
+            raise RuntimeError("the Action Step's deal was not made as it started")
         rng = random.Random(seed)
         for _ in range(len(self._history) * 4 + 100):
             q, _kind, options, _ctx = c.asked()
@@ -373,6 +400,8 @@ class TetherState:
                 if not mine:
                     return c
                 c.apply_index(mine.pop(0))
+            elif policy is not None:
+                c.apply_index(policy(c))
             else:
                 c.apply_index(int(rng.random() * len(options)))
         raise RuntimeError("a resampled Action Step did not come back to the seat")
@@ -419,6 +448,21 @@ class TetherState:
         self._hashed[p] = len(mine)
         return json.dumps({"observation": self.observation(p), "mine": mine},
                           sort_keys=True, default=str)
+
+    def observation_tensor(self, p: int) -> list[float]:
+        """Seat p's observation as a fixed-size float vector (engine/tensors.py)."""
+        from .tensors import observation_tensor
+        return observation_tensor(self.game, p, self._ask)
+
+    def information_state_tensor(self, p: int) -> list[float]:
+        """Seat p's observation tensor and a count of its own answers by kind."""
+        from .tensors import information_state_tensor
+        return information_state_tensor(self.game, p, self._ask, self._seen[p])
+
+    def observation_tensor_size(self) -> int:
+        """The length of `observation_tensor` for this game's player count."""
+        from .tensors import observation_size
+        return observation_size(self.rules, self.players)
 
     def _decision(self) -> dict:
         p, kind, _options, _ctx = self._ask

@@ -1,0 +1,135 @@
+"""Observation and information-state tensors: what a seat may know (`Game.observation`) as a
+fixed-size float vector per player count (OpenSpiel's `observation_tensor`).
+
+Seats are numbered from the observer: block 0 is the observer, block k the seat k places
+after it. The vector, in order (H hexes of the board for this player count, P players,
+C card definitions, T tile kinds, K decision kinds):
+
+- board, per hex: tile kind one-hot (T), Mine value / 10, the Capital's owner one-hot (P),
+  Forces per seat / 10 (P), Champions per seat (P), their HP per seat / 10 (P), a Bridge
+  to each of its up to six neighbours (6, in the board's neighbour order);
+- the observer's own cards by definition counts: hand (C), draw pile contents (C), and the
+  public ones: its discard (C) and the revealed Market row (C);
+- per seat (P blocks of 12): Gold / 10, Mana / 10, Control VP / 10, hand size / 10, draw
+  pile size / 10, discard, burn, scrapped and played sizes / 10, Champions on the board,
+  holds the Lead (1/0), Permanent VP / 10 (the observer's own only: 0 for the others, §15.4);
+- the round / the round cap, the Age (its number / 3), the supply decks' sizes / 100;
+- the decision: the observer is to act (1/0), its kind one-hot (K).
+
+The information state tensor is the observation tensor followed by the observer's own
+answers so far counted by decision kind / 10 (K) and their number / 100: a summary of its
+past choices, not a perfect-recall encoding of them.
+
+Nothing hidden from the observer is read: other hands, draw piles and Permanent VP
+(`observation` leaves them out: tested by dealing them again).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..board import generate_board
+from .decisions import DECISIONS
+from .topo import edge_key, topology
+
+SEAT_FIGURES = 12
+AGES = {"I": 1, "II": 2, "III": 3}
+
+
+def tile_kinds(rules) -> list[str]:
+    """The tile kinds one-hot encoded (others, e.g. a new kind, read as plain)."""
+    return sorted(set(rules.tiles) | {"plain", "center", "mine", "forge"})
+
+
+def kinds() -> list[str]:
+    """The decision kinds one-hot encoded."""
+    return sorted(DECISIONS)
+
+
+@lru_cache(maxsize=32)
+def _hexes(game_key, players: int) -> int:
+    return topology(generate_board(players, 0, _GAMES[game_key]).radius).n
+
+
+_GAMES: dict[int, dict] = {}
+
+
+def hexes(rules, players: int) -> int:
+    """The number of hexes of the board for this player count."""
+    _GAMES[id(rules.game)] = rules.game
+    return _hexes(id(rules.game), players)
+
+
+def observation_size(rules, players: int) -> int:
+    """The length of the observation tensor for this player count."""
+    h, c, t, k = hexes(rules, players), len(rules.cards), len(tile_kinds(rules)), len(kinds())
+    return h * (t + 1 + 4 * players + 6) + 4 * c + SEAT_FIGURES * players + 3 + 1 + k
+
+
+def information_state_size(rules, players: int) -> int:
+    """The length of the information state tensor for this player count."""
+    return observation_size(rules, players) + len(kinds()) + 1
+
+
+def observation_tensor(g, p: int, asked: tuple | None) -> list[float]:
+    """Seat p's observation tensor of game g (`asked`: the waiting decision's (seat, kind,
+    ...) or None at the end)."""
+    s, rules = g.s, g.rules
+    n = len(s.players)
+    rel = [(q - p) % n for q in range(n)]   # seat -> its block (the observer's: 0)
+    tiles = {t: i for i, t in enumerate(tile_kinds(rules))}
+    out: list[float] = []
+    topo = s.topo
+    for h in range(topo.n):
+        row = [0.0] * (len(tiles) + 1 + 4 * n + 6)
+        t = tiles.get(s.tile[h])
+        if t is not None:
+            row[t] = 1.0
+        base = len(tiles)
+        row[base] = s.mine_value[h] / 10.0
+        owner = s.capital_of.get(h)
+        if owner is not None:
+            row[base + 1 + rel[owner]] = 1.0
+        for q, f in s.forces[h].items():
+            row[base + 1 + n + rel[q]] = f / 10.0
+        for c in s.champs_at[h]:
+            row[base + 1 + 2 * n + rel[c.owner]] += 1.0
+            row[base + 1 + 3 * n + rel[c.owner]] += c.hp / 10.0
+        for j, b in enumerate(topo.nbrs[h][:6]):
+            if edge_key(h, b) in s.bridges:
+                row[base + 1 + 4 * n + j] = 1.0
+        out += row
+    index = {c.id: i for i, c in enumerate(rules.cards)}
+    me = s.players[p]
+    for ids in (me.hand, me.draw, me.discard, s.revealed):
+        counts = [0.0] * len(index)
+        for iid in ids:
+            counts[index[s.cards[iid].defn.id]] += 1.0
+        out += counts
+    seats = [[0.0] * SEAT_FIGURES for _ in range(n)]
+    for pl in s.players:
+        seats[rel[pl.seat]] = [
+            pl.gold / 10.0, pl.mana / 10.0, pl.cvp / 10.0, len(pl.hand) / 10.0,
+            len(pl.draw) / 10.0, len(pl.discard) / 10.0, len(pl.burn) / 10.0,
+            len(pl.scrapped) / 10.0, len(pl.played) / 10.0, float(len(pl.champions)),
+            1.0 if s.lead == pl.seat else 0.0, pl.pvp / 10.0 if pl.seat == p else 0.0]
+    for row in seats:
+        out += row
+    cap = rules.game["victory"]["round_cap"]
+    out += [s.round / cap, AGES.get(s.age, 0) / 3.0,
+            sum(len(d) for d in s.decks.values()) / 100.0]
+    decision = [0.0] * (1 + len(kinds()))
+    if asked is not None and asked[0] == p:
+        decision[0] = 1.0
+        decision[1 + kinds().index(asked[1])] = 1.0
+    return out + decision
+
+
+def information_state_tensor(g, p: int, asked: tuple | None, mine: list) -> list[float]:
+    """The observation tensor and seat p's own answers (`mine`: (kind, option) pairs)
+    counted by kind."""
+    order = {k: i for i, k in enumerate(kinds())}
+    counts = [0.0] * len(order)
+    for kind, _o in mine:
+        counts[order[kind]] += 0.1
+    return observation_tensor(g, p, asked) + counts + [len(mine) / 100.0]
