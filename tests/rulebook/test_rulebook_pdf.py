@@ -155,6 +155,11 @@ def test_player_aid_is_one_sheet_at_the_end(built, paper):
     front, back = (page.extract_text() for page in aid.pages)
     assert "Action Phase" in front and "Build Bridge" in front and "Combat odds" not in front
     assert "Battles of Cohorts" in back and "Combat odds" in back
+    # the bids: buy and pass bids, who pays, the pass pot and the roll-off, on the front
+    squashed = re.sub(r"\s+", " ", front)
+    for words in ("Buy Bids and Pass Bids", "The highest Buy Bid wins", "lowest Pass Bid",
+                  "Pass Pot", "Roll-off", "nobody else pays anything"):
+        assert words in squashed, words
 
 
 def test_every_card_and_faction_is_in_the_book(built, content):
