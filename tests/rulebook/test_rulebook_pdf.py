@@ -299,3 +299,43 @@ def test_card_reference_is_a_compact_table(guide_out, content):
         name = re.escape(card["name"]).replace(r"\ ", r"\s*")
         pattern = rf"{name}(?: ×\d)? {card['mana']}(?: {card['gold']})? {init} "
         assert re.search(pattern, text), (card["name"], init)
+
+
+@pytest.mark.skipif(not (shutil.which("chromium") and shutil.which("chromedriver")),
+                    reason="needs Debian's chromium and chromium-driver (scripts/setup.sh --test)")
+def test_rulebook_html_reads_on_a_screen(built, tmp_path):
+    """rulebook.html in a real browser: one readable column, screen-sized type, a contents
+    list whose every link lands, a way back to it, figures inside the column and their
+    text in its own colours (an inline <style> once turned every figure's text white)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 f"--user-data-dir={tmp_path / 'chromium'}", "--window-size=1280,900"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    try:
+        driver.get((built["out"] / "rulebook.html").as_uri())
+        got = driver.execute_script("""
+            const body = document.body.getBoundingClientRect();
+            const p = document.querySelector('.rb-prose p');
+            const links = [...document.querySelectorAll('nav.rb-toc a')];
+            const missing = links.filter(a => !document.getElementById(
+                a.getAttribute('href').slice(1))).map(a => a.textContent);
+            const wide = [...document.querySelectorAll('.rb-figure svg, .rb-board svg, img')]
+                .filter(e => e.getBoundingClientRect().width > body.width + 1).length;
+            const white = [...document.querySelectorAll('.rb-figure svg text')]
+                .filter(t => getComputedStyle(t).fill === 'rgb(255, 255, 255)').length;
+            const back = getComputedStyle(document.querySelector('.rb-to-contents'));
+            return {width: body.width, font: parseFloat(getComputedStyle(p).fontSize),
+                    links: links.length, missing, wide, white,
+                    back: [back.display, back.position]};""")
+    finally:
+        driver.quit()
+    assert 600 <= got["width"] <= 900, got          # a column, not the window's width
+    assert got["font"] >= 15, got                    # screen type, not 9.6 pt
+    assert got["links"] > 10 and got["missing"] == [], got
+    assert got["wide"] == 0 and got["white"] == 0, got
+    assert got["back"] == ["block", "fixed"], got
