@@ -306,7 +306,8 @@ def test_card_reference_is_a_compact_table(guide_out, content):
 def test_rulebook_html_reads_on_a_screen(built, tmp_path):
     """rulebook.html in a real browser: one readable column, screen-sized type, a contents
     list whose every link lands, a way back to it, figures inside the column and their
-    text in its own colours (an inline <style> once turned every figure's text white)."""
+    text in the colours it is drawn in (an inline <style> once turned every figure's text
+    white)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -326,8 +327,11 @@ def test_rulebook_html_reads_on_a_screen(built, tmp_path):
                 a.getAttribute('href').slice(1))).map(a => a.textContent);
             const wide = [...document.querySelectorAll('.rb-figure svg, .rb-board svg, img')]
                 .filter(e => e.getBoundingClientRect().width > body.width + 1).length;
-            const white = [...document.querySelectorAll('.rb-figure svg text')]
-                .filter(t => getComputedStyle(t).fill === 'rgb(255, 255, 255)').length;
+            const probe = document.createElement('span');
+            document.body.appendChild(probe);
+            const rgb = c => { probe.style.color = c; return getComputedStyle(probe).color; };
+            const white = [...document.querySelectorAll('svg text[fill]')]
+                .filter(t => getComputedStyle(t).fill !== rgb(t.getAttribute('fill'))).length;
             const back = getComputedStyle(document.querySelector('.rb-to-contents'));
             return {width: body.width, font: parseFloat(getComputedStyle(p).fontSize),
                     links: links.length, missing, wide, white,
