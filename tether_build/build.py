@@ -449,7 +449,8 @@ def cards_view(ctx: Context) -> dict:
 
 
 # What the tiles stage reads of a card: the components manifest lists decks and cards by
-# name, type and faction; the HP tracks need the highest Champion HP. Nothing else, so an
+# name, type and faction; the HP tracks need the highest Champion HP, the dice count the most
+# dice a Champion rolls (components.dice_count). Nothing else, so an
 # edit to a card's text (or cost, or effect) leaves tiles, tokens and manifest up to date.
 TILE_CARD_FIELDS = ("id", "name", "type", "type_name", "faction", "copies", "deck",
                     "deck_kind", "deck_name")
@@ -458,7 +459,8 @@ TILE_CARD_FIELDS = ("id", "name", "type", "type_name", "faction", "copies", "dec
 def tiles_cards(ctx: Context) -> list[dict]:
     """The tiles stage's view of the cards (Stage.card_view)."""
     return [Only({**{f: c[f] for f in TILE_CARD_FIELDS},
-                   "champion": Only(hp=c["champion"]["hp"]) if c.get("champion") else None})
+                   "champion": Only(hp=c["champion"]["hp"], dice=c["champion"].get("dice", 1))
+                   if c.get("champion") else None})
             for c in ctx.cards]
 
 

@@ -27,10 +27,17 @@ class Item:
     line: int
     notes: list[str] = field(default_factory=list)
     renamed: str | None = None  # "design name -> current name"
+    lines: list[int] = field(default_factory=list)  # the file line of each note
+    anchor: str = ""   # the item's id in the report's page, unique (collect sets it)
 
     @property
     def open_count(self) -> int:
         return sum(1 for n in self.notes if OPEN.search(n))
+
+    def open_notes(self) -> list[tuple[int, str, int]]:
+        """(index, note, line) of each open note."""
+        return [(k, n, line) for k, (n, line) in enumerate(zip(self.notes, self.lines))
+                if OPEN.search(n)]
 
 
 def _walk_notes(data, path=()):
@@ -45,6 +52,15 @@ def _walk_notes(data, path=()):
     elif isinstance(data, list):
         for i, item in enumerate(data):
             yield from _walk_notes(item, path + (i,))
+
+
+def _notes_key(data, path: tuple, notes: list):
+    """The key under which `notes` hangs in the mapping at `path` (_walk_notes yields the
+    mapping's path, not the list's)."""
+    node = data
+    for part in path:
+        node = node[part]
+    return next(k for k, v in node.items() if v is notes)
 
 
 def _title(content: Content, doc: str, path: tuple) -> tuple[str, str, str]:
@@ -78,6 +94,8 @@ def collect(content: Content, rules_dir: Path | None = None) -> list[Item]:
             item = items.setdefault(key, Item(kind, iid, title, doc.path, line))
             item.notes += [render_plain(n, content.terms, content.icons)
                            if "[" in n or "{" in n else n for n in notes]
+            item.lines += [doc.locate(path + (_notes_key(doc.data, path, notes), k))[0]
+                           for k in range(len(notes))]
     for tid, term in content.terms.items():
         design = [d for d in term.get("design_names", []) if d not in (term["singular"],
                                                                        term["plural"])]
@@ -95,6 +113,7 @@ def collect(content: Content, rules_dir: Path | None = None) -> list[Item]:
                                          src["line"]))
             item.renamed = f"{card['design_name']} → {card['name']}"
     out = list(items.values())
+    _anchors(out)
     if rules_dir and (rules_dir / "designer-notes.yaml").exists():
         path = rules_dir / "designer-notes.yaml"
         entries, problems = load_designer_notes(path, str(path))
@@ -105,15 +124,35 @@ def collect(content: Content, rules_dir: Path | None = None) -> list[Item]:
             item = next((i for i in out if (i.kind, i.id) == key), None)
             if item is None:
                 item = Item("rules", entry.get("chapter", "rules"),
-                            f"Rules: {entry.get('chapter', '')}", str(path), 1)
+                            f"Rules: {entry.get('chapter', '')}", str(path), entry["_line"])
                 out.append(item)
+                _anchors(out)
             item.notes.append(f"{entry.get('section', '')} {entry['note']}".strip())
+            item.lines.append(entry["_line"])
     return out
+
+
+def _anchors(items: list[Item]) -> None:
+    """Give every item without one a unique page id: kind-id (--2, --3 ... where the same
+    kind and id is noted in two files, as a deck in its cards file and in ages.yaml; a
+    note is anchor-<index>)."""
+    taken = {i.anchor for i in items if i.anchor}
+    for item in items:
+        if item.anchor:
+            continue
+        base = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{item.kind}-{item.id}")
+        anchor, n = base, 1
+        while anchor in taken:
+            n += 1
+            anchor = f"{base}--{n}"
+        item.anchor = anchor
+        taken.add(anchor)
 
 
 def load_designer_notes(path: Path, shown: str, memo=None) -> tuple[list[dict], list[Problem]]:
     """rules/designer-notes.yaml: a list of {chapter, section, note}, checked against
-    schemas/designer-notes.schema.json; problems located. memo: as content.load_partial's."""
+    schemas/designer-notes.schema.json; problems located. memo: as content.load_partial's.
+    Each entry carries `_line`, the file line it starts at (where its notes point)."""
     from .content import schema_checked
     from .paths_guard import project_of
 
@@ -121,7 +160,9 @@ def load_designer_notes(path: Path, shown: str, memo=None) -> tuple[list[dict], 
     if doc is None or problems:
         return [], problems
     problems = schema_checked(doc, path, "designer-notes.schema.json", memo)
-    return (doc.data if not problems else []), problems
+    if problems:
+        return [], problems
+    return [dict(e, _line=doc.locate((i,))[0]) for i, e in enumerate(doc.data)], problems
 
 
 def _readings(content: Content, cards: list | None = None) -> list[dict]:
@@ -152,11 +193,12 @@ def render_html(content: Content, rules_dir: Path | None = None, cards: list | N
     groups: dict[str, list[Item]] = {}
     for item in items:
         groups.setdefault(item.kind, []).append(item)
+    open_items = [(i, k, n, line) for i in items for k, n, line in i.open_notes()]
     return env.get_template("designer-notes.html").render(
         title=content.game["title"], version=content.game["version"], groups=groups,
         total=sum(len(i.notes) for i in items),
         open_total=sum(i.open_count for i in items) + sum(d.open for d in departures),
-        renames=[i for i in items if i.renamed], open_re=OPEN,
+        renames=[i for i in items if i.renamed], open_re=OPEN, open_items=open_items,
         departures=sorted(departures, key=lambda d: (not d.open, ORDER.index(d.kind))),
         open_departures=sum(d.open for d in departures),
         readings=_readings(content, cards),

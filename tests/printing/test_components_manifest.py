@@ -76,3 +76,46 @@ def test_manifest_files(data):
         assert deck["name"] in text
     assert f"TILES  {data['totals']['tiles']}" in text
     assert json.loads((print_build / "components.json").read_text())["totals"] == data["totals"]
+
+
+def test_dice_and_pile_markers_are_counted_from_content(content, data):
+    """Components gives every count: the dice (the most any Champion rolls, read from the
+    cards) and one pile marker per Archive and Power draw pile (as the card sheets print)."""
+    import yaml
+
+    from tether_build.render.build import PrintOptions, pile_markers
+
+    rolled = [int(card["champion"]["dice"])
+              for path in sorted((ROOT / "tests/fixtures/content/cards").glob("*.yaml"))
+              for card in yaml.safe_load(path.read_text())["cards"]
+              if isinstance(card.get("champion"), dict) and "dice" in card["champion"]]
+    assert rolled and data["dice"]["count"] == max(rolled)
+    assert data["dice"]["sides"] == content.game["combat"]["die_sides"]
+    piles = [d for d, deck in content.ages["decks"].items()
+             if deck["kind"] in ("market", "power")]
+    assert piles and [m["deck"] for m in data["markers"]] == piles
+    decks = list(content.ages["decks"])
+    assert len(pile_markers(content, decks, PrintOptions())) == data["totals"]["markers"]
+    text = components.manifest_text(data)
+    assert f"PILE MARKERS  {len(piles)}" in text and f"DICE  {max(rolled)}" in text
+
+
+def test_dice_count_follows_the_cards(content):
+    from tether_build.cards import normalized_cards
+
+    cards = [dict(c) for c in normalized_cards(content)]
+    champ = next(c for c in cards if c.get("champion"))
+    champ["champion"] = dict(champ["champion"], dice=9)
+    assert components.components(content, cards)["dice"]["count"] == 9
+
+
+def test_rulebook_components_chapter_gives_dice_and_markers(content, data):
+    from tether_build.rulebook.directives import Ctx
+    from tether_build.rulebook.directives import components as chapter
+    from tether_build.rulebook.words import Words
+
+    html = str(chapter(Ctx(content, Words(content), lambda: data)))
+    assert f"{data['totals']['markers']} pile markers" in html
+    assert f"{data['dice']['count']} {data['dice']['name']}" in html
+    for marker in data["markers"]:
+        assert marker["name"] in html

@@ -15,10 +15,13 @@ def test_card_pages_follow_the_players(content):
     cards = normalized_cards(content)
     starter = sum(c["copies"] for c in cards if c["deck_kind"] == "starter")
     other = sum(c["copies"] for c in cards if c["deck_kind"] != "starter")
+    # one pile marker per Archive and Power draw pile, printed among the fronts
+    markers = sum(1 for d in content.ages["decks"].values() if d["kind"] in ("market", "power"))
+    assert markers
     per_page = {"a4": 9, "letter": 8}  # 3 x 3 portrait; 4 x 2 landscape
     for paper, n in per_page.items():
         for players in (2, 4, 6):
-            fronts = starter * players + other
+            fronts = starter * players + other + markers
             assert printguide.card_pages(content, cards, paper, players) == \
                 2 * math.ceil(fronts / n)
         top = content.game["players"]["max"]

@@ -269,3 +269,56 @@ def test_a_clean_chapter_is_not_checked_again_until_the_glossary_changes(content
     terms.write_text(terms.read_text().replace('singular: "Cohort"', 'singular: "Legion"', 1))
     found = problems(content_copy)
     assert [p.message for p in found] == ["glossary name 'Legion' typed literally"]
+
+
+def test_distance_figure_bridges_cover_no_label(content):
+    """No Bridge bar touches a label's box (a bar once covered the '2' of hex B)."""
+    import math
+    import re as _re
+
+    from tether_build.rulebook import svg
+
+    html, _ = svg.distance_figure(content)
+    bars = [(*map(float, m.groups()[:4]), float(m.group(5))) for m in _re.finditer(
+        r'<line x1="([\d.-]+)" y1="([\d.-]+)" x2="([\d.-]+)" y2="([\d.-]+)" '
+        r'stroke="#6b4a2b" stroke-width="([\d.]+)"', str(html))]
+    labels = [(float(x), float(y), float(size), value) for x, y, size, value in _re.findall(
+        r'<text x="([\d.-]+)" y="([\d.-]+)" font-size="([\d.]+)"[^>]*>([^<]*)</text>',
+        str(html))]
+    assert bars and labels
+
+    def gap(px, py, x1, y1, x2, y2):
+        dx, dy = x2 - x1, y2 - y1
+        t = max(0.0, min(1.0, ((px - x1) * dx + (py - y1) * dy) / (dx * dx + dy * dy)))
+        return math.hypot(px - x1 - t * dx, py - y1 - t * dy)
+
+    for x, baseline, size, value in labels:
+        w, h = 0.62 * size * len(value), 0.75 * size   # the glyphs' box, generously
+        top = baseline - h
+        corners = [(x + sx * w / 2, top + sy * h) for sx in (-1, 0, 1) for sy in (0, 0.5, 1)]
+        for x1, y1, x2, y2, width in bars:
+            assert min(gap(cx, cy, x1, y1, x2, y2) for cx, cy in corners) > width / 2, \
+                f"a Bridge bar touches the label {value!r} at ({x}, {baseline})"
+
+
+def test_player_aid_bids_come_from_the_bid_draft_chapter(tmp_path, content):
+    """The aid's bidding box is the [bid_draft] chapter's section naming the [buy_bid]
+    (buy and pass bids, payment, roll-off), in glossary words; without it, a located error."""
+    from tether_build.errors import TetherError
+    from tether_build.rulebook import aid
+
+    words = Words(content)
+    rules = ROOT / "tests" / "fixtures" / "content" / "rules"
+    chapters, problems = render_chapters(_ctx(content), rules, ROOT)
+    assert not problems
+    html = str(aid.bids(chapters, words))
+    source = (rules / "06-bid-draft.md").read_text()
+    assert "<h2" not in html and 'class="rb-aid-sub"' in html
+    for tid in ("buy_bid", "pass_bid", "pass_pot", "die"):
+        assert str(words.html(f"[{tid}]")) in html, tid
+    assert html.count("<ol>") == source.count("\n1. ") - 1   # both resolutions, not the row
+    assert "whole" in html and "lowest" in html
+    chapter = next(c for c in chapters if c.id == "bid_draft")
+    shorn = [type(chapter)(**{**chapter.__dict__, "html": "<h2>Bidding</h2><p>none</p>"})]
+    with pytest.raises(TetherError, match="bid_draft"):
+        aid.bids(shorn, words)

@@ -155,6 +155,11 @@ def test_player_aid_is_one_sheet_at_the_end(built, paper):
     front, back = (page.extract_text() for page in aid.pages)
     assert "Action Phase" in front and "Build Bridge" in front and "Combat odds" not in front
     assert "Battles of Cohorts" in back and "Combat odds" in back
+    # the bids: buy and pass bids, who pays, the pass pot and the roll-off, on the front
+    squashed = re.sub(r"\s+", " ", front)
+    for words in ("Buy Bids and Pass Bids", "The highest Buy Bid wins", "lowest Pass Bid",
+                  "Pass Pot", "Roll-off", "nobody else pays anything"):
+        assert words in squashed, words
 
 
 def test_every_card_and_faction_is_in_the_book(built, content):
@@ -294,3 +299,47 @@ def test_card_reference_is_a_compact_table(guide_out, content):
         name = re.escape(card["name"]).replace(r"\ ", r"\s*")
         pattern = rf"{name}(?: ×\d)? {card['mana']}(?: {card['gold']})? {init} "
         assert re.search(pattern, text), (card["name"], init)
+
+
+@pytest.mark.skipif(not (shutil.which("chromium") and shutil.which("chromedriver")),
+                    reason="needs Debian's chromium and chromium-driver (scripts/setup.sh --test)")
+def test_rulebook_html_reads_on_a_screen(built, tmp_path):
+    """rulebook.html in a real browser: one readable column, screen-sized type, a contents
+    list whose every link lands, a way back to it, figures inside the column and their
+    text in the colours it is drawn in (an inline <style> once turned every figure's text
+    white)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 f"--user-data-dir={tmp_path / 'chromium'}", "--window-size=1280,900"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    try:
+        driver.get((built["out"] / "rulebook.html").as_uri())
+        got = driver.execute_script("""
+            const body = document.body.getBoundingClientRect();
+            const p = document.querySelector('.rb-prose p');
+            const links = [...document.querySelectorAll('nav.rb-toc a')];
+            const missing = links.filter(a => !document.getElementById(
+                a.getAttribute('href').slice(1))).map(a => a.textContent);
+            const wide = [...document.querySelectorAll('.rb-figure svg, .rb-board svg, img')]
+                .filter(e => e.getBoundingClientRect().width > body.width + 1).length;
+            const probe = document.createElement('span');
+            document.body.appendChild(probe);
+            const rgb = c => { probe.style.color = c; return getComputedStyle(probe).color; };
+            const white = [...document.querySelectorAll('svg text[fill]')]
+                .filter(t => getComputedStyle(t).fill !== rgb(t.getAttribute('fill'))).length;
+            const back = getComputedStyle(document.querySelector('.rb-to-contents'));
+            return {width: body.width, font: parseFloat(getComputedStyle(p).fontSize),
+                    links: links.length, missing, wide, white,
+                    back: [back.display, back.position]};""")
+    finally:
+        driver.quit()
+    assert 600 <= got["width"] <= 900, got          # a column, not the window's width
+    assert got["font"] >= 15, got                    # screen type, not 9.6 pt
+    assert got["links"] > 10 and got["missing"] == [], got
+    assert got["wide"] == 0 and got["white"] == 0, got
+    assert got["back"] == ["block", "fixed"], got

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import boardmap, common, components, tiles, tokens
+from . import boardmap, common, components, fitcheck, tiles, tokens
 
 Echo = Callable[[str], None]
 
@@ -97,6 +97,10 @@ def print_files(content, cards: list[dict], papers: list[str], flat: float,
         if square:
             files[f"print/tokens-{paper}-square.pdf"] = tokens.render_tokens(
                 content, paper, cards, square=True)
+    # every tile's words inside their boxes, every token's inside its disc: else an error
+    # naming the piece and the field (printing/fitcheck.py), nothing is written
+    fitcheck.check(content, [files[f"print/tiles-{p}.pdf"] for p in papers],
+                   tokens.token_set(content, cards))
     data = components.components(content, cards, flat)
     files["print/components.txt"] = components.manifest_text(data).encode()
     files["print/components.json"] = (json.dumps(data, indent=1, ensure_ascii=False)

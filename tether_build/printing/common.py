@@ -380,7 +380,9 @@ def _page_file(pages) -> bytes:
 
 
 def _overflows(document):
-    """(data-fit label, mm) for each element marked data-fit whose lines run past its box."""
+    """(data-fit label, mm) for each element marked data-fit whose text runs past its box:
+    lines below its foot, or a line wider than the box (a name that does not wrap, clipped
+    by the box's overflow: hidden)."""
     px_mm = 25.4 / 96
     for page in document.pages:
         for box in page_root(page).descendants():
@@ -388,8 +390,13 @@ def _overflows(document):
             if element is None or not element.get("data-fit") or not hasattr(box, "height"):
                 continue
             bottom = box.content_box_y() + box.height
-            lines = [b.position_y + b.height for b in box.descendants()
-                     if type(b).__name__ == "LineBox"]
-            over = (max(lines) - bottom) * px_mm if lines else 0.0
+            left = box.content_box_x()
+            right = left + box.width
+            inner = list(box.descendants())
+            lines = [b.position_y + b.height for b in inner if type(b).__name__ == "LineBox"]
+            texts = [b for b in inner if type(b).__name__ == "TextBox" and b.text.strip()]
+            over = max([(max(lines) - bottom) if lines else 0.0]
+                       + [max(left - t.position_x, t.position_x + t.width - right)
+                          for t in texts]) * px_mm
             if over > 0.2:
                 yield element.get("data-fit"), round(over, 1)

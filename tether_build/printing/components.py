@@ -53,6 +53,26 @@ def _token_rows(tokens) -> list[dict]:
     return list(rows.values())
 
 
+def dice_count(cards: list[dict]) -> int:
+    """Dice the game needs: the most any one Champion rolls (the attack dice on its card;
+    a Force rolls one, so this covers them, one roll after another)."""
+    return max((int(c["champion"].get("dice", 1)) for c in cards if c.get("champion")),
+               default=1)
+
+
+def _marker_rows(content, cards: list[dict]) -> list[dict]:
+    """One pile marker per Archive and Power draw pile, as the card sheets print them
+    (render.build.pile_markers: the same list, so the count is never typed twice)."""
+    from ..render.build import PrintOptions, pile_markers
+    from ..render.context import MARKER
+
+    printed = {c["deck"] for c in cards}
+    decks = [d for d in content.ages["decks"] if d in printed]
+    return [{"deck": m[len(MARKER):],
+             "name": common.plain(content, content.ages["decks"][m[len(MARKER):]]["name"]),
+             "count": 1} for m in pile_markers(content, decks, PrintOptions())]
+
+
 def components(content, cards: list[dict] | None = None,
                flat: float = common.DEFAULT_TILE_MM) -> dict:
     """Every printed component with its count, as plain data."""
@@ -63,14 +83,18 @@ def components(content, cards: list[dict] | None = None,
     tiles = [{"kind": s.kind, "name": s.name, "faction": s.sub or None, "count": s.count,
               "reason": s.reason} for s in tile_set(content)]
     tokens = _token_rows(token_set(content, cards))
+    markers = _marker_rows(content, cards)
     return {
         "title": common.plain(content, content.game["title"]),
         "players": int(content.game["players"]["max"]),
-        "decks": decks, "tiles": tiles, "tokens": tokens,
+        "decks": decks, "tiles": tiles, "tokens": tokens, "markers": markers,
+        "dice": {"count": dice_count(cards), "sides": int(content.game["combat"]["die_sides"]),
+                 "name": common.term(content, "die", plural=True)},
         "tile_mm": {"flat": flat, "point": round(2 * common.hex_radius(flat), 2)},
         "totals": {"cards": sum(d["count"] for d in decks),
                    "tiles": sum(t["count"] for t in tiles),
-                   "tokens": sum(t["count"] for t in tokens)},
+                   "tokens": sum(t["count"] for t in tokens),
+                   "markers": len(markers)},
     }
 
 
@@ -95,6 +119,12 @@ def manifest_text(data: dict) -> str:
     for tile in data["tiles"]:
         who = f" {tile['faction']}" if tile["faction"] else ""
         lines.append(f"  {tile['count']:>4}  {tile['name']}{who}  ({tile['reason']})")
+    if data["markers"]:
+        lines += ["", (f"PILE MARKERS  {t['markers']}  (printed with the cards, one per "
+                       "draw pile)")]
+        lines += [f"  {m['count']:>4}  {m['name']}" for m in data["markers"]]
+    dice = data["dice"]
+    lines += ["", f"DICE  {dice['count']}  ({dice['sides']}-sided, not printed)"]
     lines += ["", f"TOKENS  {t['tokens']}"]
     for row in data["tokens"]:
         w, h = row["size_mm"]

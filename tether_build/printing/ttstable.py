@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ..render import tts
 from . import boardmap, common, tiles, tokens
+from .components import dice_count
 
 UNIT_MM = 25.4
 NATIVE_UNITS = 2.0
@@ -335,12 +336,6 @@ def _tracks_and_bags(table, content, all_tokens, used_values, map_w, map_h, hex_
 
 def _contents(toks) -> str:
     return "; ".join(f"{t.count} {t.name}" for t in toks if t.count)
-
-
-def dice_count(cards: list[dict]) -> int:
-    """Dice on the table: the most any one Champion rolls (its attack dice on its card)."""
-    return max((int(c["champion"].get("dice", 1)) for c in cards if c.get("champion")),
-               default=1)
 
 
 def _dice(table: Table, content, cards: list[dict], map_w: float) -> None:

@@ -74,6 +74,12 @@ def _page(writer: Writer, sheet: Sheet, placed: list[tuple[str, int]], back: boo
         + boxes + b"/Resources <</XObject <<" + xobjects + b">>>>\n/Contents %d 0 R>>" % contents)
 
 
+def page_count(sheet: Sheet, fronts: int, backs: bool = True) -> int:
+    """Pages build_sheets writes for `fronts` front faces (each page of fronts followed by
+    its page of backs): the one count the print guide states."""
+    return (2 if backs else 1) * -(-fronts // sheet.per_page)
+
+
 def build_sheets(sheet: Sheet, faces: dict[str, Fragment], keys: list[str],
                  decks: dict[str, str], backs: bool = True, title: str = "") -> bytes:
     """A print PDF: fronts on the sheet's grid in `keys` order, each page followed by its mirrored backs.
@@ -95,6 +101,7 @@ def build_sheets(sheet: Sheet, faces: dict[str, Fragment], keys: list[str],
             back_keys = [f"back:{decks[k]}" for k in chunk]
             kids.append(_page(writer, sheet, [(_form_name(b), forms[b]) for b in back_keys],
                               True, tree))
+    assert len(kids) == page_count(sheet, len(fronts), backs)
     writer.put(tree, b"<</Type /Pages\n/Kids [" + b" ".join(b"%d 0 R" % k for k in kids)
                + b"]\n/Count %d>>" % len(kids))
     writer.put(catalog, b"<</Type /Catalog\n/Pages %d 0 R>>" % tree)

@@ -15,6 +15,7 @@ from ..errors import TetherError
 from . import odds
 
 ROUND_CHAPTER = "round"
+BID_CHAPTER = "bid_draft"   # its section that names the [buy_bid] is the bidding procedure
 DICE_COLUMNS = (1, 2, 3, 4)
 BATTLE_MAX = 5
 COSTS = ("mana", "gold")
@@ -35,6 +36,21 @@ def phases(chapters) -> Markup:
         raise TetherError(f"player aid: rules chapter id '{ROUND_CHAPTER}' needs a numbered "
                           "list of the round's phases")
     return Markup(match.group(0))
+
+
+def bids(chapters, words) -> Markup:
+    """The bidding procedure (buy and pass bids, who pays, the roll-off) as the [bid_draft]
+    chapter states it: its section that names the [buy_bid], without its heading (one
+    source: the aid never restates a rule in words of its own)."""
+    chapter = next((c for c in chapters if c.id == BID_CHAPTER), None)
+    buy = str(words.html("[buy_bid]"))
+    sections = re.split(r"(?=<h2[ >])", str(chapter.html)) if chapter else []
+    found = next((s for s in sections if s.startswith("<h2") and buy in s), None)
+    if found is None:
+        raise TetherError(f"player aid: rules chapter id '{BID_CHAPTER}' needs a section "
+                          "(## heading) that names the [buy_bid]: the bidding procedure")
+    body = re.sub(r"^<h2[^>]*>.*?</h2>\s*", "", found, count=1, flags=re.DOTALL)
+    return Markup(re.sub(r"<h3([ >])", r'<h3 class="rb-aid-sub"\1', body))
 
 
 def basic_actions(content, words) -> list[dict]:
@@ -129,6 +145,7 @@ def player_aid(content, words, cards: list[dict], chapters) -> dict:
     return {
         **reminders(content, words),
         "phases": phases(chapters),
+        "bids": bids(chapters, words),
         "actions": basic_actions(content, words),
         "numbers": [
             (words.html("{mana} each [round]"), game["resources"]["max_mana"]),

@@ -116,6 +116,12 @@ def _badges(parts: list[dict]) -> list[dict]:
     return out
 
 
+# the badges' numbers, styled on each <text>: a <style> in an inline SVG styles the whole page
+# in a browser (rulebook.html), where it turned every figure's text white
+BADGE_TEXT = ('fill="#fff" font-size="3" text-anchor="middle" font-family="Tether Sans" '
+              'font-weight="bold"')
+
+
 def figure(faces, words) -> dict:
     """What the anatomy figure shows: the face slot, numbered badges with leader lines, and
     the key (number, label, meaning)."""
@@ -130,13 +136,12 @@ def figure(faces, words) -> dict:
         by, ty = p["badge_y"] * SCALE, p["target_y"] * SCALE
         lines.append(f'<line x1="{bx:.2f}" y1="{by:.2f}" x2="{edge_x:.2f}" y2="{ty:.2f}"/>')
         badges.append(f'<circle cx="{bx:.2f}" cy="{by:.2f}" r="2.3"/>'
-                      f'<text x="{bx:.2f}" y="{by + 1.05:.2f}">{p["n"]}</text>')
+                      f'<text x="{bx:.2f}" y="{by + 1.05:.2f}" {BADGE_TEXT}>{p["n"]}</text>')
     svg = Markup(
         f'<svg class="rb-anatomy-svg" xmlns="http://www.w3.org/2000/svg" width="{width}mm" '
         f'height="{height}mm" viewBox="0 0 {width} {height}"><g stroke="#2a3640" '
         f'stroke-width="0.3">{"".join(lines)}</g><g fill="#2a3640">{"".join(badges)}</g>'
-        '<style>text { fill: #fff; font-size: 3px; text-anchor: middle; '
-        'font-family: "Tether Sans"; font-weight: bold; }</style></svg>')
+        '</svg>')
     key = [{"n": p["n"], "label": words.html(p["label"]), "text": words.html(p["text"])}
            for p in parts]
     return {"name": card["name"], "svg": svg, "key": key, "width": width, "height": height,

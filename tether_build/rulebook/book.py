@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from ..errors import ContentError, TetherError
 from ..render.geometry import PAPERS  # the papers a book is printed on, and their sizes
-from . import aid, anatomy, chapterdocs, columns, printguide, reference, runon
+from . import aid, anatomy, chapterdocs, columns, printguide, reference, runon, tablefit
 from .chapters import render_chapters
 from .directives import ANATOMY, Ctx
 from .pagebase import AID_MARGIN, MARGIN, TEMPLATES, layout_key
@@ -193,6 +193,7 @@ def _layout(paper: str) -> tuple[str, bytes, list, int]:
     from .stamp import slots
 
     document = runon.layout(runon.JOB["base"]).render(runon.JOB["html"][paper])
+    tablefit.check(document, f"the {paper} book")
     pdf = Layout.write(document.pages, document)
     return paper, pdf, slots(document), len(document.pages)
 

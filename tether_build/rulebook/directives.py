@@ -212,6 +212,15 @@ def components(ctx: Ctx) -> Markup:
                 if row["factions"] else "")
         rows.append((row["count"], row["name"] + each))
     groups.append((f"{t['tokens']} tokens and tracks", rows))
+    if data.get("markers"):
+        groups.append((w.plain(f"{t['markers']} pile markers (printed with the cards, one "
+                               "per [draw_pile])"),
+                       [(m["count"], w.plain(m["name"])) for m in data["markers"]]))
+    dice = data.get("dice")
+    if dice:
+        groups.append((f"{dice['count']} {dice['name']}",
+                       [(dice["count"], w.plain(f"Ordinary {dice['sides']}-sided [die:pl] "
+                                                "(not printed)"))]))
     html = []
     for title, items in groups:
         body = "".join(f'<tr><td class="rb-num">{escape(n)}</td><td>{escape(name)}</td></tr>'

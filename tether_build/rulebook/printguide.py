@@ -9,8 +9,6 @@ sheets (render.geometry: 9 per sheet, each front sheet followed by its backs), t
 
 from __future__ import annotations
 
-import math
-
 from markupsafe import Markup
 
 SCALE_SQUARE_MM = 50   # the printed square to measure
@@ -22,13 +20,18 @@ ONE_SIDE = "One side"
 
 
 def card_pages(content, cards: list[dict], paper: str, players: int | None = None) -> int:
-    """Pages of print/cards-<paper>.pdf: sheets of fronts, each followed by its backs."""
-    from ..render.build import PrintOptions, select_cards
+    """Pages of print/cards-<paper>.pdf: sheets of fronts, each followed by its backs. The
+    fronts are the card copies and the pile markers, as render.build lays them out (the
+    markers were once left out: the guide said 52 pages of a file of 54)."""
+    from ..render.build import PrintOptions, pile_markers, select_cards
     from ..render.geometry import sheet_for
+    from ..render.sheets import page_count
 
-    chosen = select_cards(content, cards, PrintOptions(players=players))
-    fronts = sum(c["copies"] for c in chosen)
-    return 2 * math.ceil(fronts / sheet_for(paper).per_page)
+    opts = PrintOptions(players=players)
+    chosen = select_cards(content, cards, opts)
+    decks = list(dict.fromkeys(c["deck"] for c in chosen))
+    fronts = sum(c["copies"] for c in chosen) + len(pile_markers(content, decks, opts))
+    return page_count(sheet_for(paper), fronts)
 
 
 def card_sheets(papers) -> list[dict]:
@@ -128,6 +131,7 @@ def guide(content, cards: list[dict], words, components: dict, papers=("a4", "le
         "prints": _items(content, cards, papers, board, words),
         "decks": _decks(components),
         "card_total": components["totals"]["cards"],
+        "markers": components["totals"].get("markers", 0),
         "card_mm": (CARD_W, CARD_H),
         "card_sheets": card_sheets(papers),
         "tile_mm": components["tile_mm"],
@@ -141,19 +145,24 @@ def guide(content, cards: list[dict], words, components: dict, papers=("a4", "le
     }
 
 
+RULER_PAD_MM = 3.0      # each side of the ruler line: room for half its widest label ("10")
+
+
 def ruler_svg(scale: dict) -> Markup:
-    """A ruler line of scale['ruler'] mm with a tick every mm (longer every 5 and 10)."""
-    length = scale["ruler"]
+    """A ruler line of scale['ruler'] mm with a tick every mm (longer every 5 and 10); its
+    labels (cm) stand inside the drawing, the last one too (it was clipped at the edge)."""
+    length, pad = scale["ruler"], RULER_PAD_MM
     ticks = []
     for mm in scale["ticks"]:
         h = 4.0 if mm % 10 == 0 else 2.6 if mm % 5 == 0 else 1.5
-        ticks.append(f'<line x1="{mm + 1}" y1="1" x2="{mm + 1}" y2="{1 + h}"/>')
-    labels = "".join(f'<text x="{mm + 1}" y="8.4">{mm // 10}</text>'
+        ticks.append(f'<line x1="{mm + pad:g}" y1="1" x2="{mm + pad:g}" y2="{1 + h}"/>')
+    labels = "".join(f'<text x="{mm + pad:g}" y="8.4">{mm // 10}</text>'
                      for mm in scale["ticks"] if mm % 10 == 0)
-    width = length + 2
+    width = length + 2 * pad
     return Markup(
-        f'<svg class="rb-ruler" xmlns="http://www.w3.org/2000/svg" width="{width}mm" '
-        f'height="10mm" viewBox="0 0 {width} 10">'
-        f'<g stroke="#000" stroke-width="0.2"><line x1="1" y1="1" x2="{length + 1}" y2="1"/>'
+        f'<svg class="rb-ruler" xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" '
+        f'height="10mm" viewBox="0 0 {width:g} 10">'
+        f'<g stroke="#000" stroke-width="0.2"><line x1="{pad:g}" y1="1" '
+        f'x2="{length + pad:g}" y2="1"/>'
         f'{"".join(ticks)}</g><g font-size="2.6" text-anchor="middle" '
         f'font-family="Tether Sans" fill="#000">{labels}</g></svg>')

@@ -356,9 +356,11 @@ def _lay_out(html: str, kind: str, cache, base: str, first: float, measure: Call
     """Lay a part out and keep it in the cache."""
     from ..render.cache import pack
     from ..render.pdf import Layout
+    from . import tablefit
     from .stamp import skeleton, slots
 
     document = layout(base).render(html)
+    tablefit.check(document, kind)   # before the cache keeps it: refused on every build
     placed = slots(document)
     meta = {"pages": len(document.pages), "used": _used(document.pages[-1]),
             "spills": _used(document.pages[0]) > first + SLACK,

@@ -125,10 +125,10 @@ def bridge_path(start, goal, bridges) -> list | None:
 def _bridge(a, b, flat: float) -> str:
     ax, ay = common.axial_mm(*a, flat)
     bx, by = common.axial_mm(*b, flat)
-    t0, t1 = 0.32, 0.68
+    t0, t1 = 0.38, 0.62   # a short bar across the shared edge, clear of the hexes' labels
     return (f'<line x1="{ax + (bx - ax) * t0:.2f}" y1="{ay + (by - ay) * t0:.2f}" '
             f'x2="{ax + (bx - ax) * t1:.2f}" y2="{ay + (by - ay) * t1:.2f}" '
-            f'stroke="#6b4a2b" stroke-width="{flat * 0.22:.2f}" stroke-linecap="round"/>')
+            f'stroke="#6b4a2b" stroke-width="{flat * 0.18:.2f}" stroke-linecap="round"/>')
 
 
 def distance_figure(content, width_mm: float = 72.0) -> tuple[Markup, dict]:
@@ -149,8 +149,10 @@ def distance_figure(content, width_mm: float = 72.0) -> tuple[Markup, dict]:
         if h == START:
             body.append(_text(cx, cy, 5.0, "A"))
         elif h == GOAL:
-            body.append(_text(cx, cy - 1.6, 5.0, "B") +
-                        _text(cx, cy + 3.2, 2.8, distance(START, h), "#555", "normal"))
+            # its distance beside the letter, up and right: a Bridge bar into B (from
+            # below) once covered it
+            body.append(_text(cx - 0.9, cy, 5.0, "B") +
+                        _text(cx + 2.6, cy - 2.0, 2.8, distance(START, h), "#555", "normal"))
         else:
             body.append(_text(cx, cy, 3.6, distance(START, h), "#555", "normal"))
     assert all(b in neighbors(a) for a, b in BRIDGES), "figure bridges must join neighbours"

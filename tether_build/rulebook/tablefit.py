@@ -1,0 +1,92 @@
+"""The fit check of the rulebook's tables (and the player aid's and the print guide's): every
+table of class rb-table is measured after layout. A table wider than its page's text area
+(printed into the margin or cut off at the paper's edge), a cell whose text runs outside
+the cell (a long word, a number that does not wrap), or type under MIN_PT is a build error
+naming the table by its chapter and first cells (render/fit.py does this for card faces).
+"""
+
+from __future__ import annotations
+
+from ..errors import TetherError
+from ..render.patches import page_root
+
+MIN_PT = 6.0
+TOLERANCE_MM = 0.3
+PX_PER_MM = 96 / 25.4
+PX_PER_PT = 96 / 72
+
+
+def _classes(box) -> set[str]:
+    element = getattr(box, "element", None)
+    return set((element.get("class") or "").split()) if element is not None else set()
+
+
+def _walk(box):
+    box = getattr(box, "_box", box)
+    yield box
+    for child in getattr(box, "children", ()):
+        yield from _walk(child)
+
+
+def _texts(box) -> list:
+    return [b for b in _walk(box) if type(b).__name__ == "TextBox" and b.text.strip()]
+
+
+def _name(table, chapter: str) -> str:
+    words = " | ".join(t.text.strip() for t in _texts(table)[:3])
+    return f"the table {words[:60]!r}" + (f" in {chapter!r}" if chapter else "")
+
+
+def _chapter(page) -> str:
+    for box in _walk(page_root(page)):
+        if "rb-chapter-title" in _classes(box):
+            texts = _texts(box)
+            if texts:
+                return " ".join(t.text.strip() for t in texts)
+    return ""
+
+
+def table_problems(document) -> list[str]:
+    """Why each table of the laid-out `document` does not fit ([] when all do)."""
+    tol = TOLERANCE_MM * PX_PER_MM
+    out: list[str] = []
+    chapter = ""
+    for number, page in enumerate(document.pages, 1):
+        root = page_root(page)
+        chapter = _chapter(page) or chapter
+        left, right = root.content_box_x(), root.content_box_x() + root.width
+        tables = [b for b in _walk(root) if "rb-table" in _classes(b)
+                  and type(b).__name__ == "TableBox"]
+        for table in tables:
+            name = _name(table, chapter)
+            x0, x1 = table.border_box_x(), table.border_box_x() + table.border_width()
+            over = max(left - x0, x1 - right)
+            if over > tol:
+                out.append(f"page {number}: {name} runs {over / PX_PER_MM:.1f} mm past the "
+                           "page's text area")
+                continue
+            for cell in (b for b in _walk(table) if type(b).__name__ == "TableCellBox"):
+                c0 = cell.padding_box_x()
+                c1 = c0 + cell.padding_width()
+                for text in _texts(cell):
+                    size = text.style["font_size"] / PX_PER_PT
+                    if size < MIN_PT - 0.05:
+                        out.append(f"page {number}: {name}: {text.text.strip()!r} is set at "
+                                   f"{size:.1f} pt, under the {MIN_PT:g} pt minimum")
+                        break
+                    spill = max(c0 - text.position_x, text.position_x + text.width - c1)
+                    if spill > tol:
+                        out.append(f"page {number}: {name}: {text.text.strip()!r} runs "
+                                   f"{spill / PX_PER_MM:.1f} mm outside its cell")
+                        break
+    return out
+
+
+def check(document, what: str) -> None:
+    """Raise naming every table of `document` (one part of the book: `what`) that does not
+    fit; the layout is then kept nowhere, so every build reports it until it is fixed."""
+    problems = table_problems(document)
+    if problems:
+        raise TetherError(f"rulebook: {what}: a table does not fit:\n  "
+                          + "\n  ".join(problems)
+                          + "\n(shorten the words in its cells or split the table)")
