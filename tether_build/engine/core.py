@@ -37,7 +37,8 @@ class StepBudget(RuntimeError):
         src = ctx.inst.defn if ctx.inst is not None else (
             ctx.champ.defn if ctx.champ is not None else None)
         who = f"card {src.id}" if src is not None else "a faction passive"
-        return cls(f"{who}: its effect ran past the step budget ({STEP_BUDGET} steps in one "
+        budget = getattr(ctx.g, "step_budget", STEP_BUDGET)   # the game's own (check/world)
+        return cls(f"{who}: its effect ran past the step budget ({budget} steps in one "
                    f"game, at a {step.kind} step): a repeat or a trigger without end?",
                    src.id if src is not None else None)
 
