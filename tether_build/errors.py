@@ -36,6 +36,9 @@ class ContentError(TetherError):
         super().__init__(f"{n} problem{'s' if n != 1 else ''} in content")
 
     def format_message(self) -> str:
+        """Every problem, a line each, then how many; one problem is one line (issue 43)."""
+        if len(self.problems) == 1:
+            return str(self.problems[0])
         return "\n".join(map(str, self.problems)) + f"\n{self.message}"
 
     def __reduce__(self):

@@ -1,10 +1,12 @@
 """Print-test fixtures: one full-set build (with a renamed glossary term) and one small build
-with PNGs and Tabletop Simulator decks. Both are built once per session."""
+with PNGs and Tabletop Simulator decks. Both are built once per test run, shared by the
+pytest-xdist workers (read-only: no test writes into them)."""
 
 from __future__ import annotations
 
 import pytest
 from cardtest_helpers import RENAMED, ROOT, SMALL, copy_content, rename_term
+from run_once import once_per_run
 
 
 @pytest.fixture(scope="session")
@@ -12,12 +14,13 @@ def full_build(tmp_path_factory):
     """Every card, both papers, backs, no PNG/TTS; the glossary term `force` renamed."""
     from tether_build.render.build import PrintOptions, build_print
 
-    base = tmp_path_factory.mktemp("full")
-    content_dir = copy_content(base)
-    rename_term(content_dir, "force", **RENAMED)
-    out = base / "build"
-    result = build_print(content_dir, out, PrintOptions(png=None, tts=False))
-    return {"out": out, "result": result, "content": content_dir}
+    def make(base):
+        content_dir = copy_content(base)
+        rename_term(content_dir, "force", **RENAMED)
+        out = base / "build"
+        result = build_print(content_dir, out, PrintOptions(png=None, tts=False))
+        return {"out": out, "result": result, "content": content_dir}
+    return once_per_run(tmp_path_factory, "full", make)
 
 
 @pytest.fixture(scope="session")
@@ -25,11 +28,13 @@ def small_build(tmp_path_factory, shipped_content):
     """The SMALL subset of the shipped content: sheets, PNGs and TTS."""
     from tether_build.render.build import PrintOptions, build_print
 
-    out = tmp_path_factory.mktemp("small") / "build"
-    result = build_print(ROOT / "tests" / "fixtures" / "content", out,
-                         PrintOptions(cards=SMALL, tts_url="https://x.test/tts"),
-                         content=shipped_content)
-    return {"out": out, "result": result}
+    def make(base):
+        out = base / "build"
+        result = build_print(ROOT / "tests" / "fixtures" / "content", out,
+                             PrintOptions(cards=SMALL, tts_url="https://x.test/tts"),
+                             content=shipped_content)
+        return {"out": out, "result": result}
+    return once_per_run(tmp_path_factory, "small", make)
 
 
 @pytest.fixture(scope="session")

@@ -68,8 +68,8 @@ def test_tokens_enough_for_six_players(content, data):
     assert data["totals"]["tokens"] == sum(t.count for t in tokens.token_set(content))
 
 
-def test_manifest_files(data):
-    print_build = _print_build()
+def test_manifest_files(data, tmp_path_factory):
+    print_build = _print_build(tmp_path_factory)
     text = (print_build / "components.txt").read_text()
     assert text == components.manifest_text(data)
     for deck in data["decks"]:

@@ -18,13 +18,13 @@ COORD = re.compile(r"-?\d+,\s?-?\d+")
 
 
 @pytest.fixture(scope="module")
-def print_build():
-    return _print_build()
+def print_build(tmp_path_factory):
+    return _print_build(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
-def board_build():
-    return _board_build()
+def board_build(tmp_path_factory):
+    return _board_build(tmp_path_factory)
 
 
 def _within(box, hexagon, tol=0.1):

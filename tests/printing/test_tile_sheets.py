@@ -22,13 +22,13 @@ PAPER_MM = {name: size for name, size in common.PAPERS.items()}
 
 
 @pytest.fixture(scope="module")
-def print_build() -> Path:
-    return _print_build()
+def print_build(tmp_path_factory) -> Path:
+    return _print_build(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
-def board_build() -> Path:
-    return _board_build()
+def board_build(tmp_path_factory) -> Path:
+    return _board_build(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ MIN_GUTTER_MM = 2.0  # bare paper between the ink of two tokens, and between two
 
 
 @pytest.fixture(scope="module")
-def print_build():
-    return _print_build()
+def print_build(tmp_path_factory):
+    return _print_build(tmp_path_factory)
 
 
 def _inside(inner, outer, tol=0.05):

@@ -1,13 +1,12 @@
 """Shared helpers for the print tests (no conftest.py here: tests/ imports its own conftest
-by name, and a second one would shadow it). Builds are cached for the whole test run."""
+by name, and a second one would shadow it). Builds are made once for the whole test
+run, shared by the xdist workers."""
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
-from functools import cache
 from pathlib import Path
+
+from run_once import once_per_run
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTENT = str(ROOT / "tests" / "fixtures" / "content")
@@ -24,25 +23,28 @@ def cli(*args: str):
     return result
 
 
-@cache
-def _tmp() -> Path:
-    path = Path(tempfile.mkdtemp(prefix="tether-print-tests-"))
-    atexit.register(shutil.rmtree, path, True)
-    return path
+_BUILT: dict[str, Path] = {}   # this process's copy of the run's builds
 
 
-@cache
-def print_build() -> Path:
-    """`tether print-tiles` (both papers) once per test run; returns build/print."""
-    out = _tmp() / "build"
-    cli("print-tiles", "--content", CONTENT, "--out", str(out), "--quiet")
-    return out / "print"
+def print_build(tmp_path_factory) -> Path:
+    """`tether print-tiles` (both papers) once per test run, shared by the xdist workers
+    (tests.conftest.once_per_run); returns build/print."""
+    def make(base: Path) -> Path:
+        out = base / "build"
+        cli("print-tiles", "--content", CONTENT, "--out", str(out), "--quiet")
+        return out / "print"
+    if "print" not in _BUILT:
+        _BUILT["print"] = once_per_run(tmp_path_factory, "tiles", make)
+    return _BUILT["print"]
 
 
-@cache
-def board_build() -> Path:
+def board_build(tmp_path_factory) -> Path:
     """`tether board --players 4 --seed 11` once per test run; returns build/board."""
-    out = _tmp() / "build"
-    cli("board", "--content", CONTENT, "--players", "4", "--seed", "11", "--out", str(out),
-        "--quiet")
-    return out / "board"
+    def make(base: Path) -> Path:
+        out = base / "build"
+        cli("board", "--content", CONTENT, "--players", "4", "--seed", "11", "--out",
+            str(out), "--quiet")
+        return out / "board"
+    if "board" not in _BUILT:
+        _BUILT["board"] = once_per_run(tmp_path_factory, "board", make)
+    return _BUILT["board"]

@@ -10,12 +10,15 @@ its Book keeps). Every INVARIANT_EVERY-th game, some of each player count, check
 invariants after each step (engine/invariants.py; the native engine's invariants.cpp makes the
 same checks). A game the native engine declines (an engine error, a broken invariant) is played
 again in Python, which reports the error or the broken invariant with the card being resolved;
-without the native engine, Python plays every game.
+without the native engine, Python plays every game. A game past its step budget
+(core.StepBudget, a card without end) is reported from the native engine's words, which are the
+Python engine's, without playing its million steps again.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import traceback
 from collections import Counter
 from collections.abc import Callable
@@ -112,6 +115,7 @@ def culprit(exc: BaseException) -> str | None:
 
 
 NATIVE_BROKE = "InvariantError"   # how the native engine words a broken invariant
+RUNAWAY = re.compile(r"StepBudget: (?:card (\S+):)?")   # a game past its step budget
 HEURISTIC = "heuristic-single"  # the native heuristic as Watch wraps it: no whole plays
 
 
@@ -170,10 +174,18 @@ def _play(rules, ks, seed: int, src: dict) -> tuple[dict, list, int, int]:
             continue
         players = _players(k)
         facs = [factions[(k + i) % len(factions)] for i in range(players)]
+        step = f"sweep game seed {seed + k} ({players} players, {', '.join(facs)})"
+        runaway = RUNAWAY.match(why.get(k, ""))
+        if runaway:   # the native engine's words are the Python engine's (core.StepBudget)
+            card = runaway.group(1) or "engine"
+            where = src.get(card, {"file": "-", "line": 0})
+            book.n["errored"][card] += 1
+            failures.append((k, Failure(card, "sweep", where["file"], where["line"], step,
+                                        why[k])))
+            continue
         agents = [Watch((HeuristicAgent if (k + i) % 2 else RandomAgent)(), book)
                   for i in range(players)]
         book.game = k
-        step = f"sweep game seed {seed + k} ({players} players, {', '.join(facs)})"
         broke = why.get(k, "").startswith(NATIVE_BROKE)   # an invariant, in the native engine
         try:
             check = Checker() if broke or _invariant_game(k) else None

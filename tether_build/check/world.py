@@ -18,6 +18,10 @@ from ..engine.scenario import give, new_card, put_champion, scenario
 
 ACTOR = 0
 PLAYERS = 3
+# effect steps one scenario may run: it plays one card and provokes its triggers, each effect
+# bounded by validate at bound.MAX_STEPS (10,000), so a tenth of a game's budget stops a card
+# without end (core.StepBudget, reported against it) after 0.1 s of CPU, not a whole second
+SCENARIO_STEPS = 100_000
 
 
 @dataclass(frozen=True)
@@ -201,6 +205,7 @@ def build(rules, spec: Spec, agent_cls=ScriptAgent) -> World:
     g = scenario(rules, PLAYERS, spec.seed, factions=facs, agents=agents, passives=False,
                  forces=3)
     g.rng = ForcedDice(spec.seed, spec.faces)
+    g.step_budget = g.steps_left = SCENARIO_STEPS
     w = World(g, agents[ACTOR], spec, filler_champion(rules), plain_cards(rules))
     _layout(w)
     for ab in spec.passives:

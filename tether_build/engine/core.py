@@ -22,15 +22,25 @@ STEP_BUDGET = 1_000_000
 
 
 class StepBudget(RuntimeError):
-    """A game ran more effect steps than STEP_BUDGET: names the card running then."""
+    """A game ran more effect steps than STEP_BUDGET: names the card running then (`card`,
+    its id; None for a faction passive). The native engine words it the same (play.cpp)."""
+
+    def __init__(self, message: str, card: str | None = None):
+        super().__init__(message)
+        self.card = card
+
+    def __reduce__(self):   # raised in a worker process, re-raised in the caller
+        return type(self), (str(self), self.card)
 
     @classmethod
     def at(cls, ctx, step) -> StepBudget:
         src = ctx.inst.defn if ctx.inst is not None else (
             ctx.champ.defn if ctx.champ is not None else None)
         who = f"card {src.id}" if src is not None else "a faction passive"
-        return cls(f"{who}: its effect ran past the step budget ({STEP_BUDGET} steps in one "
-                   f"game, at a {step.kind} step): a repeat or a trigger without end?")
+        budget = getattr(ctx.g, "step_budget", STEP_BUDGET)   # the game's own (check/world)
+        return cls(f"{who}: its effect ran past the step budget ({budget} steps in one "
+                   f"game, at a {step.kind} step): a repeat or a trigger without end?",
+                   src.id if src is not None else None)
 
 
 class Fizzle(Exception):

@@ -56,7 +56,8 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
         self.events: list[dict] | None = log
         self.check = check            # invariant callback(game, where) for tests
         self.decisions = 0
-        self.steps_left = core.STEP_BUDGET   # effect steps this game may still run (Step.run)
+        # effect steps this game may run, and may still run (Step.run)
+        self.step_budget = self.steps_left = core.STEP_BUDGET
         self.battle_seq = 0
         self.tally = [0] * 6  # dice faces of the side rolling now (combat, for the log)
         self.last_battle_rounds = 0

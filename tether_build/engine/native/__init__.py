@@ -164,8 +164,15 @@ class NativeRules:
         the game); each result a dict (winner, end, round, decisions, played, fizzled,
         resolved; with `log` events + snapshot; with `book` the sweep's counts of each card:
         offered, bought, picked, playable), or None where the native engine declined the
-        game. declined: a list that gets, per game, why it was declined (or None)."""
+        game. declined: a list that gets, per game, why it was declined (or None). A game
+        that runs past core.STEP_BUDGET effect steps raises core.StepBudget, worded as the
+        Python engine words it (naming the card); with `declined`, it is declined instead,
+        its reason "StepBudget: " and those words (the check's sweep reports it as the
+        Python engine's error, without playing the game again)."""
+        from ..core import STEP_BUDGET, StepBudget
+
         request = {"players": players, "log": log, "book": book, "options": options,
+                   "step_budget": STEP_BUDGET,
                    "games": [{"seed": g[0], "factions": g[1],
                               **({"agents": g[2]} if len(g) > 2 else {}),
                               **({"check": True} if len(g) > 3 and g[3] else {})}
@@ -175,12 +182,18 @@ class NativeRules:
         got = self._call(self.lib.tn_play, request)
         if isinstance(got, dict):  # the whole request was refused
             got = [got] * len(games)
+        runaway = next((r for r in got if r.get("budget")), None)
+        if runaway is not None and declined is None:   # as the Python engine would raise it
+            raise StepBudget(str(runaway.get("error")), card=runaway.get("card") or None)
         if declined is not None:
-            declined.extend(None if r.get("ok") else str(r.get("error")) for r in got)
+            declined.extend(None if r.get("ok") else
+                            f"{BUDGET}: {r.get('error')}" if r.get("budget") else
+                            str(r.get("error")) for r in got)
         return [r if r.get("ok") else None for r in got]
 
 
 INT64 = 2**63
+BUDGET = "StepBudget"   # a declined game's reason when it ran past its step budget
 _TWINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Ruleset -> NativeRules | None
 
 

@@ -141,7 +141,7 @@ static std::string play_one(Engine& E, int players, int64_t seed,
                             const std::vector<std::string>& factions,
                             const std::vector<char>& heuristic, bool has_weights,
                             const Options& opt, const std::string& options_json, bool log,
-                            bool with_book, bool check) {
+                            bool with_book, bool check, int64_t budget) {
   Rules& R = E.R;
   int radius = 0;
   {
@@ -153,6 +153,7 @@ static std::string play_one(Engine& E, int players, int64_t seed,
   g.opt = opt;
   g.logging = log;
   g.checking = check;   // the rules invariants after each step (invariants.cpp)
+  g.step_budget = g.steps_left = budget;
   bool any = false;
   for (char h : heuristic) any = any || h;
   if (any) {
@@ -204,9 +205,11 @@ void* tn_load(const char* cards, const char* game, const char* factions, char** 
 
 // request: {"players": P, "games": [{"seed": s, "factions": [...], "agents": [...],
 //           "check": bool}, ...], "options": {...Options.to_dict()...}, "log": bool,
-//           "book": bool}; returns a JSON list. A game that "check"s the rules invariants
-//           after each step ends with {"ok": false, "error": "InvariantError: ..."} at the
-//           first broken one.
+//           "book": bool, "step_budget": n}; returns a JSON list. A game that "check"s the
+//           rules invariants after each step ends with {"ok": false, "error":
+//           "InvariantError: ..."} at the first broken one; a game that runs more effect steps
+//           than its budget (core.STEP_BUDGET) with {"ok": false, "budget": true, "card":
+//           id or "", "error": core.StepBudget's words, naming the card}.
 char* tn_play(void* eng, const char* request) {
   tn::Engine& E = *(tn::Engine*)eng;
   std::string out = "[";
@@ -238,6 +241,8 @@ char* tn_play(void* eng, const char* request) {
       opt_ok = false;
       opt_err = e.what();
     }
+    int64_t budget = tn::STEP_BUDGET;   // core.STEP_BUDGET, as the Python side sends it
+    if (const tn::J* b = req.get("step_budget")) budget = b->num();
     bool first = true;
     for (auto& gm : req.at("games").a) {
       if (!first) out += ",";
@@ -259,7 +264,13 @@ char* tn_play(void* eng, const char* request) {
         if (!weights_err.empty()) throw tn::Unsupported("weights: " + weights_err);
         bool check = gm.get("check") && gm.at("check").truthy();
         out += tn::play_one(E, players, gm.at("seed").num(), facs, heur, has_weights, opt,
-                            options_json, log, with_book, check);
+                            options_json, log, with_book, check, budget);
+      } catch (tn::StepBudget& e) {   // not declined: the game has no end (core.StepBudget)
+        std::string m = "{\"ok\":false,\"budget\":true,\"card\":";
+        tn::put_str(m, e.card);
+        m += ",\"error\":";
+        tn::put_str(m, e.what());
+        out += m + "}";
       } catch (std::exception& e) {
         std::string m = "{\"ok\":false,\"error\":";
         tn::put_str(m, e.what());

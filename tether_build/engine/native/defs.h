@@ -16,6 +16,15 @@ struct Unsupported : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Effect steps one game may run (engine/core.py STEP_BUDGET, sent with each request): a game
+// past it ends with this error, worded as core.StepBudget's, naming the card (issue 43).
+static const int64_t STEP_BUDGET = 1000000;
+struct StepBudget : std::runtime_error {
+  std::string card;   // the card running then ("" for a faction passive)
+  StepBudget(const std::string& why, const std::string& card_)
+      : std::runtime_error(why), card(card_) {}
+};
+
 // ---- enums --------------------------------------------------------------------------------
 enum ModKind {
   M_HIT_ON, M_EXTRA_DICE, M_SET_DICE, M_ASSIGN_HITS, M_REDIRECT_HIT, M_IGNORE_BRIDGES,

@@ -147,6 +147,8 @@ struct Game {
   int64_t decisions = 0;
   int battle_seq = 0, last_battle_rounds = 0;
   int nested_runs = 0;  // run_steps calls in progress, one inside another
+  // effect steps this game may run and may still run (core.STEP_BUDGET, Step.run)
+  int64_t step_budget = STEP_BUDGET, steps_left = STEP_BUDGET;
   std::map<int, int> dirty;
   std::vector<int64_t> st_played, st_fizzled, st_resolved;
   std::vector<int> pending;

@@ -216,7 +216,18 @@ static void run_list(Game& g, const std::vector<Step*>& steps, Ctx& ctx) {
   for (const Step* s : steps) g.run_step(s, ctx);
 }
 
+// core.StepBudget.at: the card running when a game passes its step budget, in its words
+static StepBudget step_budget_error(const Game& g, const Step* st, const Ctx& ctx) {
+  const CardDef* src = ctx.inst ? ctx.inst->defn : ctx.champ ? ctx.champ->defn : nullptr;
+  std::string who = src ? "card " + src->id : "a faction passive";
+  return StepBudget(who + ": its effect ran past the step budget (" +
+                        std::to_string(g.step_budget) + " steps in one game, at a " +
+                        STEP_NAMES[st->kind] + " step): a repeat or a trigger without end?",
+                    src ? src->id : "");
+}
+
 void Game::run_step(const Step* st, Ctx& ctx) {
+  if (--steps_left < 0) throw step_budget_error(*this, st, ctx);  // as core.Step.run
   Target t;
   if (st->has_select) select_step(*this, st, ctx, t);
   Player& me = players[ctx.p];
