@@ -11,7 +11,7 @@ from tether_build.engine.options import Options
 
 from .native_cases import kitchen_sink
 
-SMALL = {"sims": 6, "width": 3, "horizon": 1}  # a small budget: the tests stay fast
+SMALL = {"sims": 6, "width": 3, "horizon": 3}  # a small budget: the tests stay fast
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ def _first_search(rules, seed, **cfg):
     return got["search"]["trace"].split(";")[0]
 
 
-@pytest.mark.parametrize("seed", [2, 9, 13])
+@pytest.mark.parametrize("seed", [2, 13])
 def test_the_search_does_not_read_what_its_seat_cannot_see(native_built, rules, seed):
     """Two games that differ only in what the searching seat cannot see (just before its
     first searched decision: another seat's hand and draw pile dealt differently, its own
@@ -92,8 +92,9 @@ def test_the_search_does_not_read_what_its_seat_cannot_see(native_built, rules, 
         _first_search(rules, seed, deal=False)
 
 
-def test_simulate_plays_nsearch_in_the_native_engine(native_built, rules):
+def test_simulate_plays_nsearch_in_the_native_engine(native_built, rules, monkeypatch):
     from tether_build.engine.simulate import simulate
 
+    monkeypatch.setattr(native, "SEARCH", SMALL)
     out = simulate(rules, 2, 2, 0, agents=["nsearch", "heuristic"], workers=1)
     assert set(out["agent_win_rate"]) == {"nsearch", "heuristic"}

@@ -205,6 +205,9 @@ def for_rules(rules) -> NativeRules | None:
 
 
 AGENTS = ("random", "heuristic", "nsearch")  # the agents the native engine plays, by name
+# the nsearch agent's settings in simulate and the balance lab (search.cpp: sims, width,
+# horizon, explore, noise); an unset one keeps search.cpp's default
+SEARCH: dict = {}
 
 
 def heuristic_weights() -> dict:
@@ -226,7 +229,8 @@ def play_agents(rules, players: int, games: list[tuple], options, log: bool = Fa
     native = for_rules(rules)
     if native is None or not all(-INT64 < g[0] < INT64 for g in games):
         return [None] * len(games)
-    return native.play(players, games, options.to_dict(), log, book, declined, search)
+    return native.play(players, games, options.to_dict(), log, book, declined,
+                       SEARCH if search is None else search)
 
 
 def battle_odds(rules, attacker: dict, defender: dict, where: str, trials: int, seed: int,
