@@ -98,3 +98,14 @@ def test_simulate_plays_nsearch_in_the_native_engine(native_built, rules, monkey
     monkeypatch.setattr(native, "SEARCH", SMALL)
     out = simulate(rules, 2, 2, 0, agents=["nsearch", "heuristic"], workers=1)
     assert set(out["agent_win_rate"]) == {"nsearch", "heuristic"}
+
+
+def test_a_table_does_not_offer_nsearch():
+    """nsearch plays whole games in the native engine: `tether play` refuses it with a
+    sentence, and the browser table does not list it."""
+    from tests.engine.test_play_cli import _run
+    from tether_build.playserve import _agents
+
+    r = _run(["--agents", "nsearch"], "")
+    assert r.exit_code != 0 and "native engine only" in r.output
+    assert "nsearch" not in _agents() and "search" in _agents()
