@@ -64,7 +64,8 @@ def test_the_search_picks_offered_options_and_keeps_the_rules(native_built, rule
     rs = rules if which == "fixture" else sink
     for players, seed in ((2, 1), (4, 2)):
         agents = ["nsearch"] + ["heuristic"] * (players - 1)
-        got = _play(rs, players, seed, agents, search=SMALL, log=True, check=True)
+        got = _play(rs, players, seed, agents, search=dict(SMALL, limit=12), log=True,
+                    check=True)
         asked = [e for e in got["events"] if e["e"] == "decide" and e["p"] == 0
                  and e["kind"] == "action"]
         assert asked and all(0 <= e["i"] < e["n"] for e in asked)
@@ -73,7 +74,8 @@ def test_the_search_picks_offered_options_and_keeps_the_rules(native_built, rule
 
 
 def _first_search(rules, seed, **cfg):
-    got = _play(rules, 2, seed, ["heuristic", "nsearch"], search=dict(SMALL, **cfg))
+    got = _play(rules, 2, seed, ["heuristic", "nsearch"], search=dict(SMALL, limit=1, **cfg))
+    assert got["search"]["searched"] == 1
     return got["search"]["trace"].split(";")[0]
 
 

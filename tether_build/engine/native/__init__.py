@@ -167,8 +167,9 @@ class NativeRules:
         offered, bought, picked, playable), or None where the native engine declined the
         game. declined: a list that gets, per game, why it was declined (or None).
         search: the native search agent's settings (search.cpp: sims, width, horizon,
-        explore, noise; unset ones keep their defaults); a game with an "nsearch" seat gets
-        "search" in its result: decisions searched, simulations, mismatched, cpu seconds."""
+        explore, noise, limit; unset ones keep their defaults); a game with an "nsearch"
+        seat gets "search" in its result: decisions searched, simulations, mismatched, cpu
+        seconds and a trace of each search."""
         request = {"players": players, "log": log, "book": book, "options": options,
                    "games": [{"seed": g[0], "factions": g[1],
                               **({"agents": g[2]} if len(g) > 2 else {}),

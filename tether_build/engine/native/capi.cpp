@@ -266,6 +266,7 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("explore")) cfg.explore = x->dbl();
       if (const tn::J* x = sj->get("noise")) cfg.noise = x->dbl();
       if (const tn::J* x = sj->get("verify")) cfg.verify = x->truthy();
+      if (const tn::J* x = sj->get("limit")) cfg.limit = x->num();
       if (const tn::J* x = sj->get("perturb")) cfg.perturb = x->truthy();
       if (const tn::J* x = sj->get("deal")) cfg.deal = x->truthy();
     }

@@ -98,6 +98,7 @@ struct SearchCfg {
   int64_t horizon = 2;    // rounds a simulation plays (the current one included), then judged
   double explore = 0.5;   // UCB1's exploration constant
   double noise = 0.15;    // the chance a simulated opponent's decision is a random option
+  int64_t limit = -1;     // decisions searched at most a game (-1: all), then the heuristic's
   // counts: decisions searched, simulations run, simulations whose option list differed
   int64_t searched = 0, simulations = 0, mismatched = 0;
   double cpu = 0.0;       // CPU seconds spent searching (std::clock)

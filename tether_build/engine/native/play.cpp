@@ -874,7 +874,7 @@ Plan Game::choose_action(int p) {
       pick = forced_ok ? forced_index : 0;
       decisions++;
     } else if (first && !in_sim && searcher.size() > (size_t)p && searcher[p] &&
-               options.size() > 1) {
+               options.size() > 1 && (scfg->limit < 0 || scfg->searched < scfg->limit)) {
       pick = search_action(p, options.size(), ask);
       decisions++;
       if (logging)
