@@ -4,6 +4,8 @@ search only ever picks an offered option; and it reads nothing its seat cannot s
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tether_build.engine import native
@@ -111,3 +113,17 @@ def test_a_table_does_not_offer_nsearch():
     r = _run(["--agents", "nsearch"], "")
     assert r.exit_code != 0 and "native engine only" in r.output
     assert "nsearch" not in _agents() and "search" in _agents()
+
+
+def test_the_balance_lab_plays_nsearch_in_the_native_engine(native_built, compiled,
+                                                           monkeypatch):
+    """`tether balance --agents nsearch,heuristic`: the lab's games are the native
+    engine's (the Python side has no nsearch: it would refuse)."""
+    from tether_build.analysis import runner
+
+    monkeypatch.setattr(native, "SEARCH", dict(SMALL, limit=5))
+    spec = {"games": 2, "players": 2, "seed": 0, "agents": ["nsearch", "heuristic"],
+            "factions": None, "options": None}
+    recs = runner.run_batch(compiled, spec, [0, 1])
+    assert len(recs) == 2
+    assert all("nsearch" in json.dumps(r) for r in recs)
