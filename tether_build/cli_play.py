@@ -39,6 +39,9 @@ def play(content_dir, engine_dir, players, seat, agents, factions, seed, opts) -
     for n in names:
         if n not in AGENTS:
             raise click.ClickException(f"unknown agent {n!r} (known: {', '.join(AGENTS)})")
+        if n == "nsearch":
+            raise click.ClickException("nsearch plays whole games in the native engine only "
+                                       "(tether simulate, tether balance); here use search")
     rules = Rules.load(content_dir)
     if engine_dir is not None:
         rules.rules = load_rules(content_dir, engine_dir)

@@ -143,7 +143,8 @@ class Game:
 
 def _agents() -> dict:
     from .engine.simulate import AGENTS
-    return AGENTS
+    # nsearch plays whole games in the native engine only: not at a table
+    return {k: v for k, v in AGENTS.items() if k != "nsearch"}
 
 
 def explain(agent, view, p, kind, options, ctx) -> list | None:

@@ -17,7 +17,20 @@ from .options import Options
 from .play import play_game, write_log
 from .search import SearchAgent
 
-AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "search": SearchAgent}
+
+class NativeSearchAgent:
+    """The native engine's search agent ("nsearch": engine/native/search.cpp). It plays in
+    the native engine only; the Python search agent ("search") stays the reference."""
+
+    name = "nsearch"
+
+    def __init__(self):
+        raise ValueError("the nsearch agent plays in the native engine only, and it is not "
+                         "built or was declined here (python3 -m tether_build.engine.native)")
+
+
+AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "search": SearchAgent,
+          "nsearch": NativeSearchAgent}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -85,8 +98,9 @@ def simulate(rules, games: int, players: int, seed: int, factions=None, agents=N
 def _play_range(job: dict, ks) -> list[tuple]:
     """Play games numbered ks: per game (factions, agent names, winners, ending, rounds,
     cards played). Random and heuristic agents' games are played by the native engine when
-    it is built (the same games, decisions and logs: engine/native); any game it declines,
-    and every game with a search agent, by the Python engine."""
+    it is built (the same games, decisions and logs: engine/native), and every game with
+    the native search agent (nsearch); any game it declines, and every game with the Python
+    search agent, by the Python engine."""
     rules, players, names = job["rules"], job["players"], job["names"]
     log_dir = job["log_dir"]
     ks = list(ks)
@@ -115,7 +129,7 @@ def _native(job: dict, ks: list[int], seats: list[list[str]], seated: list[str]
             ) -> list[dict | None]:
     """The native engine's result of each game numbered ks, its factions `seats` and its
     agents `seated` (None: the Python engine plays it): games of random and heuristic
-    agents (not the search agent)."""
+    agents and the native search agent (nsearch), not the Python search agent."""
     if any(a not in native.AGENTS for a in job["names"]):
         return [None] * len(ks)
     games = [(job["seed"] + k, facs, seated) for k, facs in zip(ks, seats)]

@@ -31,7 +31,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SOURCES = ("json.h", "mt.h", "defs.h", "load.h", "state.h", "game.h", "rules.cpp", "play.cpp",
-           "heur.cpp", "invariants.cpp", "capi.cpp")
+           "heur.cpp", "search.cpp", "invariants.cpp", "capi.cpp")
 LIBRARY = HERE / "_tether_engine.so"
 FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-fno-plt")
 ENV = "TETHER_ENGINE"  # "python": never the native engine (e.g. to compare the two)
@@ -157,7 +157,8 @@ class NativeRules:
         return got
 
     def play(self, players: int, games: list[tuple], options: dict, log: bool = False,
-             book: bool = False, declined: list | None = None) -> list[dict | None]:
+             book: bool = False, declined: list | None = None,
+             search: dict | None = None) -> list[dict | None]:
         """Play games (seed, factions) of random agents, or (seed, factions, agents) with an
         agent name a seat ("random" or "heuristic"), or (seed, factions, agents, True) to
         check the rules invariants after each step (invariants.cpp: a broken one declines
@@ -168,7 +169,11 @@ class NativeRules:
         that runs past core.STEP_BUDGET effect steps raises core.StepBudget, worded as the
         Python engine words it (naming the card); with `declined`, it is declined instead,
         its reason "StepBudget: " and those words (the check's sweep reports it as the
-        Python engine's error, without playing the game again)."""
+        Python engine's error, without playing the game again).
+        search: the native search agent's settings (search.cpp: sims, width, horizon,
+        explore, noise, limit; unset ones keep their defaults); a game with an "nsearch"
+        seat gets "search" in its result: decisions searched, simulations, mismatched, cpu
+        seconds and a trace of each search."""
         from ..core import STEP_BUDGET, StepBudget
 
         request = {"players": players, "log": log, "book": book, "options": options,
@@ -177,8 +182,11 @@ class NativeRules:
                               **({"agents": g[2]} if len(g) > 2 else {}),
                               **({"check": True} if len(g) > 3 and g[3] else {})}
                              for g in games]}
-        if any(len(g) > 2 and any(a.startswith("heuristic") for a in g[2]) for g in games):
+        if any(len(g) > 2 and any(a.startswith("heuristic") or a == "nsearch" for a in g[2])
+               for g in games):
             request["weights"] = heuristic_weights()
+        if search:
+            request["search"] = search
         got = self._call(self.lib.tn_play, request)
         if isinstance(got, dict):  # the whole request was refused
             got = [got] * len(games)
@@ -210,7 +218,10 @@ def for_rules(rules) -> NativeRules | None:
     return _TWINS[rules]
 
 
-AGENTS = ("random", "heuristic")  # the agents the native engine plays, by their names
+AGENTS = ("random", "heuristic", "nsearch")  # the agents the native engine plays, by name
+# the nsearch agent's settings in simulate and the balance lab (search.cpp: sims, width,
+# horizon, explore, noise); an unset one keeps search.cpp's default
+SEARCH: dict = {}
 
 
 def heuristic_weights() -> dict:
@@ -223,7 +234,8 @@ def heuristic_weights() -> dict:
 
 
 def play_agents(rules, players: int, games: list[tuple], options, log: bool = False,
-                book: bool = False, declined: list | None = None) -> list[dict | None]:
+                book: bool = False, declined: list | None = None,
+                search: dict | None = None) -> list[dict | None]:
     """Results of games (seed, factions, agent names; without the names, random agents;
     with True after them, the rules invariants checked after each step) from the native
     engine (None: play it in Python), with the sweep's counts when `book`. declined: see
@@ -231,7 +243,8 @@ def play_agents(rules, players: int, games: list[tuple], options, log: bool = Fa
     native = for_rules(rules)
     if native is None or not all(-INT64 < g[0] < INT64 for g in games):
         return [None] * len(games)
-    return native.play(players, games, options.to_dict(), log, book, declined)
+    return native.play(players, games, options.to_dict(), log, book, declined,
+                       SEARCH if search is None else search)
 
 
 def battle_odds(rules, attacker: dict, defender: dict, where: str, trials: int, seed: int,

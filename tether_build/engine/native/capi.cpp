@@ -141,7 +141,9 @@ static std::string play_one(Engine& E, int players, int64_t seed,
                             const std::vector<std::string>& factions,
                             const std::vector<char>& heuristic, bool has_weights,
                             const Options& opt, const std::string& options_json, bool log,
-                            bool with_book, bool check, int64_t budget) {
+                            bool with_book, bool check, int64_t budget,
+                            const std::vector<char>& search = {},
+                            const SearchCfg& cfg = SearchCfg()) {
   Rules& R = E.R;
   int radius = 0;
   {
@@ -163,14 +165,29 @@ static std::string play_one(Engine& E, int players, int64_t seed,
     g.attack_odds_fn = [&E](const std::vector<std::string>& a, const std::vector<std::string>& d,
                             bool siege) { return attack_odds(E, a, d, siege); };
   }
+  SearchCfg sc = cfg;
+  bool searching = false;
+  for (char s : search) searching = searching || s;
+  if (searching) {
+    g.searcher = search;
+    g.scfg = &sc;
+  }
   Book bk;
   if (with_book) {
     for (auto* v : {&bk.offered, &bk.bought, &bk.picked, &bk.playable}) v->assign(R.cards.size(), 0);
     g.book = &bk;
   }
+  g.verify_forks = cfg.verify;
   g.setup(players, seed, factions, options_json);
   g.run();
   std::string o = "{\"ok\":true,\"winner\":[";
+  if (cfg.verify) {  // each copy's end against the game's own (search.cpp fork_to_end)
+    std::string end = g.ev + "|" + g.snapshot();
+    int64_t same = 0;
+    for (auto& f : g.fork_ends) same += f == end;
+    o = "{\"forks\":" + std::to_string(g.fork_ends.size()) + ",\"forks_same\":" +
+        std::to_string(same) + "," + o.substr(1);
+  }
   for (size_t k = 0; k < g.winner.size(); ++k) {
     if (k) o += ",";
     o += std::to_string(g.winner[k]);
@@ -181,6 +198,10 @@ static std::string play_one(Engine& E, int players, int64_t seed,
   o += ",\"played\":" + counts(R, g.st_played) + ",\"fizzled\":" + counts(R, g.st_fizzled) +
        ",\"resolved\":" + counts(R, g.st_resolved);
   if (with_book) o += ",\"book\":" + book_json(R, bk);
+  if (searching)
+    o += ",\"search\":{\"searched\":" + std::to_string(sc.searched) + ",\"simulations\":" +
+         std::to_string(sc.simulations) + ",\"mismatched\":" + std::to_string(sc.mismatched) +
+         ",\"cpu\":" + std::to_string(sc.cpu) + ",\"trace\":\"" + sc.trace + "\"}";
   if (log) o += ",\"events\":[" + g.ev + "],\"snapshot\":" + g.snapshot();
   return o + "}";
 }
@@ -243,6 +264,18 @@ char* tn_play(void* eng, const char* request) {
     }
     int64_t budget = tn::STEP_BUDGET;   // core.STEP_BUDGET, as the Python side sends it
     if (const tn::J* b = req.get("step_budget")) budget = b->num();
+    tn::SearchCfg cfg;
+    if (const tn::J* sj = req.get("search")) {
+      if (const tn::J* x = sj->get("sims")) cfg.sims = x->num();
+      if (const tn::J* x = sj->get("width")) cfg.width = x->num();
+      if (const tn::J* x = sj->get("horizon")) cfg.horizon = x->num();
+      if (const tn::J* x = sj->get("explore")) cfg.explore = x->dbl();
+      if (const tn::J* x = sj->get("noise")) cfg.noise = x->dbl();
+      if (const tn::J* x = sj->get("verify")) cfg.verify = x->truthy();
+      if (const tn::J* x = sj->get("limit")) cfg.limit = x->num();
+      if (const tn::J* x = sj->get("perturb")) cfg.perturb = x->truthy();
+      if (const tn::J* x = sj->get("deal")) cfg.deal = x->truthy();
+    }
     bool first = true;
     for (auto& gm : req.at("games").a) {
       if (!first) out += ",";
@@ -251,20 +284,21 @@ char* tn_play(void* eng, const char* request) {
         if (!opt_ok) throw tn::Unsupported(opt_err);
         std::vector<std::string> facs;
         for (auto& f : gm.at("factions").a) facs.push_back(f.s);
-        std::vector<char> heur((size_t)players, 0);
+        std::vector<char> heur((size_t)players, 0), search((size_t)players, 0);
         if (const tn::J* ag = gm.get("agents")) {
           if (ag->a.size() != (size_t)players) throw tn::Unsupported("one agent a seat");
           for (size_t k = 0; k < ag->a.size(); ++k) {
             const std::string& name = ag->a[k].s;
             if (name == "heuristic") heur[k] = 1;
             else if (name == "heuristic-single") heur[k] = 2;
+            else if (name == "nsearch") heur[k] = search[k] = 1;  // search.cpp
             else if (name != "random") throw tn::Unsupported("agent " + name);
           }
         }
         if (!weights_err.empty()) throw tn::Unsupported("weights: " + weights_err);
         bool check = gm.get("check") && gm.at("check").truthy();
         out += tn::play_one(E, players, gm.at("seed").num(), facs, heur, has_weights, opt,
-                            options_json, log, with_book, check, budget);
+                            options_json, log, with_book, check, budget, search, cfg);
       } catch (tn::StepBudget& e) {   // not declined: the game has no end (core.StepBudget)
         std::string m = "{\"ok\":false,\"budget\":true,\"card\":";
         tn::put_str(m, e.card);

@@ -91,6 +91,24 @@ struct Book {
   std::set<std::pair<int, int>> once;  // (field, card iid) counted this game
 };
 
+// the native search agent's settings and counts (search.cpp)
+struct SearchCfg {
+  int64_t sims = 48;      // simulations a searched decision
+  int64_t width = 6;      // the root's arms: the heuristic's best options, at most this many
+  int64_t horizon = 2;    // rounds a simulation plays (the current one included), then judged
+  double explore = 0.5;   // UCB1's exploration constant
+  double noise = 0.15;    // the chance a simulated opponent's decision is a random option
+  int64_t limit = -1;     // decisions searched at most a game (-1: all), then the heuristic's
+  // counts: decisions searched, simulations run, simulations whose option list differed
+  int64_t searched = 0, simulations = 0, mismatched = 0;
+  double cpu = 0.0;       // CPU seconds spent searching (std::clock)
+  bool verify = false;    // check the copy (Game::fork_to_end): for the tests
+  // the leak test's knobs: perturb deals again, in the game itself, what the first searching
+  // seat cannot see just before its first search; deal=false skips the simulations' deal
+  bool perturb = false, deal = true;
+  std::string trace;      // per searched decision "seat:n:arm,visits,summed value|...;"
+};
+
 struct Plan {
   int p = 0;
   Action choice;
@@ -316,10 +334,14 @@ struct Game {
     if (n == 0)
       throw std::runtime_error(std::string("no options for decision ") + kind);
     decisions++;
+    if (!unseen.empty()) prune_unseen();
     int i;
     if (is_heuristic(p)) {
       if (!ask) throw Unsupported(std::string("a heuristic decision without scores: ") + kind);
-      i = heuristic_choose(p, kind, n, *ask);
+      if (noise > 0 && p != noise_exempt && agents[p].random() < noise)
+        i = (int)(agents[p].random() * (double)n);  // a simulated opponent's slip (search)
+      else
+        i = heuristic_choose(p, kind, n, *ask);
     } else {
       i = (int)(agents[p].random() * (double)n);
     }
@@ -327,6 +349,39 @@ struct Game {
     if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
     return i;
   }
+  // ---- the native search agent (search.cpp) -------------------------------------------------
+  std::vector<char> searcher;  // seats whose Action Step choice is searched (heuristic else)
+  SearchCfg* scfg = nullptr;
+  bool in_sim = false;         // a simulation's copy: no seat searches
+  double noise = 0.0;          // the simulated seats' slips (decide), but noise_exempt's
+  int noise_exempt = -1;
+  int forced_seat = -1, forced_index = -1;  // a simulation's first answer of the searching seat
+  size_t forced_n = 0;         // ... and the number of options it was chosen among
+  bool forced_ok = true;       // false: the copy offered another option list
+  int action_step = 0;         // the Action Step being played (action_phase)
+  int64_t stop_round = 0;      // a simulation stops after this round (0: play to the end)
+  // cards a seat gained from a supply deck unseen by the others: card -> (seat, deck), as
+  // Game.unseen; dropped once the card leaves that seat's hand and draw pile (it was shown)
+  std::map<int, std::pair<int, std::string>> unseen;
+  void prune_unseen() {
+    for (auto it = unseen.begin(); it != unseen.end();) {
+      const Player& pl = players[it->second.first];
+      bool held = std::find(pl.hand.begin(), pl.hand.end(), it->first) != pl.hand.end() ||
+                  std::find(pl.draw.begin(), pl.draw.end(), it->first) != pl.draw.end();
+      it = held ? std::next(it) : unseen.erase(it);
+    }
+  }
+  // the copy's check (tests): at each Action Step's start a copy plays to the end; its log
+  // and final state must be the game's own (fork_ends: each copy's log and snapshot)
+  bool verify_forks = false;
+  std::vector<std::string> fork_ends;
+  void fork_to_end(int step);
+  int search_action(int p, size_t n, const Ask& ask);
+  void relink(const Game& from);
+  void determinize(int p, MT& r);
+  void perturb_hidden(int p);
+  double simulate_arm(int p, int arm, size_t n, uint64_t seed);
+
   // ---- the heuristic agent (agents.HeuristicAgent, appraise.py, intent.py): heur.cpp ------
   bool is_heuristic(int p) const { return heuristic.size() > (size_t)p && heuristic[p]; }
   bool wants_ask(int p) const { return book || is_heuristic(p); }  // scores or counts read
@@ -617,7 +672,7 @@ struct Game {
   void resolve_card(Plan& plan);
   void resolve_basic(Plan& plan);
   void activate(int p, const Action& choice);
-  void action_phase();
+  void action_phase(int from_step = 0);
   struct Cost {
     int64_t mana, gold;
     Active* over;
@@ -658,7 +713,8 @@ struct Game {
   void setup(int players_n, int64_t seed, const std::vector<std::string>& factions,
              const std::string& options_json);
   std::vector<int> play_round();
-  void run();
+  std::vector<int> rest_of_round(int from_step);  // from an Action Step on (a simulation)
+  void run(int from_step = -1);
   std::string snapshot() const;
 };
 

@@ -486,6 +486,7 @@ void Game::run_step(const Step* st, Ctx& ctx) {
         if (add.has_gold) { o.has_gold = true; o.gold = add.gold; }
         if (add.has_initiative) { o.has_initiative = true; o.initiative = add.initiative; }
         gain_card(ctx.p, iid, st->to_hand);
+        unseen[iid] = {ctx.p, deck};  // the other seats do not see which card it is
         got++;
       }
       ctx.last_count = got;
@@ -868,15 +869,32 @@ Plan Game::choose_action(int p) {
     }
     options.swap(out);
   }
+  bool first = true;
   while (true) {
     Ask ask;
-    if (wants_ask(p)) {
+    if (wants_ask(p) || forced_seat == p) {
       ask.card = [&options](size_t i) { return options[i].kind == A_CARD ? options[i].a : -1; };
       ask.score = [this, p, &options, &plays](size_t i, bool bounding) {
         return action_score(p, options[i], plays, bounding);
       };
     }
-    Action choice = options[decide(p, "action", options.size(), &ask)];
+    int pick;
+    if (forced_seat == p) {  // a simulation: the searching seat's option under trial
+      forced_seat = -1;
+      forced_ok = first && options.size() == forced_n;
+      pick = forced_ok ? forced_index : 0;
+      decisions++;
+    } else if (first && !in_sim && searcher.size() > (size_t)p && searcher[p] &&
+               options.size() > 1 && (scfg->limit < 0 || scfg->searched < scfg->limit)) {
+      pick = search_action(p, options.size(), ask);
+      decisions++;
+      if (logging)
+        Log(ev, "decide").i("p", p).s("kind", "action").i("n", (int64_t)options.size()).i("i", pick);
+    } else {
+      pick = decide(p, "action", options.size(), &ask);
+    }
+    first = false;
+    Action choice = options[pick];
     if (choice.kind == A_CARD && opt.target_lock == "declare") {
       Locks locks;
       Refs refs;
@@ -1048,8 +1066,10 @@ void Game::resolve_step(std::vector<Plan>& plans) {
   for (auto* x : basics) resolve_basic(*x);
 }
 
-void Game::action_phase() {
-  for (int step = 0; step < 60; ++step) {
+void Game::action_phase(int from_step) {
+  for (int step = from_step; step < 60; ++step) {
+    action_step = step;
+    if (verify_forks && !in_sim) fork_to_end(step);
     std::vector<Plan> plans;
     for (int p : seat_order())
       if (!players[p].done && players[p].mana >= 1) plans.push_back(choose_action(p));
@@ -1480,7 +1500,11 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
 std::vector<int> Game::play_round() {
   reset_phase();
   market_phase();
-  action_phase();
+  return rest_of_round(0);
+}
+
+std::vector<int> Game::rest_of_round(int from_step) {
+  action_phase(from_step);
   sieges();
   collection_phase();
   std::vector<int> winners = scoring_phase();
@@ -1489,9 +1513,10 @@ std::vector<int> Game::play_round() {
   return {};
 }
 
-void Game::run() {
+void Game::run(int from_step) {
   while (true) {
-    std::vector<int> w = play_round();
+    std::vector<int> w = from_step < 0 ? play_round() : rest_of_round(from_step);
+    from_step = -1;
     if (!w.empty()) {
       if (w.size() > 1 && opt.simultaneous_win == "tie_breakers") w = rank(w);
       std::sort(w.begin(), w.end());
@@ -1508,6 +1533,7 @@ void Game::run() {
       end_reason = "round_cap";
       return;
     }
+    if (stop_round && round >= stop_round) return;  // a simulation's horizon
     advance_round();
   }
 }

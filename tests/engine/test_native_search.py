@@ -1,0 +1,129 @@
+"""The native search agent ("nsearch", engine/native/search.cpp): a copy of the game made at
+an Action Step plays on exactly as the game itself; seeded games are the same games; the
+search only ever picks an offered option; and it reads nothing its seat cannot see."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tether_build.engine import native
+from tether_build.engine.options import Options
+
+from .native_cases import kitchen_sink
+
+SMALL = {"sims": 6, "width": 3, "horizon": 3}  # a small budget: the tests stay fast
+
+
+@pytest.fixture(scope="module")
+def sink(compiled):
+    from tether_build.engine.ruleset import Ruleset
+    return Ruleset.from_compiled(kitchen_sink(compiled))
+
+
+def _play(rules, players, seed, agents, search=None, log=False, check=False):
+    facs = sorted(rules.factions)
+    game = (seed, [facs[(seed + i) % len(facs)] for i in range(players)], agents, check)
+    declined: list = []
+    got = native.for_rules(rules).play(players, [game], Options().to_dict(), log=log,
+                                       declined=declined, search=search)[0]
+    assert got is not None, declined
+    return got
+
+
+@pytest.mark.parametrize("which", ["fixture", "sink"])
+@pytest.mark.parametrize("players,agents", [(2, ["heuristic"] * 2),
+                                            (3, ["random", "heuristic", "random"]),
+                                            (4, ["heuristic"] * 4)])
+def test_a_copy_made_at_any_action_step_plays_out_the_same_game(native_built, rules, sink,
+                                                                which, players, agents):
+    """The copy is the search's footing: at the start of every Action Step of the game a
+    copy (its raw pointers relinked) plays to the end with the same agents; its event log
+    and final state are the game's own, every time."""
+    rs = rules if which == "fixture" else sink
+    for seed in (3, 8):
+        got = _play(rs, players, seed, agents, search={"verify": True}, log=True)
+        assert got["forks"] > 5
+        assert got["forks_same"] == got["forks"]
+
+
+def test_a_seeded_search_game_is_the_same_game(native_built, rules):
+    a = _play(rules, 2, 5, ["nsearch", "heuristic"], search=SMALL, log=True)
+    b = _play(rules, 2, 5, ["nsearch", "heuristic"], search=SMALL, log=True)
+    assert a["search"]["searched"] > 0
+    assert a["events"] == b["events"] and a["search"]["trace"] == b["search"]["trace"]
+    c = _play(rules, 2, 5, ["nsearch", "heuristic"], search=dict(SMALL, sims=7), log=True)
+    assert c["search"]["trace"] != a["search"]["trace"]  # the trace does show the search
+
+
+@pytest.mark.parametrize("which", ["fixture", "sink"])
+def test_the_search_picks_offered_options_and_keeps_the_rules(native_built, rules, sink,
+                                                               which):
+    """Every searched choice is one of the options offered (the log's decide lines), the
+    rules invariants hold after every step (check), and every simulation ran on the same
+    option list as the game (none mismatched)."""
+    rs = rules if which == "fixture" else sink
+    for players, seed in ((2, 1), (4, 2)):
+        agents = ["nsearch"] + ["heuristic"] * (players - 1)
+        got = _play(rs, players, seed, agents, search=dict(SMALL, limit=12), log=True,
+                    check=True)
+        asked = [e for e in got["events"] if e["e"] == "decide" and e["p"] == 0
+                 and e["kind"] == "action"]
+        assert asked and all(0 <= e["i"] < e["n"] for e in asked)
+        assert got["search"]["searched"] > 0
+        assert got["search"]["mismatched"] == 0
+
+
+def _first_search(rules, seed, **cfg):
+    got = _play(rules, 2, seed, ["heuristic", "nsearch"], search=dict(SMALL, limit=1, **cfg))
+    assert got["search"]["searched"] == 1
+    return got["search"]["trace"].split(";")[0]
+
+
+@pytest.mark.parametrize("seed", [2, 13])
+def test_the_search_does_not_read_what_its_seat_cannot_see(native_built, rules, seed):
+    """Two games that differ only in what the searching seat cannot see (just before its
+    first searched decision: another seat's hand and draw pile dealt differently, its own
+    draw order, every supply deck's order, the dice and the other agents' generators;
+    `perturb`) give that decision the same options, the same simulations (visits and
+    summed values of every arm, exactly) and the same choice. Without the deal the same
+    change shows: the test can fail."""
+    plain = _first_search(rules, seed)
+    assert plain.count(",") >= 3
+    assert _first_search(rules, seed, perturb=True) == plain
+    assert _first_search(rules, seed, perturb=True, deal=False) != \
+        _first_search(rules, seed, deal=False)
+
+
+def test_simulate_plays_nsearch_in_the_native_engine(native_built, rules, monkeypatch):
+    from tether_build.engine.simulate import simulate
+
+    monkeypatch.setattr(native, "SEARCH", SMALL)
+    out = simulate(rules, 2, 2, 0, agents=["nsearch", "heuristic"], workers=1)
+    assert set(out["agent_win_rate"]) == {"nsearch", "heuristic"}
+
+
+def test_a_table_does_not_offer_nsearch():
+    """nsearch plays whole games in the native engine: `tether play` refuses it with a
+    sentence, and the browser table does not list it."""
+    from tests.engine.test_play_cli import _run
+    from tether_build.playserve import _agents
+
+    r = _run(["--agents", "nsearch"], "")
+    assert r.exit_code != 0 and "native engine only" in r.output
+    assert "nsearch" not in _agents() and "search" in _agents()
+
+
+def test_the_balance_lab_plays_nsearch_in_the_native_engine(native_built, compiled,
+                                                           monkeypatch):
+    """`tether balance --agents nsearch,heuristic`: the lab's games are the native
+    engine's (the Python side has no nsearch: it would refuse)."""
+    from tether_build.analysis import runner
+
+    monkeypatch.setattr(native, "SEARCH", dict(SMALL, limit=5))
+    spec = {"games": 2, "players": 2, "seed": 0, "agents": ["nsearch", "heuristic"],
+            "factions": None, "options": None}
+    recs = runner.run_batch(compiled, spec, [0, 1])
+    assert len(recs) == 2
+    assert all("nsearch" in json.dumps(r) for r in recs)
