@@ -279,6 +279,8 @@ def bid_score(row: dict) -> int:
     ways = {s.get("way") for s in row["sales"]}
     score = 3 * ("buy" in ways) + 3 * any(s.get("way") == "pass_pot" and s.get("pot")
                                           for s in row["sales"])
+    if not score:   # neither a buy nor Gold in a Pass Pot: nothing of §11.3 to show
+        return 0
     score += 1 * any(s["rolloffs"] for s in row["sales"]) + 1 * bool(row["preview"])
     return score
 

@@ -38,6 +38,13 @@ class _Say:
         """A card (or the Champion of a card) by its id: its name, in bold."""
         return _card(self.ctx, card_id)
 
+    def text(self, card_id: str) -> str:
+        """A card's printed rules text (token text), as content words it."""
+        for card in self.ctx.content.cards:
+            if card["id"] == card_id:
+                return str(card.get("text") or "").replace("**", "").strip()
+        return ""
+
     def name(self, card_id: str) -> str:
         return _safe(ex.rules_of(self.ctx.content).by_id[card_id].name)
 
@@ -64,8 +71,9 @@ def _at(c) -> str:
 
 
 def _html(ctx, text: str) -> Markup:
-    """Token text with **bold** as HTML."""
+    """Token text with **bold** and ‹i›italics‹/i› as HTML."""
     out = str(ctx.words.html(text))
+    out = out.replace("\u2039i\u203a", "<i>").replace("\u2039/i\u203a", "</i>")
     while "**" in out:
         out = out.replace("**", "<b>", 1).replace("**", "</b>", 1)
     return Markup(out)
@@ -164,7 +172,9 @@ def _choice(say, d: dict) -> str:
     who, aims = say.seat(d["p"]), [_aim(say, t) for t in d["targets"]]
     aim = f", locking {_list(aims)}" if aims else ""
     if d["kind"] == "card":
-        return f"{who} plays {say.card(d['card_id'])} ([initiative] {d['init']}){aim}."
+        text = say.text(d["card_id"])
+        said = f" \u2039i\u203a“{text}”\u2039/i\u203a" if text else ""
+        return f"{who} plays {say.card(d['card_id'])} ([initiative] {d['init']}){aim}.{said}"
     if d["kind"] == "march":
         return f"{who} takes the [march] [basic_action]{aim}."
     if d["kind"] == "bridge":
@@ -188,28 +198,55 @@ def _aim(say, t: dict) -> str:
     return say.hex(t["hex"])
 
 
+BATTLE = {"battle", "round", "destroy", "damage", "battle_end", "bounty", "trigger", "heal"}
+BASIC_START = {"move", "bridge", "deploy", "deploy_fail", "fizzle"}
+BASIC_NAME = {"march": "[march]", "bridge": "[build_bridge]", "reinforce": "[capital_reinforce]",
+              "ability": "ability"}
+
+
 def _resolution(say, step: dict) -> list[str]:
-    """One line per card (in the order they resolved), then one per basic action."""
-    out, effects = [], []
-    cards = {d["card_id"]: d for d in step["declared"] if d["kind"] == "card"}
+    """One line per card, in the order they resolved (with the battle it caused), then one
+    per basic action, in seat order from the Lead."""
+    declared = step["declared"]
+    cards = {d["card_id"]: d for d in declared if d["kind"] == "card"}
+    players = max(d["p"] for d in declared) + 1 if declared else 1
+    rank = {p: (p - step["lead"]) % max(players, len(say.factions)) for p in range(64)}
+    basics = sorted((d for d in declared if d["kind"] not in ("card", "done")),
+                    key=lambda d: rank[d["p"]])
+    lines, pending, last = [], [], None   # last: the line a following battle belongs to
+    left = len(cards)
     for e in step["events"]:
         kind = e["e"]
-        if kind in ("resolved", "fizzled"):
+        if kind in ("resolved", "fizzled") and left:
             d = cards.get(e["card"], {})
             head = (f"{say.card(e['card'])} ([initiative] {d.get('init', '?')}, "
                     f"{say.seat(e['p'])})")
-            if kind == "fizzled":
-                text = f"{head} fizzles: a locked target is no longer legal (its costs stay paid)."
-            else:
-                text = f"{head}: " + ("; ".join(effects) if effects else "resolves") + "."
-            out.append(text[0].upper() + text[1:])
-            effects = []
+            last = {"head": head, "effects": pending, "fizzled": kind == "fizzled"}
+            lines.append(last)
+            pending, left = [], left - 1
             continue
-        line = _event(say, e)
-        if line:
-            effects.append(line)
-    if effects:
-        out.append("Then the [basic_action:pl]: " + "; ".join(effects) + ".")
+        text = _event(say, e)
+        if not left and kind in BASIC_START and not (kind == "bridge" and not e.get("basic")):
+            d = basics.pop(0) if basics else {"p": e.get("p", 0), "kind": "march"}
+            last = {"head": f"{say.seat(d['p'])}'s {BASIC_NAME.get(d['kind'], 'action')}",
+                    "effects": [], "fizzled": False}
+            lines.append(last)
+        if text is None:
+            continue
+        if last is not None and (kind in BATTLE or not left):
+            last["effects"].append(text)
+        else:
+            last = None
+            pending.append(text)
+    out = []
+    for line in lines:
+        if line["fizzled"]:
+            body = "it fizzles: a locked target is no longer legal (its costs stay paid)"
+        else:
+            body = "; ".join(line["effects"]) or "it resolves"
+        text = (f"{line['head']} {body[3:]}." if body.startswith("it fizzles") else
+                f"{line['head']}: {body}.")
+        out.append(text[0].upper() + text[1:])
     return out
 
 
@@ -217,7 +254,7 @@ def _event(say, e: dict) -> str | None:
     kind = e["e"]
     who = say.seat(e["p"]) if "p" in e and e["p"] is not None else ""
     if kind == "champion":
-        return f"{say.name(e['card'])} enters {say.hex(e['hex'])} with {e['hp']} [hp]"
+        return f"{who}'s {say.name(e['card'])} enters {say.hex(e['hex'])} with {e['hp']} [hp]"
     if kind == "deploy":
         return f"{_n(e['n'], 'force')} of {who} deploy into {say.hex(e['hex'])}"
     if kind == "move":
@@ -229,9 +266,9 @@ def _event(say, e: dict) -> str | None:
         a, b = e["between"]
         return f"the [bridge] between {say.hex(a)} and {say.hex(b)} is removed"
     if kind == "damage":
-        return f"{say.name(e['card'])} takes {e['n']} damage ({e['hp']} [hp] left)"
+        return f"{who}'s {say.name(e['card'])} takes {e['n']} damage ({e['hp']} [hp] left)"
     if kind == "heal":
-        return f"{say.name(e['card'])} heals {e['n']} [hp]"
+        return f"{who}'s {say.name(e['card'])} heals {e['n']} [hp]"
     if kind == "gold":
         n = e["n"]
         return f"{who} {'gains' if n >= 0 else 'loses'} {abs(n)} [gold]"
@@ -246,8 +283,11 @@ def _event(say, e: dict) -> str | None:
     if kind == "destroy":
         return f"{who} loses {_n(e['n'], 'force')}"
     if kind == "fizzle":
-        return (f"{who}'s {e.get('action', 'action')} fizzles: its locked target is no "
-                "longer legal")
+        return "it fizzles: its locked target is no longer legal"
+    if kind == "trigger" and e.get("src"):
+        return f"{who}'s {_safe(e['src'])} triggers"
+    if kind == "bounty":
+        return f"{who} gains {e['gold']} [gold] of [bounty]"
     return None
 
 
@@ -355,13 +395,13 @@ def setup_figure(ctx) -> Markup:
         marks.append(str(emblem or "") + svg._text(cx, cy + 2.2, 3.4, n, ink))
     figure = svg._svg(svg._frame(list(st["tiles"]), flat), body + marks, FIGURE_MM,
                       f"set-up, {run.players} players")
-    w = ctx.words
     start = content.game["starting"]
-    seats = "; ".join(f"{w.plain(_safe(content.factions[f]['name']))}" for f in run.factions)
+    home = next(iter(st["capitals"]))
+    forces = sum(n for q, n, _c in st["units"].get(home, []) if q == st["capitals"][home])
     hand = st["hand"][0]
     caption = _html(ctx, (
-        f"A seeded {run.players}-player game (seed {run.seed}) after set-up: {seats}. "
-        f"Each [capital], in its faction's colour, holds {_n(start['forces'], 'force')} "
+        f"A seeded {run.players}-player game (seed {run.seed}) after set-up. "
+        f"Each [capital], in its faction's colour, holds {_n(forces, 'force')} "
         f"(the number on it). Each player has {st['gold'][0]} [gold], a [hand] of {hand} "
         f"cards with its [champion] in it, and placed {_n(start['bridges'], 'bridge')} "
         f"({len(st['bridges'])} on the board, as two players may place the same one). "
