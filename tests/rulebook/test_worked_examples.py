@@ -150,3 +150,33 @@ def test_step_score_needs_two_initiatives():
            "events": [{"e": "resolved", "p": 1}, {"e": "resolved", "p": 0}]}
     assert ex.step_score(one) == 0 and ex.step_score(same) == 0
     assert ex.step_score(two) > 0
+
+
+def test_lead_in_stays_with_its_figure():
+    """worked.css: a heading and lead-in (in a two-column block) at a page's foot go over
+    with the figure they introduce, not stay behind alone (the "Anatomy of a card" page)."""
+    import weasyprint
+
+    from tether_build.render.patches import page_root
+
+    css = (Path(__file__).resolve().parents[2] / "templates" / "rulebook" /
+           "worked.css").read_text(encoding="utf-8")
+    page = ("@page { size: A6; margin: 10mm } h2 { break-after: avoid } .rb-cols "
+            "{ columns: 2 } figure { break-inside: avoid; height: 60mm; margin: 0 }")
+
+    def pages(style: str) -> list[set[str]]:
+        html = (f"<html><head><style>{page} {style}</style></head><body>"
+                '<div style="height: 95mm"></div><div class="rb-cols"><h2>Anatomy</h2>'
+                "<p>The numbers point at its parts:</p></div><figure>F</figure></body></html>")
+        out = []
+        for pg in weasyprint.HTML(string=html).render().pages:
+            tags, todo = set(), [page_root(pg)]
+            while todo:
+                box = todo.pop()
+                tags.add(box.element_tag)
+                todo += list(getattr(box, "children", None) or [])
+            out.append(tags & {"h2", "figure"})
+        return out
+
+    assert pages("") == [{"h2"}, {"figure"}]           # without it: stranded (the bug)
+    assert {"h2", "figure"} in pages(css)              # with it: together
