@@ -29,7 +29,7 @@ def _render(content) -> dict[str, str]:
 
 def _text(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.sub(r"<svg.*?</svg>", "", html,
-                                                              flags=re.S)))
+                                                              flags=re.DOTALL)))
 
 
 def _edited(content_copy: Path, old: str, new: str) -> object:
