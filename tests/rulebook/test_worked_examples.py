@@ -136,7 +136,7 @@ def test_no_moment_is_a_located_chapter_error(content_copy):
     (p,) = problems
     shown = str(p)
     assert f"content/rules/06-bid-draft.md:{line}:1" in shown
-    assert "worked example '::: bid-example'" in shown and "Buy Bid" in shown
+    assert "worked example '::: bid-example'" in shown and "Pass Pot" in shown
     assert "[" not in shown   # glossary words, not tokens
 
 

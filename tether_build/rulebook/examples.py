@@ -242,8 +242,8 @@ def action_step(content) -> tuple[Run, dict]:
         raise NoMoment(f"no Action Step in seeded games {SEEDS.start}-{SEEDS.stop - 1} "
                        f"({players_of(content)} players) has two cards of different "
                        "[initiative] played at once",
-                       "the worked example needs one; check the cards' initiative numbers "
-                       "(tether check), or remove the directive line")
+                       "the Action Step example needs one: check the cards' [initiative] "
+                       "numbers, or remove the directive line")
     return best[1], best[2]
 
 
@@ -298,10 +298,10 @@ def bid_round(content) -> tuple[Run, dict]:
             break
     if best is None or not best[0]:
         raise NoMoment(f"no [round] of seeded games {SEEDS.start}-{SEEDS.stop - 1} "
-                       f"({players_of(content)} players) sells a card by a [buy_bid] or "
-                       "a [pass_bid]",
-                       "the Bid-Draft example needs one (game.yaml market, the Archive "
-                       "decks); or remove the directive line")
+                       f"({players_of(content)} players) sells a card by a [buy_bid] or puts "
+                       "[gold] in a [pass_pot]",
+                       "the Bid-Draft example needs one: check game.yaml market and the "
+                       "[market:adj] decks, or remove the directive line")
     return best[1], best[2]
 
 
