@@ -180,3 +180,17 @@ def test_lead_in_stays_with_its_figure():
 
     assert pages("") == [{"h2"}, {"figure"}]           # without it: stranded (the bug)
     assert {"h2", "figure"} in pages(css)              # with it: together
+
+
+def test_action_step_board_letters_the_hexes_the_text_names(rendered):
+    content, html = rendered
+    run, step = ex.action_step(content)
+    block = html["action-example"]
+    figure = re.search(r"<svg.*?</svg>", block, flags=re.DOTALL).group(0)
+    assert figure.count("<polygon") == len(step["board"]["tiles"])
+    letters = re.findall(r"(?:Hex|Mine|Forge) ([A-Z])\b", _text(block))
+    for letter in set(letters):        # every letter in the text is on the board
+        assert re.search(rf">{letter}</text>", figure), letter
+    for p, f in enumerate(run.factions):   # each side's units drawn in its colour
+        if any(q == p for here in step["board"]["units"].values() for q, _n, _c in here):
+            assert f'fill="{content.factions[f]["colour"]}"' in figure

@@ -143,10 +143,10 @@ def _record_steps(g, out: Run) -> None:
         counter["step"] += 1
         start = len(g.events)
         declared = [_declared(g, x) for x in plans]
-        lead = s.lead
+        lead, board = s.lead, snapshot(g)   # (the units as the step begins)
         resolve(plans)
         out.steps.append({"round": s.round, "step": counter["step"], "lead": lead,
-                          "declared": declared,
+                          "declared": declared, "board": board,
                           "events": [_with_hexes(s.topo, e) for e in g.events[start:]]})
 
     g.resolve_step = recorded

@@ -7,18 +7,26 @@ Four `::: name` directives: `bid-example` (§11), `action-example` (§12), `sieg
 
 from __future__ import annotations
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
-from ..printing import common
 from . import examples as ex
-from . import svg
+from .worked_board import board_svg, legend
 
 
 class _Say:
     """Seat, hex and card names of one run, as token text for `Words.html`."""
 
-    def __init__(self, ctx, factions: list[str], tiles: dict, capitals: dict):
+    def __init__(self, ctx, factions: list[str], tiles: dict, capitals: dict,
+                 letters: bool = False):
         self.ctx, self.factions, self.tiles, self.capitals = ctx, factions, tiles, capitals
+        self.labels: dict | None = {} if letters else None   # coord -> its letter in a figure
+
+    def _where(self, coord) -> str:
+        if self.labels is None:
+            return f"at {_at(coord)}"
+        if coord not in self.labels:
+            self.labels[coord] = chr(ord("A") + len(self.labels))
+        return self.labels[coord]
 
     def seat(self, p) -> str:
         return _safe(self.ctx.content.factions[self.factions[int(p)]]["name"])
@@ -30,9 +38,10 @@ class _Say:
             return f"the {self.seat(self.capitals[coord])} [capital]"
         if tile == "center":
             return "the [center]"
-        if tile in ("mine", "forge"):
-            return f"the [{tile}] at {_at(coord)}"
-        return f"the [hex] at {_at(coord)}"
+        kind = tile if tile in ("mine", "forge") else "hex"
+        if self.labels is not None:   # "Forge A": the letter on the figure
+            return f"[{kind}] {self._where(coord)}"
+        return f"the [{kind}] {self._where(coord)}"
 
     def card(self, card_id: str) -> str:
         """A card (or the Champion of a card) by its id: its name, in bold."""
@@ -150,22 +159,35 @@ def _list(names: list[str]) -> str:
 # ---- §12 an Action Step ----------------------------------------------------------------------
 
 def action_example(ctx) -> Markup:
-    """Each seat's secret choice with its locked targets; the reveal; initiative order."""
+    """Each seat's secret choice with its locked targets; the reveal; initiative order; the
+    board as the step begins, the hexes the text names lettered."""
     run, step = ex.action_step(ctx.content)
-    say = _Say(ctx, run.factions, run.setup["tiles"], run.setup["capitals"])
+    board = step["board"]
+    say = _Say(ctx, run.factions, board["tiles"], board["capitals"], letters=True)
     intro = (f"[round] {step['round']}, [action_step] {step['step']} of a seeded "
              f"{run.players}-player game (seed {run.seed}); {say.seat(step['lead'])} is the "
-             "[lead]. Each player chooses in secret, and the targets are locked as they "
-             "choose:")
+             "[lead]. The board shows the [unit:pl] as the step begins. Each player chooses "
+             "in secret, and the targets are locked as they choose:")
     chosen = [f"<li>{_html(ctx, _choice(say, d))}</li>" for d in step["declared"]]
     reveal = ("All reveal together and pay their costs. The cards resolve from the lowest "
               "[initiative] up (a tie goes in seat order from the [lead]), then the "
               "[basic_action:pl] in seat order from the [lead]:")
     done = [f"<li>{_html(ctx, t)}</li>" for t in _resolution(say, step)]
+    figure = board_svg(ctx.content, run.factions, board, STEP_MM,
+                       f"round {step['round']}, step {step['step']}", units=True,
+                       labels=say.labels)
+    key = _html(ctx, "A disc: a player's [force:pl] in a [hex] (the number); a ring "
+                     "around it: a [champion] with them.")
     return Markup(f'<div class="rb-example rb-worked"><p class="rb-worked-head">'
-                  f'{_html(ctx, "Example: an [action_step]")}</p><p>{_html(ctx, intro)}</p>'
+                  f'{_html(ctx, "Example: an [action_step]")}</p>'
+                  f'<figure class="rb-step-figure">{figure}<figcaption>'
+                  f'<span class="rb-legend">{legend(ctx.content, run.factions, units=True)}'
+                  f"</span> {key}</figcaption></figure><p>{_html(ctx, intro)}</p>"
                   f'<ul class="rb-steps">{"".join(chosen)}</ul><p>{_html(ctx, reveal)}</p>'
                   f'<ol class="rb-steps">{"".join(done)}</ol></div>')
+
+
+STEP_MM = 64.0
 
 
 def _choice(say, d: dict) -> str:
@@ -366,35 +388,7 @@ def setup_figure(ctx) -> Markup:
     their Cohorts, the Mine Values and the starting Bridges."""
     run = ex.setup_state(ctx.content)
     st, content = run.setup, ctx.content
-    styles = svg.tile_styles(content)
-    flat = 10.0
-    body, marks = [], []
-    for coord, tile in sorted(st["tiles"].items()):
-        cx, cy = common.axial_mm(*coord, flat)
-        style = styles[tile]
-        fill = style["colour"]
-        if coord in st["capitals"]:
-            fill = content.factions[run.factions[st["capitals"][coord]]]["colour"]
-        body.append(svg._hex(cx, cy, flat, fill))
-        if tile == "mine":
-            icon = common.icon_svg(style["icon"], cx - 1.9, cy - 4.6, 3.8, colour=style["ink"])
-            marks.append(str(icon or "") + svg._text(cx, cy + 1.8, 3.6,
-                                                     st["mine_values"][coord], style["ink"]))
-        elif tile in ("forge", "center"):
-            icon = common.icon_svg(style["icon"], cx - 2.8, cy - 2.8, 5.6, colour=style["ink"])
-            marks.append(str(icon) if icon else svg._text(cx, cy, 3.0, style["name"][:1],
-                                                          style["ink"]))
-    for a, b in st["bridges"]:
-        body.append(svg._bridge(a, b, flat))
-    for coord, p in st["capitals"].items():
-        cx, cy = common.axial_mm(*coord, flat)
-        faction = content.factions[run.factions[p]]
-        ink = common.ink(faction["colour"])
-        emblem = common.icon_svg(faction.get("emblem"), cx - 2.2, cy - 4.8, 4.4, colour=ink)
-        n = sum(k for q, k, _c in st["units"].get(coord, []) if q == p)
-        marks.append(str(emblem or "") + svg._text(cx, cy + 2.2, 3.4, n, ink))
-    figure = svg._svg(svg._frame(list(st["tiles"]), flat), body + marks, FIGURE_MM,
-                      f"set-up, {run.players} players")
+    figure = board_svg(content, run.factions, st, FIGURE_MM, f"set-up, {run.players} players")
     start = content.game["starting"]
     home = next(iter(st["capitals"]))
     forces = sum(n for q, n, _c in st["units"].get(home, []) if q == st["capitals"][home])
@@ -406,15 +400,9 @@ def setup_figure(ctx) -> Markup:
         f"cards with its [champion] in it, and placed {_n(start['bridges'], 'bridge')} "
         f"({len(st['bridges'])} on the board, as two players may place the same one). "
         f"The [mine:pl] show their [mine_value:pl]."))
-    legend = "".join(
-        f'<span class="rb-legend-item"><svg xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="0 0 4 4" width="4mm" height="4mm"><rect width="4" height="4" rx="0.6" '
-        f'fill="{content.factions[f]["colour"]}" stroke="#3b3632" stroke-width="0.2"/></svg> '
-        f'{escape(content.factions[f]["name"])}</span>' for f in run.factions)
-    legend += "".join(f'<span class="rb-legend-item">{item["swatch"]} {escape(item["name"])}'
-                      "</span>" for item in svg.legend(content) if item["kind"] != "capital")
     return Markup(f'<figure class="rb-figure rb-setup-figure">{figure}<figcaption>'
-                  f'<span class="rb-legend">{legend}</span> {caption}</figcaption></figure>')
+                  f'<span class="rb-legend">{legend(content, run.factions)}</span> '
+                  f"{caption}</figcaption></figure>")
 
 
 HANDLERS = {
