@@ -186,7 +186,8 @@ def test_action_step_board_letters_the_hexes_the_text_names(rendered):
     content, html = rendered
     run, step = ex.action_step(content)
     block = html["action-example"]
-    figure = re.search(r"<svg.*?</svg>", block, flags=re.DOTALL).group(0)
+    figure = re.search(r'<figure class="rb-step-figure">.*?</figure>', block,
+                       flags=re.DOTALL).group(0)
     assert figure.count("<polygon") == len(step["board"]["tiles"])
     letters = re.findall(r"(?:Hex|Mine|Forge) ([A-Z])\b", _text(block))
     for letter in set(letters):        # every letter in the text is on the board
