@@ -176,18 +176,18 @@ def action_example(ctx) -> Markup:
     figure = board_svg(ctx.content, run.factions, board, STEP_MM,
                        f"round {step['round']}, step {step['step']}", units=True,
                        labels=say.labels)
-    key = _html(ctx, "A disc: a player's [force:pl] in a [hex] (the number); a ring "
-                     "around it: a [champion] with them.")
-    return Markup(f'<div class="rb-example rb-worked"><p class="rb-worked-head">'
-                  f'{_html(ctx, "Example: an [action_step]")}</p>'
+    key = _html(ctx, "A disc: a player's [force:pl] in a [hex] (the number); a dark ring "
+                     "around it: a [champion] with them. A letter: a [hex] the text names.")
+    return Markup(f'<div class="rb-example rb-worked"><div class="rb-worked-top">'
+                  f'<p class="rb-worked-head">{_html(ctx, "Example: an [action_step]")}</p>'
                   f'<figure class="rb-step-figure">{figure}<figcaption>'
                   f'<span class="rb-legend">{legend(ctx.content, run.factions, units=True)}'
                   f"</span> {key}</figcaption></figure><p>{_html(ctx, intro)}</p>"
-                  f'<ul class="rb-steps">{"".join(chosen)}</ul><p>{_html(ctx, reveal)}</p>'
-                  f'<ol class="rb-steps">{"".join(done)}</ol></div>')
+                  f'<ul class="rb-steps">{"".join(chosen)}</ul></div>'
+                  f'<p>{_html(ctx, reveal)}</p><ol class="rb-steps">{"".join(done)}</ol></div>')
 
 
-STEP_MM = 64.0
+STEP_MM = 70.0
 
 
 def _choice(say, d: dict) -> str:

@@ -48,11 +48,11 @@ def board_svg(content, factions: list[str], st: dict, width_mm: float, label: st
             marks.append(svg._text(cx, cy + 2.2, 3.4, n, ink))
     if units:
         marks += [_units(coord, here, colour) for coord, here in sorted(st["units"].items())]
-    for coord, letter in sorted((labels or {}).items()):
-        cx, cy = common.axial_mm(*coord, FLAT)
-        marks.append(f'<circle cx="{cx + 3.1:.2f}" cy="{cy - 3.0:.2f}" r="2.1" fill="#fff" '
-                     'stroke="#2a3640" stroke-width="0.35"/>'
-                     + svg._text(cx + 3.1, cy - 3.0, 2.8, letter, "#2a3640"))
+    for coord, letter in sorted((labels or {}).items()):   # over the tile's icon: the text
+        cx, cy = common.axial_mm(*coord, FLAT)                 # says the tile's kind
+        marks.append(f'<circle cx="{cx:.2f}" cy="{cy - 2.0:.2f}" r="2.5" fill="#fff" '
+                     'stroke="#2a3640" stroke-width="0.4"/>'
+                     + svg._text(cx, cy - 2.0, 3.3, letter, "#2a3640"))
     return svg._svg(svg._frame(list(st["tiles"]), FLAT), body + marks, width_mm, label)
 
 
@@ -66,13 +66,13 @@ def _units(coord, here: list, colour: dict) -> str:
         side[1] += len(champs)
     out = []
     for i, (p, (n, champs)) in enumerate(sorted(sides.items())):
-        x = cx + (0 if len(sides) == 1 else (-2.4 if i == 0 else 2.4))
-        y = cy + 2.4
-        ring = (f'<circle cx="{x:.2f}" cy="{y:.2f}" r="2.9" fill="none" stroke="{colour[p]}" '
-                'stroke-width="0.6"/>') if champs else ""
-        out.append(ring + f'<circle cx="{x:.2f}" cy="{y:.2f}" r="2.2" fill="{colour[p]}" '
-                   'stroke="#fff" stroke-width="0.35"/>'
-                   + svg._text(x, y, 2.8, n if n else "", common.ink(colour[p])))
+        x = cx + (0 if len(sides) == 1 else (-2.3 if i == 0 else 2.3))
+        y = cy + 2.7
+        ring = (f'<circle cx="{x:.2f}" cy="{y:.2f}" r="2.55" fill="none" stroke="#2a3640" '
+                'stroke-width="0.5"/>') if champs else ""
+        out.append(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="2.0" fill="{colour[p]}" '
+                   'stroke="#fff" stroke-width="0.45"/>' + ring
+                   + svg._text(x, y, 2.6, n if n else "", common.ink(colour[p])))
     return "".join(out)
 
 
