@@ -131,13 +131,11 @@ def bid_example(ctx) -> Markup:
             text += (f"{winner} gains the card. Every bidder pays their [pass_bid] into the "
                      f"[pass_pot] ({pot} [gold] in all) and {winner} takes the [pass_pot]. ")
         items.append(f"<li>{_html(ctx, text)}</li>")
-    after = ("A player who gains a card takes no part in the rest of this [round]'s "
-             "[bid_draft], so each card has fewer bidders than the one before; the last "
-             "bidder left takes the last card.")
+    intro += (" A player who gains a card bids no more this [round], so each card has "
+              "fewer bidders than the one before.")
     return Markup(f'<div class="rb-example rb-worked"><p class="rb-worked-head">'
                   f'{_html(ctx, "Example: a [bid_draft]")}</p><p>{_html(ctx, intro)}</p>'
-                  f'<ol class="rb-steps">{"".join(items)}</ol><p>{_html(ctx, after)}</p>'
-                  "</div>")
+                  f'<ol class="rb-steps">{"".join(items)}</ol></div>')
 
 
 def _rolloffs(say, sale: dict, what: str) -> str:
