@@ -176,12 +176,15 @@ def action_example(ctx) -> Markup:
                        labels=say.labels)
     key = _html(ctx, "A disc: a player's [force:pl] in a [hex] (the number); a dark ring "
                      "around it: a [champion] with them. A letter: a [hex] the text names.")
+    # the board beside the choices: a two-cell table (a float that meets a page break
+    # crashes WeasyPrint 66's layout: KeyError in broken_out_of_flow)
     return Markup(f'<div class="rb-example rb-worked"><div class="rb-worked-top">'
                   f'<p class="rb-worked-head">{_html(ctx, "Example: an [action_step]")}</p>'
-                  f'<figure class="rb-step-figure">{figure}<figcaption>'
+                  f'<div class="rb-step-grid"><div class="rb-step-text">'
+                  f'<p>{_html(ctx, intro)}</p><ul class="rb-steps">{"".join(chosen)}</ul>'
+                  f'</div><figure class="rb-step-figure">{figure}<figcaption>'
                   f'<span class="rb-legend">{legend(ctx.content, run.factions, units=True)}'
-                  f"</span> {key}</figcaption></figure><p>{_html(ctx, intro)}</p>"
-                  f'<ul class="rb-steps">{"".join(chosen)}</ul></div>'
+                  f"</span> {key}</figcaption></figure></div></div>"
                   f'<p>{_html(ctx, reveal)}</p><ol class="rb-steps">{"".join(done)}</ol></div>')
 
 
