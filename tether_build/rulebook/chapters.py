@@ -25,6 +25,7 @@ from .. import constants, yamlio
 from .. import text as textmod
 from ..errors import Problem
 from .directives import DIRECTIVES, Ctx
+from .examples import NoMoment
 
 DIRECTIVE = re.compile(r"^:::\s*([A-Za-z0-9_-]+)\s*$")
 EXPRESSION = re.compile(r"\{\{.*?\}\}")
@@ -209,6 +210,7 @@ class ChapterRenderer:
         if not clean:
             problems += self._tokens(chapter.title_source, shown, 2)
         directives: list[str] = []
+        at: list[int] = []   # each directive's line in the file
         lines = []
         for i, line in enumerate(body.split("\n")):
             m = DIRECTIVE.match(line.strip())
@@ -223,6 +225,7 @@ class ChapterRenderer:
                     continue
                 lines.append(PLACEHOLDER.format(len(directives)))
                 directives.append(name)
+                at.append(first + i)
                 continue
             if not clean:
                 problems += self._tokens(line, shown, first + i)
@@ -244,8 +247,17 @@ class ChapterRenderer:
                 return None, problems
             html = self._markdown(tokens, source)
         for n, name in enumerate(directives):
-            block = DIRECTIVES[name](self.ctx)
+            try:
+                block = DIRECTIVES[name](self.ctx)
+            except NoMoment as exc:   # a worked example no engine run shows (examples.py)
+                problems.append(Problem(shown, at[n], 1, "text",
+                                        f"worked example '::: {name}': "
+                                        f"{self.words.plain(exc.what)}",
+                                        self.words.plain(exc.hint)))
+                continue
             html = html.replace(f"<p>{PLACEHOLDER.format(n)}</p>", str(block))
+        if problems:
+            return None, problems
         chapter.title = self.words.html(chapter.title_source)
         chapter.title_plain = self.words.plain(chapter.title_source)
         chapter.html = Markup(html)

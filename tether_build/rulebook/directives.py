@@ -251,3 +251,13 @@ DIRECTIVES: dict[str, Callable[[Ctx], Markup]] = {
     "board-diagrams": board_diagrams,
     "tile-count-table": tile_count_table,
 }
+
+
+def _worked() -> None:
+    """The worked examples from engine runs (rulebook/worked.py) join the registry."""
+    from .worked import HANDLERS
+
+    DIRECTIVES.update(HANDLERS)
+
+
+_worked()

@@ -383,7 +383,8 @@ def layout(base: str):
 
 # what every part of the book links (templates/rulebook/partdoc.html): read by fresh_layouts
 WARM_HTML = ('<!DOCTYPE html><html><head><link rel="stylesheet" href="fonts/fonts.css">'
-             '<link rel="stylesheet" href="rulebook/book.css"></head><body></body></html>')
+             '<link rel="stylesheet" href="rulebook/book.css">'
+             '<link rel="stylesheet" href="rulebook/worked.css"></head><body></body></html>')
 
 
 def fresh_layouts(base: str) -> None:
