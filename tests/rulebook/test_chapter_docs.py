@@ -5,6 +5,7 @@ and the book keeps its contents, running headers and bookmarks."""
 from __future__ import annotations
 
 import io
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -79,6 +80,14 @@ def test_a_number_only_the_guide_prints_lays_out_the_guide_not_the_book(project)
     game = base / "content" / "game.yaml"
     text = game.read_text()
     cap = int(text.split("round_cap:")[1].split()[0])
+    # the worked examples come from engine runs, and the agents play by the round cap: with
+    # them, the cap changes the book too (as it should). This test is about the guide's
+    # part of the cache, so its copy of the rules leaves the examples out.
+    for chapter in sorted((base / "content" / "rules").glob("*.md")):
+        rules = chapter.read_text()
+        kept = re.sub(r"^::: (?:\w+-example|setup-figure)\n", "", rules, flags=re.MULTILINE)
+        if kept != rules:
+            chapter.write_text(kept)
     before = book.render_rulebook(validate(base / "content"), base / "content", ("a4",), cache)
     guides, skeletons = _entries(cache, "bookguide"), _entries(cache, "book")
     aids = _entries(cache, "bookaid")

@@ -49,8 +49,28 @@ def bids(chapters, words) -> Markup:
     if found is None:
         raise TetherError(f"player aid: rules chapter id '{BID_CHAPTER}' needs a section "
                           "(## heading) that names the [buy_bid]: the bidding procedure")
-    body = re.sub(r"^<h2[^>]*>.*?</h2>\s*", "", found, count=1, flags=re.DOTALL)
+    body = _without_examples(re.sub(r"^<h2[^>]*>.*?</h2>\s*", "", found, count=1,
+                                    flags=re.DOTALL))
     return Markup(re.sub(r"<h3([ >])", r'<h3 class="rb-aid-sub"\1', body))
+
+
+_EXAMPLE = re.compile(r'<div class="rb-example\b')
+_DIV = re.compile(r"<div[ >]|</div>")
+
+
+def _without_examples(html: str) -> str:
+    """The section without its examples (a worked example the chapter shows is the book's,
+    not the aid's: the aid states the procedure alone). Each example is one <div
+    class="rb-example ..."> with its nested divs, removed to its matching </div>."""
+    while (start := _EXAMPLE.search(html)) is not None:
+        depth, end = 0, len(html)
+        for tag in _DIV.finditer(html, start.start()):
+            depth += -1 if tag.group(0) == "</div>" else 1
+            if depth == 0:
+                end = tag.end()
+                break
+        html = html[:start.start()] + html[end:]
+    return html
 
 
 def basic_actions(content, words) -> list[dict]:
