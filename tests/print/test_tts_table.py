@@ -218,7 +218,7 @@ def test_a_picture_is_drawn_once_and_then_comes_from_the_cache_byte_for_byte(tab
     stored = sorted(p.name for p in (tmp_path / "tts-pictures").iterdir())
     assert len(stored) == len(names)
     with common.cached(tmp_path):
-        cache = common._CACHE[-1]
+        cache = common.current_cache()
         again = {n: images[n]() for n in names}
         assert cache.hits >= len(names) and cache.misses == 0
     assert plain == first == again

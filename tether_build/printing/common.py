@@ -189,8 +189,8 @@ def _env(cache_root: Path | None = None):
 
 def render_html(template: str, **context) -> str:
     """Render one of templates/tiles/*.html.j2 (inside `cached`: compiled once per cache)."""
-    root = _CACHE[-1].root if _CACHE else None
-    return _env(root).get_template(template).render(**context)
+    cache = current_cache()
+    return _env(cache.root if cache is not None else None).get_template(template).render(**context)
 
 
 class Pdf(bytes):
@@ -201,6 +201,11 @@ class Pdf(bytes):
 
 
 _CACHE: list = []   # the render cache of the running stage (see `cached`), or empty
+
+
+def current_cache():
+    """The render cache the running stage opened (`cached`), or None outside one."""
+    return _CACHE[-1] if _CACHE else None
 
 
 @contextmanager
@@ -249,7 +254,7 @@ def to_pdf(html: str) -> Pdf:
     from ..render.cache import pack, unpack
     from ..render.pdf import Layout, shared
 
-    cache = _CACHE[-1] if _CACHE else None
+    cache = current_cache()
     key = _sheet_key(html) if cache is not None else ""
     entry = unpack(cache.get("sheets", key)) if cache is not None else None
     if entry is not None:
@@ -314,7 +319,7 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
                                     paper=(item["w"] + 2 * margin, item["h"] + 2 * margin),
                                     **context))
             for key, item in pieces.items()}
-    frags = fragments([(laid[key], [key]) for key in pieces], _CACHE[-1] if _CACHE else None)
+    frags = fragments([(laid[key], [key]) for key in pieces], current_cache())
     height = paper[1] * PT_PER_MM
     box = [0.0, 0.0, paper[0] * PT_PER_MM, height]
 
@@ -341,7 +346,7 @@ def join(pdfs: list[bytes]) -> bytes:
     from ..render.pdfasm import fragments
 
     keyed = [(pdf, [f"{n}-{i}" for i in range(pdf.pages)]) for n, pdf in enumerate(pdfs)]
-    frags = fragments(keyed, _CACHE[-1] if _CACHE else None)
+    frags = fragments(keyed, current_cache())
 
     def pages(writer):
         for _, keys in keyed:

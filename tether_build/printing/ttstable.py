@@ -87,6 +87,9 @@ def _rgb(colour: str) -> dict:
 
 # ---- pictures: the printed drawing, rasterized and cut to shape ------------------------------
 
+_OWN_CODE = Path(__file__).read_bytes()   # the code that cuts the pictures, in their key
+
+
 def _raster(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: str) -> bytes:
     """The page of `pdf` at `dpi`, cut to the w x h mm at `margin`, outside `shape`
     (circle, hex or rect) transparent, as PNG bytes; from the render cache when the stage
@@ -95,12 +98,11 @@ def _raster(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: str)
     changes the table's JSON, not one of its pictures: they are not drawn again)."""
     from ..render import cache as render_cache
 
-    store = common._CACHE[-1] if common._CACHE else None
+    store = common.current_cache()
     key = ""
     if store is not None:
         key = render_cache.digest("tts-picture/1", pdf, repr((margin, w, h, dpi, shape)),
-                                  Path(__file__).read_bytes(),
-                                  render_cache.versions("pypdfium2", "pillow"))
+                                  _OWN_CODE, render_cache.versions("pypdfium2", "pillow"))
         hit = store.get("tts-pictures", key)
         if hit is not None:
             return hit
