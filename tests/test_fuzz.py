@@ -20,10 +20,9 @@ import signal
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from tether_cli import Hang, alarm, run_no_traceback
 
 from tests.conftest import CONTENT, ROOT
-from tether_build.cli import main
 
 MUTANTS = 200
 HEAVY = 4  # valid mutants per batch that also go through engine-build, a game and the report
@@ -83,28 +82,11 @@ def _mutant(base: Path, rng: random.Random) -> str:
     return f"edited {path.name}"
 
 
-class _Hang(Exception):
-    pass
-
-
-def _alarm(_signum, _frame):
-    raise _Hang
-
-
-def _run(*args: str):
-    result = CliRunner().invoke(main, list(args))
-    exc = result.exception
-    assert exc is None or isinstance(exc, SystemExit), \
-        f"traceback from {args[0]}: {type(exc).__name__}: {exc}"
-    assert "Traceback" not in result.output
-    return result
-
-
 @pytest.mark.parametrize("batch", range(4))
 def test_every_mutant_is_a_located_error_or_valid(tmp_path, batch):
     rng = random.Random(f"{SEED}-{batch}")
     valid = 0
-    old = signal.signal(signal.SIGALRM, _alarm)
+    old = signal.signal(signal.SIGALRM, alarm)
     work = tmp_path / "project"
     content = work / "content"
     # a build folder beside the content, as a designer's project has once it has built:
@@ -118,22 +100,22 @@ def test_every_mutant_is_a_located_error_or_valid(tmp_path, batch):
             what = _mutant(content, rng)
             signal.alarm(HANG_SECONDS)
             try:
-                r = _run("validate", "--content", str(content), "--quiet")
+                r = run_no_traceback("validate", "--content", str(content), "--quiet")
                 if r.exit_code == 0:
                     valid += 1
                 if r.exit_code == 0 and valid <= HEAVY:
                     engine = work / "engine"
-                    _run("engine-build", "--content", str(content), "--out", str(engine))
-                    _run("simulate", "--engine", str(engine), "--games", "1", "--players",
+                    run_no_traceback("engine-build", "--content", str(content), "--out", str(engine))
+                    run_no_traceback("simulate", "--engine", str(engine), "--games", "1", "--players",
                          "2", "--seed", str(n), "--quiet")
-                    _run("notes", "--content", str(content), "--out", str(work / "notes"))
+                    run_no_traceback("notes", "--content", str(content), "--out", str(work / "notes"))
                 elif r.exit_code != 0:
                     assert r.exit_code == 1, (what, r.output)
                     problems = [ln.removeprefix("Error: ") for ln in r.output.splitlines()
                                 if not ln.endswith("in content")]
                     assert problems and all(LOCATED.match(p) for p in problems), \
                         (what, r.output[:2000])
-            except _Hang:
+            except Hang:
                 pytest.fail(f"mutant {batch}/{n} ({what}) ran over {HANG_SECONDS} s")
             finally:
                 signal.alarm(0)
@@ -232,7 +214,7 @@ def test_hostile_files_are_located_errors_and_nothing_outside_is_read(tmp_path, 
                 opened.append(real)
 
     sys.addaudithook(audit)
-    old = signal.signal(signal.SIGALRM, _alarm)
+    old = signal.signal(signal.SIGALRM, alarm)
     work = tmp_path / "project"
     content = work / "content"
     (work / "build").mkdir(parents=True)
@@ -243,8 +225,8 @@ def test_hostile_files_are_located_errors_and_nothing_outside_is_read(tmp_path, 
             signal.alarm(HANG_SECONDS)
             state["on"] = True
             try:
-                r = _run("validate", "--content", str(content), "--quiet")
-            except _Hang:
+                r = run_no_traceback("validate", "--content", str(content), "--quiet")
+            except Hang:
                 pytest.fail(f"hostile mutant {batch}/{n} ({what}) ran over {HANG_SECONDS} s")
             finally:
                 state["on"] = False

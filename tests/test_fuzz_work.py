@@ -12,33 +12,15 @@ import shutil
 import signal
 
 import pytest
-from click.testing import CliRunner
+from tether_cli import Hang, alarm, run_no_traceback
 
 from tests.conftest import CONTENT
-from tether_build.cli import main
 
 SEED = 43
 HANG_SECONDS = 60
 PLAIN = "    effect:\n      - {step: gain_gold, amount: 2}\n    examples:"
 TIMES = [1, 2, 3, 10, 50, 100, "all", {"of": "last_count"}, {"of": "cards_in_hand", "max": 3},
          {"of": "champions_in_play", "times": 5}]
-
-
-class _Hang(Exception):
-    pass
-
-
-def _alarm(_signum, _frame):
-    raise _Hang
-
-
-def _run(*args: str):
-    result = CliRunner().invoke(main, list(args))
-    exc = result.exception
-    assert exc is None or isinstance(exc, SystemExit), \
-        f"traceback from {args[0]}: {type(exc).__name__}: {exc}"
-    assert "Traceback" not in result.output
-    return result
 
 
 def _nest(rng: random.Random, depth: int) -> list[dict]:
@@ -57,7 +39,7 @@ def _nest(rng: random.Random, depth: int) -> list[dict]:
 
 def test_random_nests_of_repeats_are_refused_with_their_place_or_played(tmp_path):
     rng = random.Random(SEED)
-    old = signal.signal(signal.SIGALRM, _alarm)
+    old = signal.signal(signal.SIGALRM, alarm)
     verdicts = {"refused": 0, "played": 0}
     try:
         for n in range(12):
@@ -69,12 +51,12 @@ def test_random_nests_of_repeats_are_refused_with_their_place_or_played(tmp_path
                 PLAIN, f"    effect: {json.dumps(effect)}\n    examples:", 1))
             signal.alarm(HANG_SECONDS)
             try:
-                r = _run("validate", "--content", str(content), "--quiet")
+                r = run_no_traceback("validate", "--content", str(content), "--quiet")
                 if r.exit_code == 0:
                     engine = tmp_path / f"e{n}"
-                    _run("engine-build", "--content", str(content), "--out", str(engine),
+                    run_no_traceback("engine-build", "--content", str(content), "--out", str(engine),
                          "--quiet")
-                    s = _run("simulate", "--engine", str(engine / "engine"), "--games", "1",
+                    s = run_no_traceback("simulate", "--engine", str(engine / "engine"), "--games", "1",
                              "--players", "2", "--seed", str(n), "--quiet")
                     assert s.exit_code == 0, s.output
                     verdicts["played"] += 1
@@ -83,7 +65,7 @@ def test_random_nests_of_repeats_are_refused_with_their_place_or_played(tmp_path
                     if "steps" in r.output:
                         assert "starter.yaml:" in r.output, r.output
                     verdicts["refused"] += 1
-            except _Hang:
+            except Hang:
                 pytest.fail(f"nest {n} ({json.dumps(effect)[:300]}) ran over {HANG_SECONDS} s")
             finally:
                 signal.alarm(0)
