@@ -279,4 +279,6 @@ def main(argv: list[str]) -> int:
 
 
 
-from .nstate import NativeState, new_native_state  # noqa: E402  (the state API, native)
+# the state API in the native engine (nstate.py)
+from .nstate import NativeState as NativeState
+from .nstate import new_native_state as new_native_state

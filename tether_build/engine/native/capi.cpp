@@ -486,6 +486,20 @@ int tn_state_apply(void* st, int64_t i, int by_id) {
   return 0;
 }
 
+// a random playout: uniformly random options (from an MT seeded with `seed`) until the end
+// or max_steps answers; returns the answers given (-1: the rules stopped on an error)
+int64_t tn_state_playout(void* st, int64_t seed, int64_t max_steps) {
+  auto* s = (tn::NState*)st;
+  tn::MT r;
+  r.seed(seed);
+  int64_t n = 0;
+  while (s->waiting && n < max_steps) {
+    s->apply((int)(r.random() * (double)s->ids.size()));
+    n++;
+  }
+  return s->error.empty() ? n : -1;
+}
+
 // everything else, as JSON: the decision (seat, kind, each option's text and id), the
 // history, the winners and the end, the error; with full, the state snapshot and the log
 char* tn_state_info(void* st, int full) {

@@ -41,6 +41,8 @@ def _bind(lib) -> None:
     lib.tn_state_ids.restype = ctypes.c_int64
     lib.tn_state_ids.argtypes = [vp, ctypes.POINTER(ctypes.c_int64), ctypes.c_int64]
     lib.tn_state_apply.argtypes = [vp, ctypes.c_int64, ctypes.c_int]
+    lib.tn_state_playout.restype = ctypes.c_int64
+    lib.tn_state_playout.argtypes = [vp, ctypes.c_int64, ctypes.c_int64]
     lib.tn_state_info.restype = vp
     lib.tn_state_info.argtypes = [vp, ctypes.c_int]
     _SIGNED = True
@@ -130,6 +132,15 @@ class NativeState:
         self._ids = None
         if self._lib.tn_state_player(self._h) == _ERROR:
             raise RuntimeError(f"the native rules stopped: {self.info()['error']}")
+
+    def playout(self, seed: int, max_steps: int = 1 << 40) -> int:
+        """Play on in the native engine with uniformly random answers (a generator seeded
+        with `seed`), to the end or `max_steps` answers; returns the answers given."""
+        n = self._lib.tn_state_playout(self._h, seed, max_steps)
+        self._ids = None
+        if n < 0:
+            raise RuntimeError(f"the native rules stopped: {self.info()['error']}")
+        return n
 
     def clone(self) -> NativeState:
         """An exact, independent copy (the same future for the same actions)."""

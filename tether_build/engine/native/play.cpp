@@ -1389,7 +1389,7 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
     for (int p = 0; p < P; ++p) {
       if (p) { facs += ","; wp += ","; }
       put_str(facs, factions[p]);
-      wp += is_heuristic(p) && heuristic[p] == 1 ? "true" : "false";
+      wp += waiter || (is_heuristic(p) && heuristic[p] == 1) ? "true" : "false";
     }
     facs += "]";
     wp += "]";
