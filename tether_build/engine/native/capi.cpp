@@ -472,6 +472,7 @@ int tn_state_player(void* st) {
 // returns how many there are
 int64_t tn_state_ids(void* st, int64_t* out, int64_t cap) {
   auto* s = (tn::NState*)st;
+  s->texts();
   int64_t n = (int64_t)s->ids.size();
   for (int64_t k = 0; k < n && k < cap; ++k) out[k] = s->ids[(size_t)k];
   return n;
@@ -481,7 +482,7 @@ int64_t tn_state_ids(void* st, int64_t* out, int64_t cap) {
 int tn_state_apply(void* st, int64_t i, int by_id) {
   auto* s = (tn::NState*)st;
   int k = by_id ? s->index_of(i) : (int)i;
-  if (!s->waiting || k < 0 || (size_t)k >= s->ids.size()) return -1;
+  if (!s->waiting || k < 0 || (size_t)k >= s->n_) return -1;
   s->apply(k);
   return 0;
 }
@@ -494,7 +495,7 @@ int64_t tn_state_playout(void* st, int64_t seed, int64_t max_steps) {
   r.seed(seed);
   int64_t n = 0;
   while (s->waiting && n < max_steps) {
-    s->apply((int)(r.random() * (double)s->ids.size()));
+    s->apply((int)(r.random() * (double)s->n_));
     n++;
   }
   return s->error.empty() ? n : -1;
@@ -504,6 +505,7 @@ int64_t tn_state_playout(void* st, int64_t seed, int64_t max_steps) {
 // history, the winners and the end, the error; with full, the state snapshot and the log
 char* tn_state_info(void* st, int full) {
   auto* s = (tn::NState*)st;
+  s->texts();
   std::string o = "{\"p\":" + std::to_string(s->waiting ? s->p : -1) + ",\"kind\":";
   tn::put_str(o, s->waiting ? s->kind : "");
   o += ",\"reprs\":[";

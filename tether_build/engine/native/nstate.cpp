@@ -126,6 +126,8 @@ void NState::body() {
   }
   waiting = alive = false;
   p = -1;
+  n_ = 0;
+  ask_ = nullptr;
   reprs.clear();
   ids.clear();
 }
@@ -165,19 +167,27 @@ int NState::wait(int pp, const char* k, size_t n, const Ask* ask) {
   kind = k;
   reprs.clear();
   ids.clear();
-  std::set<int64_t> seen;
-  for (size_t i = 0; i < n; ++i) {
-    reprs.push_back(ask->repr(i));
-    int64_t a = option_id(kind, reprs.back());
-    while (seen.count(a)) a = (a + 1) % NUM_ACTIONS;
-    seen.insert(a);
-    ids.push_back(a);
-  }
+  ask_ = ask;  // (lives on the coroutine's stack while the rules wait: texts() reads it)
+  n_ = n;
   waiting = true;
   swapcontext(&co, &caller);
   waiting = false;
   if (cancel) throw Cancel{};
   return answer;
+}
+
+void NState::texts() {
+  if (!waiting || ids.size() == n_) return;
+  reprs.clear();
+  ids.clear();
+  std::set<int64_t> seen;
+  for (size_t i = 0; i < n_; ++i) {
+    reprs.push_back(ask_->repr(i));
+    int64_t a = option_id(kind, reprs.back());
+    while (seen.count(a)) a = (a + 1) % NUM_ACTIONS;
+    seen.insert(a);
+    ids.push_back(a);
+  }
 }
 
 void NState::on_round(Game& gm) {
@@ -191,14 +201,15 @@ void NState::on_round(Game& gm) {
 
 void NState::apply(int i) {
   if (!waiting) throw std::runtime_error("the game is over: no decision is waiting");
-  if (i < 0 || (size_t)i >= reprs.size())
-    throw std::runtime_error("option " + std::to_string(i) + " of " + std::to_string(reprs.size()));
+  if (i < 0 || (size_t)i >= n_)
+    throw std::runtime_error("option " + std::to_string(i) + " of " + std::to_string(n_));
   hist.push_back(i);
   answer = i;
   swapcontext(&caller, &co);
 }
 
-int NState::index_of(int64_t id) const {
+int NState::index_of(int64_t id) {
+  texts();
   for (size_t i = 0; i < ids.size(); ++i)
     if (ids[i] == id) return (int)i;
   return -1;

@@ -35,6 +35,9 @@ struct NState : Waiter {
   std::string kind;
   std::vector<std::string> reprs;    // each option as Python's repr(option_key(option))
   std::vector<int64_t> ids;          // its stable action id (state_api.option_ids)
+  // (reprs and ids are made when first asked for: a playout answering by index needs none)
+  const Ask* ask_ = nullptr;
+  size_t n_ = 0;                     // the waiting decision's number of options
   bool waiting = false, finished = false, cancel = false, alive = false, fresh = true;
   std::string error;                 // why the rules stopped (an engine error), or ""
   int answer = 0;
@@ -48,7 +51,8 @@ struct NState : Waiter {
   NState& operator=(const NState&) = delete;
   void start(std::shared_ptr<const Game> from);  // from a snapshot, or set up (null)
   void apply(int i);                             // answer the waiting decision
-  int index_of(int64_t id) const;                // the option with action id `id`, or -1
+  int index_of(int64_t id);                      // the option with action id `id`, or -1
+  void texts();                                  // reprs and ids of the waiting decision
   NState* clone() const;
   int wait(int p, const char* kind, size_t n, const Ask* ask) override;
   void on_round(Game& g) override;
