@@ -139,3 +139,18 @@ def test_thousands_of_clones_and_dropped_games_keep_memory_flat(rules, make):
         del c
     grown = _rss_kb() - before
     assert grown < 4096, f"RSS grew {grown} kB over 2,000 clones"
+
+
+def test_a_state_can_be_answered_from_another_thread(rules, make):
+    import threading
+
+    st, ref = make(rules, 2, 23), make(rules, 2, 23)
+    _walk(st, random.Random(6), 30)
+    _walk(ref, random.Random(6), 30)
+    done = []
+    t = threading.Thread(target=lambda: done.append(_walk(st, random.Random(7), 10_000)))
+    t.start()
+    t.join()
+    _walk(ref, random.Random(7), 10_000)
+    assert done and st.is_terminal() and st.history() == ref.history()
+    assert st.returns() == ref.returns()

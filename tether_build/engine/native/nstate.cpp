@@ -19,19 +19,21 @@ namespace tn {
 static const int64_t NUM_ACTIONS = 1 << 20;  // state_api.NUM_ACTIONS
 static const size_t STACK = 8u << 20;        // the coroutine's stack (untouched pages cost none)
 
-uint32_t crc32(const std::string& s) {  // zlib.crc32
-  static uint32_t table[256];
-  static bool made = false;
-  if (!made) {
+struct CrcTable {
+  uint32_t t[256];
+  CrcTable() {
     for (uint32_t i = 0; i < 256; ++i) {
       uint32_t c = i;
       for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      table[i] = c;
+      t[i] = c;
     }
-    made = true;
   }
+};
+
+uint32_t crc32(const std::string& s) {  // zlib.crc32
+  static const CrcTable table;  // (made once, thread-safe)
   uint32_t c = 0xFFFFFFFFu;
-  for (unsigned char ch : s) c = table[(c ^ ch) & 0xFF] ^ (c >> 8);
+  for (unsigned char ch : s) c = table.t[(c ^ ch) & 0xFF] ^ (c >> 8);
   return c ^ 0xFFFFFFFFu;
 }
 
