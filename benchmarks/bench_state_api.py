@@ -8,7 +8,11 @@ Prints, for random-agent games (4 players; Python engine):
   API (`state_api.play`), and the difference per decision;
 - `clone()` of a state in its 4th round (run when first used: the time includes that run),
   and `resample_from_infostate`;
-- OpenSpiel's `random_sim_test` (1 simulation, 2/4/6 players), if pyspiel is installed.
+- OpenSpiel's `random_sim_test` (1 simulation, 2/4/6 players), if pyspiel is installed;
+- with the native engine built, the native state (engine/native/nstate.py) beside the
+  Python one: a random playout (2 and 4 players: the caller answering each decision with a
+  random legal id, and the native engine's own playout), actions a second, and `clone()`
+  in round 4 (`--native-only`: these rows alone).
 CPU seconds (process time): the figures hold on a loaded machine.
 """
 
@@ -40,13 +44,60 @@ def _cpu(fn, n: int = 1) -> float:
     return (time.process_time() - t) / n
 
 
+def _walk(st, rng) -> int:
+    n = 0
+    while not st.is_terminal():
+        st.apply_action(rng.choice(st.legal_actions()))
+        n += 1
+    return n
+
+
+def native_rows(rules, games: int) -> None:
+    """The native state against the Python state: playouts, actions a second, clones."""
+    from tether_build.engine import native
+
+    if not native.available():
+        print("native engine not built: no native state rows")
+        return
+    make = {"python": new_state, "native": native.new_native_state}
+    for players in (2, 4):
+        for name, new in make.items():
+            n = max(2, games // 4) if name == "python" else games
+            steps = []
+            t = _cpu(lambda new=new, n=n, steps=steps, players=players: steps.extend(
+                _walk(new(rules, players, 100 + s), random.Random(s)) for s in range(n)))
+            print(f"{players} players, {name} state, random playout answered from Python: "
+                  f"{t / n * 1000:.1f} CPU-ms a game, {sum(steps) / t:,.0f} actions/s "
+                  f"({sum(steps) / n:.0f} decisions a game)")
+        steps = []
+        t = _cpu(lambda steps=steps, players=players: steps.extend(
+            native.new_native_state(rules, players, 100 + s).playout(s) for s in range(games)))
+        print(f"{players} players, native state, the engine's own random playout: "
+              f"{t / games * 1000:.2f} CPU-ms a game, {sum(steps) / t:,.0f} actions/s")
+    for name, new in make.items():
+        st = new(rules, 4, 1)
+        st.clone()   # (the Python state keeps snapshots once cloned; the native one always)
+        rng = random.Random(0)
+        while not st.is_terminal() and (st.game.s.round if name == "python"
+                                        else st.info()["round"]) < 4:
+            st.apply_action(rng.choice(st.legal_actions()))
+        k = 20 if name == "python" else 500
+        t_clone = _cpu(lambda st=st: st.clone().legal_actions(), k)
+        print(f"{name} state, 4 players, clone() in round 4 and its first use: "
+              f"{t_clone * 1000:.3f} CPU-ms")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--content", type=Path, default=ROOT / "content")
+    ap.add_argument("--native-only", action="store_true")
     args = ap.parse_args()
     content = load_content(args.content)
     rules = Ruleset.from_compiled(compile_engine(normalized_cards(content), content))
+    native_rows(rules, args.games)
+    if args.native_only:
+        return
     n, decisions = args.games, 0
     t_old = _cpu(lambda: [run(new_game(rules, 4, s, [RandomAgent() for _ in range(4)]))
                           for s in range(n)])

@@ -23,6 +23,12 @@ sum 1), stable action ids below 2**20 (a card with its locked targets is one act
 Information state and observation are strings (JSON) and tensors (engine/tensors.py: a
 fixed-size float vector per player count; the information state tensor summarises the
 seat's own past answers by kind, it is not a perfect-recall encoding).
+
+`tether_native` is the same game on the native engine's state (engine/native/nstate.py:
+the same action ids and games, move for move), registered when the native engine is built.
+It provides no observations or information states yet (the native state has no
+observation strings or tensors), so OpenSpiel's algorithms that read them, and
+`resample_from_infostate`, need `tether`.
 """
 
 from __future__ import annotations
@@ -161,7 +167,8 @@ class TetherSpielState(pyspiel.State):
         if not st.is_terminal() and player == st.current_player():
             ids = st.action_ids()
             if action in ids:
-                return st.labels()[ids.index(action)]
+                words = st.labels() if hasattr(st, "labels") else st.asked()[2]
+                return words[ids.index(action)]
         return f"action {action}"
 
     def is_terminal(self):
@@ -215,3 +222,58 @@ class _Observer:
 
 
 pyspiel.register_game(GAME_TYPE, TetherGame)
+
+
+NATIVE_NAME = "tether_native"
+NATIVE_TYPE = pyspiel.GameType(
+    short_name=NATIVE_NAME,
+    long_name="The Last Tether (native engine)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=6,
+    min_num_players=2,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=False,
+    provides_observation_tensor=False,
+    parameter_specification=DEFAULTS,
+)
+
+
+class TetherNativeGame(TetherGame):
+    """The Last Tether for OpenSpiel on the native engine's state (no observations)."""
+
+    def __init__(self, params=None):
+        params = {**DEFAULTS, **(params or {})}
+        players = int(params["players"])
+        if not 2 <= players <= 6:
+            raise ValueError(f"players={players}: the game takes 2-6")
+        self.players, self.seed = players, int(params["seed"])
+        self.opts = parse_options(str(params["options"]))
+        self.rules = _rules(str(params["content"]))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS, max_chance_outcomes=SEEDS, num_players=players,
+            min_utility=0.0, max_utility=1.0, utility_sum=1.0,
+            max_game_length=MAX_GAME_LENGTH)
+        pyspiel.Game.__init__(self, NATIVE_TYPE, info, params)
+
+    def state_for(self, seed: int):
+        """The native engine state of a game set up from `seed`."""
+        from .engine.native import new_native_state
+        return new_native_state(self.rules, self.players, seed, None, self.opts)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """None: the native state has no observations yet (use `tether`)."""
+        raise ValueError("tether_native provides no observations: load_game('tether')")
+
+
+def _register_native() -> None:
+    from .engine import native
+    if native.available():
+        pyspiel.register_game(NATIVE_TYPE, TetherNativeGame)
+
+
+_register_native()

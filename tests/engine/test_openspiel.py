@@ -68,3 +68,22 @@ def test_resample_keeps_the_seat_s_information_state(spiel):
     hands = [pl.hand for pl in state.inner.game.s.players]
     dealt = [pl.hand for pl in other.inner.game.s.players]
     assert hands[p] == dealt[p] and hands != dealt
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_sim_test_passes_on_the_native_state(spiel, native_built, players):
+    if "tether_native" not in spiel.registered_names():   # (built after the import)
+        openspiel._register_native()
+    game = spiel.load_game("tether_native", {"players": players})
+    assert game.get_type().dynamics == spiel.GameType.Dynamics.SEQUENTIAL
+    spiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    seeded = spiel.load_game("tether_native", {"players": players, "seed": 5})
+    py = spiel.load_game("tether", {"players": players, "seed": 5})
+    a, b = seeded.new_initial_state(), py.new_initial_state()
+    rng = np.random.default_rng(5)
+    while not b.is_terminal():   # the same ids, move for move, in pyspiel's wrapper too
+        assert a.legal_actions() == b.legal_actions()
+        act = int(rng.choice(b.legal_actions()))
+        a.apply_action(act)
+        b.apply_action(act)
+    assert a.is_terminal() and a.returns() == b.returns()

@@ -31,7 +31,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SOURCES = ("json.h", "mt.h", "defs.h", "load.h", "state.h", "game.h", "rules.cpp", "play.cpp",
-           "heur.cpp", "search.cpp", "invariants.cpp", "capi.cpp")
+           "heur.cpp", "search.cpp", "invariants.cpp", "nstate.h", "nstate.cpp",
+           "capi.cpp")
 LIBRARY = HERE / "_tether_engine.so"
 FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-fno-plt")
 ENV = "TETHER_ENGINE"  # "python": never the native engine (e.g. to compare the two)
@@ -276,3 +277,8 @@ def main(argv: list[str]) -> int:
     print(f"native engine built: {LIBRARY.name} ({source_digest()})")
     return 0
 
+
+
+# the state API in the native engine (nstate.py)
+from .nstate import NativeState as NativeState
+from .nstate import new_native_state as new_native_state

@@ -7,6 +7,7 @@
 
 #include "game.h"
 #include "load.h"
+#include "nstate.h"
 
 #ifndef TN_DIGEST
 #define TN_DIGEST "unknown"
@@ -420,6 +421,114 @@ char* tn_invariants(void* eng, const char* request) {
     tn::put_str(m, e.what());
     return tn::dup(m + "}");
   }
+}
+
+// ---- the state API (nstate.cpp) --------------------------------------------------------------
+// request: {"players": P, "seed": s, "factions": [...], "options": {...}, "log": bool,
+//           "step_budget": n}: a game set up and waiting at its first decision, or null with
+//           *err (to free with tn_free) when it cannot be set up
+void* tn_state_new(void* eng, const char* request, char** err) {
+  tn::Engine& E = *(tn::Engine*)eng;
+  try {
+    tn::J req = tn::parse(request);
+    tn::StateCfg c;
+    c.players = (int)req.at("players").num();
+    c.seed = req.at("seed").num();
+    for (auto& f : req.at("factions").a) c.factions.push_back(f.s);
+    c.opt = tn::options_of(req.at("options"));
+    tn::put_json(c.options_json, req.at("options"));
+    c.log = req.get("log") && req.at("log").truthy();
+    if (const tn::J* b = req.get("step_budget")) c.budget = b->num();
+    const tn::J* r = E.R.game.at("board").at("radius_by_players").get(std::to_string(c.players));
+    if (!r) throw std::runtime_error("no board radius for " + std::to_string(c.players) + " players");
+    auto st = std::make_unique<tn::NState>(E.R, E.topo((int)r->num()), c);
+    st->start(nullptr);
+    return st.release();
+  } catch (std::exception& e) {
+    if (err) *err = tn::dup(e.what());
+    return nullptr;
+  }
+}
+
+void tn_state_free(void* st) { delete (tn::NState*)st; }
+
+void* tn_state_clone(void* st, char** err) {
+  try {
+    return ((tn::NState*)st)->clone();
+  } catch (std::exception& e) {
+    if (err) *err = tn::dup(e.what());
+    return nullptr;
+  }
+}
+
+// the seat to act, -4 at the end (pyspiel's TERMINAL), -5 when the rules stopped on an error
+int tn_state_player(void* st) {
+  auto* s = (tn::NState*)st;
+  if (s->waiting) return s->p;
+  return s->error.empty() ? -4 : -5;
+}
+
+// the waiting decision's action ids, in the engine's option order, into out (at most cap);
+// returns how many there are
+int64_t tn_state_ids(void* st, int64_t* out, int64_t cap) {
+  auto* s = (tn::NState*)st;
+  s->texts();
+  int64_t n = (int64_t)s->ids.size();
+  for (int64_t k = 0; k < n && k < cap; ++k) out[k] = s->ids[(size_t)k];
+  return n;
+}
+
+// answer with option index i (by_id: i is an action id); 0, or -1 when it is not legal
+int tn_state_apply(void* st, int64_t i, int by_id) {
+  auto* s = (tn::NState*)st;
+  int k = by_id ? s->index_of(i) : (int)i;
+  if (!s->waiting || k < 0 || (size_t)k >= s->n_) return -1;
+  s->apply(k);
+  return 0;
+}
+
+// a random playout: uniformly random options (from an MT seeded with `seed`) until the end
+// or max_steps answers; returns the answers given (-1: the rules stopped on an error)
+int64_t tn_state_playout(void* st, int64_t seed, int64_t max_steps) {
+  auto* s = (tn::NState*)st;
+  tn::MT r;
+  r.seed(seed);
+  int64_t n = 0;
+  while (s->waiting && n < max_steps) {
+    s->apply((int)(r.random() * (double)s->n_));
+    n++;
+  }
+  return s->error.empty() ? n : -1;
+}
+
+// everything else, as JSON: the decision (seat, kind, each option's text and id), the
+// history, the winners and the end, the error; with full, the state snapshot and the log
+char* tn_state_info(void* st, int full) {
+  auto* s = (tn::NState*)st;
+  s->texts();
+  std::string o = "{\"p\":" + std::to_string(s->waiting ? s->p : -1) + ",\"kind\":";
+  tn::put_str(o, s->waiting ? s->kind : "");
+  o += ",\"reprs\":[";
+  for (size_t k = 0; k < s->reprs.size(); ++k) {
+    if (k) o += ",";
+    tn::put_str(o, s->reprs[k]);
+  }
+  o += "],\"ids\":[";
+  for (size_t k = 0; k < s->ids.size(); ++k) o += (k ? "," : "") + std::to_string(s->ids[k]);
+  o += "],\"history\":[";
+  for (size_t k = 0; k < s->hist.size(); ++k) o += (k ? "," : "") + std::to_string(s->hist[k]);
+  o += "],\"finished\":" + std::string(s->finished ? "true" : "false") + ",\"error\":";
+  tn::put_str(o, s->error);
+  o += ",\"snap_n\":" + std::to_string(s->snap ? (int64_t)s->snap_n : -1);
+  if (s->g) {
+    o += ",\"round\":" + std::to_string(s->g->round) + ",\"winner\":[";
+    for (size_t k = 0; k < s->g->winner.size(); ++k)
+      o += (k ? "," : "") + std::to_string(s->g->winner[k]);
+    o += "],\"end\":";
+    tn::put_str(o, s->g->end_reason);
+    if (full) o += ",\"events\":[" + s->g->ev + "],\"snapshot\":" + s->g->snapshot();
+  }
+  return tn::dup(o + "}");
 }
 
 void tn_free(char* s) { std::free(s); }

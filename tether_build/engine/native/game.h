@@ -72,6 +72,30 @@ struct Ask {
   std::function<int(size_t i)> card;     // the card iid option i names, or -1
   int bid_card = -1;                     // a bid: the card offered
   std::function<bool(size_t i)> buy;     // a bid: is option i a buy bid
+  // the state API (nstate.cpp): option i as the Python engine's repr(option_key(option)),
+  // the text its stable action id hashes; set only for a game that waits (Game::waiter)
+  std::function<std::string(size_t i)> repr;
+};
+
+// Python's repr of a str (the state API's option texts): single quotes unless the text has
+// one and no double quote, backslashes and the quote escaped
+inline std::string py_str(const std::string& x) {
+  char q = (x.find('\'') != std::string::npos && x.find('"') == std::string::npos) ? '"' : '\'';
+  std::string o(1, q);
+  for (char c : x) {
+    if (c == '\\' || c == q) o += '\\';
+    o += c;
+  }
+  return o + q;
+}
+
+struct Game;
+// the state API (nstate.cpp): a game whose every decision waits for an answer from outside
+// (the rules suspended at decide), told as each round starts (a snapshot for clones)
+struct Waiter {
+  virtual int wait(int p, const char* kind, size_t n, const Ask* ask) = 0;
+  virtual void on_round(Game& g) = 0;
+  virtual ~Waiter() = default;
 };
 
 // the heuristic agent's weights (appraise.py's module constants, sent by the Python side)
@@ -336,7 +360,9 @@ struct Game {
     decisions++;
     if (!unseen.empty()) prune_unseen();
     int i;
-    if (is_heuristic(p)) {
+    if (waiter) {
+      i = waiter->wait(p, kind, n, ask);  // the state API: answered from outside
+    } else if (is_heuristic(p)) {
       if (!ask) throw Unsupported(std::string("a heuristic decision without scores: ") + kind);
       if (noise > 0 && p != noise_exempt && agents[p].random() < noise)
         i = (int)(agents[p].random() * (double)n);  // a simulated opponent's slip (search)
@@ -349,6 +375,7 @@ struct Game {
     if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
     return i;
   }
+  Waiter* waiter = nullptr;   // the state API (nstate.cpp): every decision waits
   // ---- the native search agent (search.cpp) -------------------------------------------------
   std::vector<char> searcher;  // seats whose Action Step choice is searched (heuristic else)
   SearchCfg* scfg = nullptr;
@@ -716,6 +743,11 @@ struct Game {
   std::vector<int> rest_of_round(int from_step);  // from an Action Step on (a simulation)
   void run(int from_step = -1);
   std::string snapshot() const;
+  // the state API's option texts (nstate.cpp): Python's repr(option_key(x))
+  std::string val_repr(const Val& v) const;
+  std::string key_repr(int64_t key) const;
+  std::string move_repr(const MoveOpt& m) const;
+  std::string action_repr(const Action& a, const std::vector<Play>& plays) const;
 };
 
 // ================================ core.Ctx.choose ============================================
@@ -772,6 +804,7 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
     value = options[0];
   } else {
     Ask ask = is_heuristic(ctx.p) ? val_ask(ctx.p, kind, options, ctx, key) : Ask();
+    if (waiter) ask.repr = [this, &options](size_t i) { return val_repr(options[i]); };
     value = options[decide(ctx.p, kind, options.size(), &ask)];
     if (logging) log_aim(ctx, key, kind, value);
   }

@@ -353,6 +353,7 @@ void Game::run_step(const Step* st, Ctx& ctx) {
       Ask ask;
       if (wants_ask(ctx.p))
         ask.score = [&pool](size_t i, bool) { return (double)pool[i]->hp; };
+      if (waiter) ask.repr = [&pool](size_t i) { return py_str(pool[i]->id); };
       const CardDef* card = st->pick_random ? rng.choice(pool)
                                             : pool[decide(ctx.p, "summon", pool.size(), &ask)];
       place_champion(ctx.p, summoned_card(*this, card->id), h0);
@@ -851,7 +852,7 @@ Plan Game::choose_action(int p) {
   legal_actions(p, false, options);
   // an agent with whole_plays (the heuristic) is offered each card once per way to target
   // it and chooses card and targets in this one decision (actions.expand_plays)
-  bool whole = is_heuristic(p) && heuristic[p] == 1 && opt.target_lock == "declare";
+  bool whole = ((is_heuristic(p) && heuristic[p] == 1) || waiter) && opt.target_lock == "declare";
   std::vector<Play> plays;
   if (whole) {
     std::vector<Action> out;
@@ -878,6 +879,8 @@ Plan Game::choose_action(int p) {
         return action_score(p, options[i], plays, bounding);
       };
     }
+    if (waiter)
+      ask.repr = [this, &options, &plays](size_t i) { return action_repr(options[i], plays); };
     int pick;
     if (forced_seat == p) {  // a simulation: the searching seat's option under trial
       forced_seat = -1;
@@ -1386,7 +1389,7 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
     for (int p = 0; p < P; ++p) {
       if (p) { facs += ","; wp += ","; }
       put_str(facs, factions[p]);
-      wp += is_heuristic(p) && heuristic[p] == 1 ? "true" : "false";
+      wp += waiter || (is_heuristic(p) && heuristic[p] == 1) ? "true" : "false";
     }
     facs += "]";
     wp += "]";
@@ -1400,6 +1403,7 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
   for (int p = P - 1; p >= 0; --p) {
     Ask ask;
     if (wants_ask(p)) ask.score = [](size_t, bool) { return 0.0; };
+    if (waiter) ask.repr = [&free_](size_t i) { return py_str(free_[i]); };
     std::string nm =
         free_.size() == 1 ? free_[0] : free_[decide(p, "capital", free_.size(), &ask)];
     free_.erase(std::find(free_.begin(), free_.end(), nm));
@@ -1475,6 +1479,7 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
           int far = a == cap ? b : a;
           return ((a == cap || b == cap) ? 2.0 : 0.0) + 0.5 * near_objective(p, far);
         };
+      if (waiter) ask.repr = [&options](size_t i) { return std::to_string(options[i]); };
       int e = options[decide(p, "start_bridge", options.size(), &ask)];
       options.erase(std::remove(options.begin(), options.end(), e), options.end());
       chosen.push_back(e);
@@ -1515,6 +1520,7 @@ std::vector<int> Game::rest_of_round(int from_step) {
 
 void Game::run(int from_step) {
   while (true) {
+    if (waiter && from_step < 0) waiter->on_round(*this);  // the state API's snapshot
     std::vector<int> w = from_step < 0 ? play_round() : rest_of_round(from_step);
     from_step = -1;
     if (!w.empty()) {

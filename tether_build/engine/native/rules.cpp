@@ -722,6 +722,11 @@ int Game::pick_card(int p, const char* kind, std::vector<int> options, bool none
   if (n == 1) return options[0];
   Ask ask;
   if (wants_ask(p)) ask = iid_ask(kind, options, none_first);
+  if (waiter)
+    ask.repr = [&options, none_first](size_t i) {
+      if (none_first) return i == 0 ? std::string("None") : std::to_string(options[i - 1]);
+      return std::to_string(options[i]);
+    };
   int i = decide(p, kind, n, &ask);
   if (none_first) return i == 0 ? -1 : options[i - 1];
   return options[i];
@@ -1712,6 +1717,11 @@ Game::Hits Game::assign(Battle* b, int p, int enemy, int64_t force_hits,
           if (force_ok && i == 0) return 1.0;
           return 5.0 - (double)champs[i - (force_ok ? 1 : 0)]->hp;
         };
+      if (waiter)
+        ask.repr = [&champs, force_ok](size_t i) {
+          if (force_ok && i == 0) return std::string("('force',)");
+          return "('champion', " + std::to_string(champs[i - (force_ok ? 1 : 0)]->cid) + ")";
+        };
       int idx = n == 1 ? 0 : decide(p, "assign_hit", n, &ask);
       if (force_ok && idx == 0) {
         tgt = 0;
@@ -1854,6 +1864,10 @@ void Game::collection_phase() {
           bool last = round >= R.round_cap;
           ask.score = [last](size_t i, bool) { return (i == 0) != last ? 2.0 : 1.0; };
         }
+        if (waiter)
+          ask.repr = [gold](size_t i) {
+            return i == 0 ? "('gold', " + std::to_string(gold) + ")" : std::string("('draft',)");
+          };
         if (decide(p, "mine", 2, &ask) == 0) {
           players[p].gold += gold;
           if (logging) Log(ev, "collect").i("p", p).s("tile", "mine").i("gold", gold);
@@ -1864,6 +1878,8 @@ void Game::collection_phase() {
         size_t n = players[p].hand.empty() ? 1 : 2;
         Ask ask;  // agents._forge: the draft
         if (wants_ask(p)) ask.score = [](size_t i, bool) { return i == 0 ? 2.0 : 1.0; };
+        if (waiter)
+          ask.repr = [](size_t i) { return std::string(i == 0 ? "('draft',)" : "('reforge',)"); };
         if (decide(p, "forge", n, &ask) == 1) {
           for (int iid : choose_cards(p, "scrap", players[p].hand, 1, false)) scrap_card(p, iid);
         } else {
@@ -2050,6 +2066,13 @@ int Game::resolve_bids(int iid, const std::vector<int>& eligible) {
           return target >= 1 ? 2.0 - std::abs(x - target) : -2.0;
         };
       }
+    }
+    if (waiter) {
+      int64_t lo_pass = R.min_pass_bid, lo_buy = R.min_buy_bid;
+      ask.repr = [n_pass, lo_pass, lo_buy](size_t i) {
+        if ((int64_t)i < n_pass) return "('pass', " + std::to_string(lo_pass + (int64_t)i) + ")";
+        return "('buy', " + std::to_string(lo_buy + ((int64_t)i - n_pass)) + ")";
+      };
     }
     int i = decide(p, "bid", (size_t)(n_pass + n_buy), &ask);
     if (i < n_pass) bids.push_back({false, R.min_pass_bid + i});
