@@ -95,6 +95,7 @@ def main() -> None:
     ap.add_argument("--four", type=int, default=200, help="4-player games")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="processes playing the games")
+    ap.add_argument("--no-bids", action="store_true", help="search Action Steps only")
     for k in ("sims", "width", "horizon"):
         ap.add_argument(f"--{k}", type=int, default=None)
     for k in ("explore", "prior_temp", "noise"):
@@ -103,6 +104,8 @@ def main() -> None:
     search = {k: getattr(a, k) for k in ("sims", "width", "horizon", "explore", "prior_temp",
                                            "noise")
               if getattr(a, k) is not None}
+    if a.no_bids:
+        search["bids"] = False
     CONTENT.append(a.content)
     _TWIN.append(_twin_of(a.content))  # (the pool's processes are forks: they inherit it)
     if _TWIN[0][0] is None:

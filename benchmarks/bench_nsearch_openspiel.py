@@ -27,13 +27,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tether_build.cards import normalized_cards  # noqa: E402
-from tether_build.compile import compile_engine  # noqa: E402
-from tether_build.content import load_content  # noqa: E402
-from tether_build.engine import native  # noqa: E402
-from tether_build.engine.options import Options  # noqa: E402
-from tether_build.engine.ruleset import Ruleset  # noqa: E402
-from tether_build.engine.simulate import wilson  # noqa: E402
+from tether_build.cards import normalized_cards
+from tether_build.compile import compile_engine
+from tether_build.content import load_content
+from tether_build.engine import native
+from tether_build.engine.options import Options
+from tether_build.engine.ruleset import Ruleset
+from tether_build.engine.simulate import wilson
 
 
 def nsearch_answer(twin, rules, seed: int, seat: int, history: list, search: dict) -> dict:

@@ -178,8 +178,8 @@ static std::string play_one(Engine& E, int players, int64_t seed,
     g.book = &bk;
   }
   g.verify_forks = cfg.verify;
-  g.setup(players, seed, factions, options_json);
   try {
+    g.setup(players, seed, factions, options_json);
     g.run();
   } catch (Answered&) {  // a replay's next decision answered (SearchCfg::replay)
   }
