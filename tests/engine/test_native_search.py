@@ -163,3 +163,32 @@ def test_a_replay_stops_at_the_decision_after_its_answers(native_built, rules):
                                             ["heuristic", "nsearch"])], Options().to_dict(),
                                        declined=declined, search={"replay": [999]})[0]
     assert bad is None and "out of range" in declined[0]
+
+
+def test_a_replay_of_the_state_apis_answers_waits_where_the_python_game_waits(native_built,
+                                                                            rules):
+    """bench_nsearch_openspiel.py's footing: a Python state API game (OpenSpiel's) answered
+    by varied options, its history replayed in the native engine, waits at the same
+    decision (kind and option count) as the Python game, at several points of the game."""
+    import random
+
+    from tether_build.engine.state_api import new_state
+
+    st = new_state(rules, 2, 9)
+    r = random.Random(3)
+    twin = native.for_rules(rules)
+    facs = [rules.default_faction] * 2
+    checked = 0
+    for k in range(400):
+        if st.is_terminal():
+            break
+        q, kind, options, _ctx = st.asked()
+        if k % 40 == 5 and len(options) > 1:
+            agents = ["heuristic"] * 2
+            agents[q] = "nsearch"
+            got = twin.play(2, [(9, facs, agents)], Options().to_dict(),
+                            search=dict(SMALL, replay=st.history()))[0]
+            assert (got["search"]["kind"], got["search"]["n"]) == (kind, len(options))
+            checked += 1
+        st.apply_index(r.randrange(len(options)))
+    assert checked >= 3
