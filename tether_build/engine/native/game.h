@@ -98,7 +98,7 @@ struct SearchCfg {
   bool scale = true;      // more players: sims * 2 / players (at least 8)
   int64_t width = 0;      // the root's options: the heuristic's best, at most this many (0: all)
   int64_t horizon = 2;    // rounds a simulation plays (the current one included), then judged
-  double explore = 0.8;   // PUCT's exploration constant (values are in [0, 1])
+  double explore = 2.0;   // PUCT's exploration constant (values in [0, 1]; search.py: 0.8)
   double prior_temp = 2.0;  // the softmax temperature of the heuristic's scores (the prior)
   double noise = 0.15;    // the chance a simulated opponent's decision is a random option
   int64_t limit = -1;     // decisions searched at most a game (-1: all), then the heuristic's
