@@ -127,3 +127,68 @@ def test_the_balance_lab_plays_nsearch_in_the_native_engine(native_built, compil
     recs = runner.run_batch(compiled, spec, [0, 1])
     assert len(recs) == 2
     assert all("nsearch" in json.dumps(r) for r in recs)
+
+
+def test_the_search_is_a_tree_over_its_seats_decisions(native_built, rules):
+    """Each simulation adds a node below the root: the seat's later answers (its next
+    Action Steps, bids, targets...) are nodes of the tree, several levels deep, and its
+    bids are searched at a root of their own."""
+    got = _play(rules, 2, 4, ["nsearch", "heuristic"], search=dict(SMALL, limit=8))
+    s = got["search"]
+    assert s["searched"] == 8 and s["mismatched"] == 0
+    assert s["nodes"] > s["searched"] * 4      # a root and a node a simulation, mostly
+    assert s["depth"] >= 2                      # below the root's children
+    more = _play(rules, 2, 4, ["nsearch", "heuristic"], search=SMALL)["search"]
+    assert more["bids"] > 0
+    off = _play(rules, 2, 4, ["nsearch", "heuristic"], search=dict(SMALL, bids=False))
+    assert off["search"]["bids"] == 0
+
+
+def test_a_replay_stops_at_the_decision_after_its_answers(native_built, rules):
+    """The replay (bench_nsearch_openspiel.py) plays a seeded game by the answers given,
+    every seat's in the order asked, and answers the next decision: replaying a logged
+    game's first k answers stops at its (k+1)-th decision, of the same kind and options;
+    an answer out of range is refused."""
+    got = _play(rules, 2, 6, ["heuristic", "heuristic"], log=True)
+    asked = [e for e in got["events"] if e["e"] == "decide"]
+    answers = [e["i"] for e in asked]
+    for k in (0, 7, len(asked) // 2):
+        s = _play(rules, 2, 6, ["heuristic", "nsearch"],
+                  search=dict(SMALL, replay=answers[:k]))["search"]
+        assert (s["kind"], s["n"]) == (asked[k]["kind"], asked[k]["n"])
+        assert 0 <= s["answer"] < s["n"]
+    facs = sorted(rules.factions)
+    declined: list = []
+    bad = native.for_rules(rules).play(2, [(6, [facs[6 % len(facs)], facs[7 % len(facs)]],
+                                            ["heuristic", "nsearch"])], Options().to_dict(),
+                                       declined=declined, search={"replay": [999]})[0]
+    assert bad is None and "out of range" in declined[0]
+
+
+def test_a_replay_of_the_state_apis_answers_waits_where_the_python_game_waits(native_built,
+                                                                            rules):
+    """bench_nsearch_openspiel.py's footing: a Python state API game (OpenSpiel's) answered
+    by varied options, its history replayed in the native engine, waits at the same
+    decision (kind and option count) as the Python game, at several points of the game."""
+    import random
+
+    from tether_build.engine.state_api import new_state
+
+    st = new_state(rules, 2, 9)
+    r = random.Random(3)
+    twin = native.for_rules(rules)
+    facs = [rules.default_faction] * 2
+    checked = 0
+    for k in range(400):
+        if st.is_terminal():
+            break
+        q, kind, options, _ctx = st.asked()
+        if k % 40 == 5 and len(options) > 1:
+            agents = ["heuristic"] * 2
+            agents[q] = "nsearch"
+            got = twin.play(2, [(9, facs, agents)], Options().to_dict(),
+                            search=dict(SMALL, replay=st.history()))[0]
+            assert (got["search"]["kind"], got["search"]["n"]) == (kind, len(options))
+            checked += 1
+        st.apply_index(r.randrange(len(options)))
+    assert checked >= 3

@@ -172,9 +172,10 @@ class NativeRules:
         its reason "StepBudget: " and those words (the check's sweep reports it as the
         Python engine's error, without playing the game again).
         search: the native search agent's settings (search.cpp: sims, width, horizon,
-        explore, noise, limit; unset ones keep their defaults); a game with an "nsearch"
-        seat gets "search" in its result: decisions searched, simulations, mismatched, cpu
-        seconds and a trace of each search."""
+        explore, prior_temp, noise, bids, limit; unset ones keep their defaults); a game
+        with an "nsearch" seat gets "search" in its result: decisions searched (bids among
+        them), simulations, mismatched, tree nodes, deepest node, cpu seconds and a trace
+        of each search."""
         from ..core import STEP_BUDGET, StepBudget
 
         request = {"players": players, "log": log, "book": book, "options": options,
@@ -221,7 +222,7 @@ def for_rules(rules) -> NativeRules | None:
 
 AGENTS = ("random", "heuristic", "nsearch")  # the agents the native engine plays, by name
 # the nsearch agent's settings in simulate and the balance lab (search.cpp: sims, width,
-# horizon, explore, noise); an unset one keeps search.cpp's default
+# horizon, explore, prior_temp, noise, bids); an unset one keeps search.cpp's default
 SEARCH: dict = {}
 
 

@@ -179,8 +179,11 @@ static std::string play_one(Engine& E, int players, int64_t seed,
     g.book = &bk;
   }
   g.verify_forks = cfg.verify;
-  g.setup(players, seed, factions, options_json);
-  g.run();
+  try {
+    g.setup(players, seed, factions, options_json);
+    g.run();
+  } catch (Answered&) {  // a replay's next decision answered (SearchCfg::replay)
+  }
   std::string o = "{\"ok\":true,\"winner\":[";
   if (cfg.verify) {  // each copy's end against the game's own (search.cpp fork_to_end)
     std::string end = g.ev + "|" + g.snapshot();
@@ -202,7 +205,11 @@ static std::string play_one(Engine& E, int players, int64_t seed,
   if (searching)
     o += ",\"search\":{\"searched\":" + std::to_string(sc.searched) + ",\"simulations\":" +
          std::to_string(sc.simulations) + ",\"mismatched\":" + std::to_string(sc.mismatched) +
-         ",\"cpu\":" + std::to_string(sc.cpu) + ",\"trace\":\"" + sc.trace + "\"}";
+         ",\"bids\":" + std::to_string(sc.searched_bids) + ",\"nodes\":" +
+         std::to_string(sc.nodes) + ",\"depth\":" + std::to_string(sc.depth) +
+         ",\"cpu\":" + std::to_string(sc.cpu) + ",\"answer\":" + std::to_string(sc.answer) +
+         ",\"kind\":\"" + sc.answer_kind + "\",\"n\":" + std::to_string(sc.answer_n) +
+         ",\"trace\":\"" + sc.trace + "\"}";
   if (log) o += ",\"events\":[" + g.ev + "],\"snapshot\":" + g.snapshot();
   return o + "}";
 }
@@ -272,6 +279,13 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("horizon")) cfg.horizon = x->num();
       if (const tn::J* x = sj->get("explore")) cfg.explore = x->dbl();
       if (const tn::J* x = sj->get("noise")) cfg.noise = x->dbl();
+      if (const tn::J* x = sj->get("prior_temp")) cfg.prior_temp = x->dbl();
+      if (const tn::J* x = sj->get("bids")) cfg.bids = x->truthy();
+      if (const tn::J* x = sj->get("scale")) cfg.scale = x->truthy();
+      if (const tn::J* x = sj->get("replay")) {  // a replay: the answers so far
+        cfg.replaying = true;
+        for (auto& v : x->a) cfg.replay.push_back((int)v.num());
+      }
       if (const tn::J* x = sj->get("verify")) cfg.verify = x->truthy();
       if (const tn::J* x = sj->get("limit")) cfg.limit = x->num();
       if (const tn::J* x = sj->get("perturb")) cfg.perturb = x->truthy();

@@ -115,23 +115,39 @@ struct Book {
   std::set<std::pair<int, int>> once;  // (field, card iid) counted this game
 };
 
-// the native search agent's settings and counts (search.cpp)
+// the native search agent's settings and counts (search.cpp); the tree's parameters are
+// engine/search.py's Params (iterations, explore, prior_temp, noise, horizon)
 struct SearchCfg {
-  int64_t sims = 48;      // simulations a searched decision
-  int64_t width = 6;      // the root's arms: the heuristic's best options, at most this many
+  int64_t sims = 48;      // simulations (dealt worlds) a searched decision of 2 players
+  bool scale = true;      // more players: sims * 2 / players (at least 8)
+  int64_t width = 0;      // the root's options: the heuristic's best, at most this many (0: all)
   int64_t horizon = 2;    // rounds a simulation plays (the current one included), then judged
-  double explore = 0.5;   // UCB1's exploration constant
+  double explore = 2.0;   // PUCT's exploration constant (values in [0, 1]; search.py: 0.8)
+  double prior_temp = 2.0;  // the softmax temperature of the heuristic's scores (the prior)
   double noise = 0.15;    // the chance a simulated opponent's decision is a random option
   int64_t limit = -1;     // decisions searched at most a game (-1: all), then the heuristic's
-  // counts: decisions searched, simulations run, simulations whose option list differed
-  int64_t searched = 0, simulations = 0, mismatched = 0;
+  bool bids = true;       // search the seat's bids too (a root at each bid), not only actions
+  // counts: decisions searched (bids among them), simulations run, simulations whose root
+  // decision differed from the game's, tree nodes made, the deepest tree
+  int64_t searched = 0, searched_bids = 0, simulations = 0, mismatched = 0, nodes = 0,
+          depth = 0;
   double cpu = 0.0;       // CPU seconds spent searching (std::clock)
   bool verify = false;    // check the copy (Game::fork_to_end): for the tests
   // the leak test's knobs: perturb deals again, in the game itself, what the first searching
   // seat cannot see just before its first search; deal=false skips the simulations' deal
   bool perturb = false, deal = true;
-  std::string trace;      // per searched decision "seat:n:arm,visits,summed value|...;"
+  std::string trace;      // per searched decision "seat:n:option,visits,summed value|...;"
+  // a replay (benchmarks/bench_nsearch_openspiel.py): the game is played by these answers,
+  // every seat's, in the order asked; the decision after them is answered as the seat's
+  // agent answers it (answer, answer_kind, answer_n) and the game stops there (Answered)
+  bool replaying = false;
+  std::vector<int> replay;
+  int answer = -1;
+  std::string answer_kind;
+  int64_t answer_n = 0;
 };
+struct Answered {};  // thrown when a replay's next decision has been answered
+struct STree;  // a search's tree (search.cpp)
 
 struct Plan {
   int p = 0;
@@ -360,8 +376,16 @@ struct Game {
     decisions++;
     if (!unseen.empty()) prune_unseen();
     int i;
+    if (replay_pending()) {
+      i = scfg->replay[replay_at++];
+      if (i < 0 || (size_t)i >= n) throw std::runtime_error("replay: an answer out of range");
+      if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
+      return i;
+    }
     if (waiter) {
       i = waiter->wait(p, kind, n, ask);  // the state API: answered from outside
+    } else if (tree && p == tree_seat) {
+      i = tree_decide(p, kind, n, ask);  // a simulation: the searching seat's tree (search.cpp)
     } else if (is_heuristic(p)) {
       if (!ask) throw Unsupported(std::string("a heuristic decision without scores: ") + kind);
       if (noise > 0 && p != noise_exempt && agents[p].random() < noise)
@@ -373,7 +397,18 @@ struct Game {
     }
     if (book && ask) see(kind, n, *ask, i);
     if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
-    return i;
+    return answered(kind, n, i);
+  }
+  // the replay (SearchCfg::replay): are answers left to give; the answer after them
+  size_t replay_at = 0;
+  bool replay_on() const { return scfg && scfg->replaying && !in_sim; }
+  bool replay_pending() const { return replay_on() && replay_at < scfg->replay.size(); }
+  int answered(const char* kind, size_t n, int i) {
+    if (!replay_on()) return i;
+    scfg->answer = i;
+    scfg->answer_kind = kind;
+    scfg->answer_n = (int64_t)n;
+    throw Answered{};
   }
   Waiter* waiter = nullptr;   // the state API (nstate.cpp): every decision waits
   // ---- the native search agent (search.cpp) -------------------------------------------------
@@ -403,11 +438,17 @@ struct Game {
   bool verify_forks = false;
   std::vector<std::string> fork_ends;
   void fork_to_end(int step);
-  int search_action(int p, size_t n, const Ask& ask);
+  // the tree of a search (SO-ISMCTS, search.cpp): in a simulation's copy, every decision of
+  // tree_seat descends it by the seat's own answers (tree_decide), then the rollout follows
+  STree* tree = nullptr;
+  int tree_seat = -1;
+  int tree_decide(int p, const char* kind, size_t n, const Ask* ask);
+  double sim_value(int p);
+  double simulate_tree(int p, uint64_t seed, int entry, STree& T);
   void relink(const Game& from);
   void determinize(int p, MT& r);
   void perturb_hidden(int p);
-  double simulate_arm(int p, int arm, size_t n, uint64_t seed);
+  int search_root(int p, const char* kind, size_t n, const Ask& ask, int entry);
 
   // ---- the heuristic agent (agents.HeuristicAgent, appraise.py, intent.py): heur.cpp ------
   bool is_heuristic(int p) const { return heuristic.size() > (size_t)p && heuristic[p]; }
@@ -682,6 +723,10 @@ struct Game {
   std::vector<int> market_row();
   int resolve_bids(int iid, const std::vector<int>& eligible);
   void market_phase();
+  // the market from its k-th card of `row` on: a search's copy made at a bid resumes here
+  void market_rest(const std::vector<int>& row, size_t k);
+  std::vector<int> mkt_row;  // the market row being auctioned, and the card at auction
+  size_t mkt_at = 0;
 
   // ---- actions.py / declare.py ----------------------------------------------------------------
   std::vector<int> seat_order() const {

@@ -888,8 +888,10 @@ Plan Game::choose_action(int p) {
       pick = forced_ok ? forced_index : 0;
       decisions++;
     } else if (first && !in_sim && searcher.size() > (size_t)p && searcher[p] &&
-               options.size() > 1 && (scfg->limit < 0 || scfg->searched < scfg->limit)) {
-      pick = search_action(p, options.size(), ask);
+               options.size() > 1 && (scfg->limit < 0 || scfg->searched < scfg->limit) &&
+               !replay_pending()) {
+      pick = answered("action", options.size(),
+                      search_root(p, "action", options.size(), ask, action_step));
       decisions++;
       if (logging)
         Log(ev, "decide").i("p", p).s("kind", "action").i("n", (int64_t)options.size()).i("i", pick);

@@ -2074,7 +2074,17 @@ int Game::resolve_bids(int iid, const std::vector<int>& eligible) {
         return "('buy', " + std::to_string(lo_buy + ((int64_t)i - n_pass)) + ")";
       };
     }
-    int i = decide(p, "bid", (size_t)(n_pass + n_buy), &ask);
+    size_t n = (size_t)(n_pass + n_buy);
+    int i;
+    if (!in_sim && searcher.size() > (size_t)p && searcher[p] && scfg->bids && n > 1 &&
+        (scfg->limit < 0 || scfg->searched < scfg->limit) && !replay_pending()) {
+      i = search_root(p, "bid", n, ask, -1 - (int)mkt_at);  // search.cpp: resumes the market
+      i = answered("bid", n, i);
+      decisions++;
+      if (logging) Log(ev, "decide").i("p", p).s("kind", "bid").i("n", (int64_t)n).i("i", i);
+    } else {
+      i = decide(p, "bid", n, &ask);
+    }
     if (i < n_pass) bids.push_back({false, R.min_pass_bid + i});
     else bids.push_back({true, R.min_buy_bid + (i - n_pass)});
   }
@@ -2130,13 +2140,17 @@ int Game::resolve_bids(int iid, const std::vector<int>& eligible) {
   return winner;
 }
 
-void Game::market_phase() {
-  std::vector<int> row = market_row();
-  for (int iid : row) {
+void Game::market_phase() { market_rest(market_row(), 0); }
+
+void Game::market_rest(const std::vector<int>& row, size_t k) {
+  mkt_row = row;
+  for (size_t at = k; at < row.size(); ++at) {
+    int iid = row[at];
     std::vector<int> eligible;
     for (int p = 0; p < P; ++p)
       if (!players[p].market_won) eligible.push_back(p);
     if (eligible.empty()) break;
+    mkt_at = at;
     resolve_bids(iid, eligible);
     checkpoint("market");
   }

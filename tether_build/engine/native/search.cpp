@@ -1,15 +1,26 @@
-// The native search agent ("search"): determinized Monte Carlo with UCB1 over the searching
-// seat's own Action Step options (one level: the root), the heuristic as the prior (the
-// root's arms are the heuristic's best options) and as the rollout policy, with random slips
-// for the other seats (they are not modelled as the agent they face).
+// The native search agent ("nsearch"): single-observer information-set MCTS (SO-ISMCTS) with
+// a real tree, the native twin of engine/search.py (the same Params, the same steps):
 //
-// A simulation copies the Game at the start of the current Action Step (the Game's plain
-// data, its raw pointers relinked into the copy), deals again what the searching seat
-// cannot see (determinize), lets every seat choose again in the dealt world, the searching
-// seat the option under trial, and plays on to the end of the game or of a horizon of
-// rounds, where the VP standings are judged. Bids, targets and the other decisions stay the
-// heuristic's. Every number is drawn from the searching seat's own agent generator, so a
-// seeded game is the same game.
+// 1. A searched decision is the seat's Action Step choice, or its bid on a market card (a
+//    root at each). Each of `sims` simulations copies the Game where the decision's phase can
+//    be resumed (the start of the Action Step; the start of the auction of that card), its raw
+//    pointers relinked into the copy, and deals again everything the seat cannot see
+//    (determinize: from what the seat knows, never from the hidden truth).
+// 2. In the copy every decision of the searching seat of a searched kind (KINDS: actions,
+//    bids, mine and forge modes, moves, targets, options, hit assignment) descends the tree
+//    by the seat's own answers so far (its information: a node is the seat's own action
+//    history from the root), choosing by PUCT with the heuristic's softmax as the prior and
+//    first-play urgency from the node's mean; an option counts only the visits in which it
+//    was offered (availability).
+// 3. One node is added a simulation: after the first answer leading to a new node, the seat
+//    plays the heuristic (the rollout), the other seats the heuristic with random slips (the
+//    opponent model, not the agent they face), to the end of the game or of `horizon` rounds.
+// 4. The result for the seat in [0, 1] (a win's share; at the horizon 0.5 + half the VP lead
+//    over the best other seat, in units of the VP to win, clamped) is backed up along the
+//    path. The most visited root option is chosen (ties: the better mean, then the first).
+//
+// Every number is drawn from the searching seat's own agent generator, so a seeded game is
+// the same game.
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -165,10 +176,163 @@ void Game::perturb_hidden(int p) {
   rng.seed(123456789);
 }
 
-// One simulation of option `arm` (of n) of seat p's Action Step choice: its value to p in
-// [0, 1] (a win's share at the end; at the horizon, p's VP against the best other seat's,
-// squashed), or -1 if the copy could not be played (another option list, an engine error).
-double Game::simulate_arm(int p, int arm, size_t n, uint64_t seed) {
+// ================================ the tree ===================================================
+// A node: the seat's answers so far. Its children, priors and availability counts are keyed
+// by an option's id (the kind, the option count, the index and the card the option names).
+struct TNode {
+  std::vector<std::pair<uint64_t, int>> kids;      // option id -> node
+  std::vector<std::pair<uint64_t, double>> prior;  // option id -> P(a)
+  std::vector<std::pair<uint64_t, int64_t>> avail; // option id -> visits it was offered in
+  int64_t n = 0;
+  double w = 0.0;
+  int depth = 0;
+};
+
+struct STree {
+  std::vector<TNode> nodes;  // nodes[0]: the root
+  int cur = 0;               // the node of this simulation's walk (-1: the rollout)
+  std::vector<int> path;     // the nodes this simulation went through, below the root
+  uint64_t first = 0;        // the id of the seat's first tree answer this simulation (0: none)
+  const SearchCfg* cfg = nullptr;
+  const Weights* W = nullptr;
+};
+
+template <class V>
+static V* find_id(std::vector<std::pair<uint64_t, V>>& v, uint64_t id) {
+  for (auto& x : v)
+    if (x.first == id) return &x.second;
+  return nullptr;
+}
+
+// search.py KINDS: the decisions the tree holds (the other kinds: the heuristic's)
+static bool searched_kind(const char* kind) {
+  static const char* const K[] = {"action", "bid", "mine", "forge", "move", "hex", "bridge",
+                                  "champion", "player", "option", "assign_hit"};
+  for (const char* k : K)
+    if (!std::strcmp(k, kind)) return true;
+  return false;
+}
+
+static uint64_t mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0x100000001b3ULL;
+}
+
+// the ids of a decision's options: the same option in two worlds gets the same id when the
+// decision offers as many options, at the same place, naming the same card (or bidding on it)
+static std::vector<uint64_t> option_ids(const Game& g, const char* kind, size_t n,
+                                        const Ask* ask) {
+  uint64_t h = 1469598103934665603ULL;
+  for (const char* c = kind; *c; ++c) h = mix(h, (uint64_t)(unsigned char)*c);
+  h = mix(h, (uint64_t)n);
+  if (ask && ask->bid_card >= 0) h = mix(h, 7 + (uint64_t)g.cards[ask->bid_card].defn->idx);
+  std::vector<uint64_t> ids(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t x = mix(h, (uint64_t)i);
+    int iid = ask && ask->card ? ask->card(i) : -1;
+    x = mix(x, iid >= 0 ? 11 + (uint64_t)g.cards[iid].defn->idx : 3);
+    ids[i] = x | 1;  // never 0 (STree::first's "none")
+  }
+  return ids;
+}
+
+// search.py heuristic_scores + softmax: the heuristic's score of each option (a skip of a
+// "may" target: the skip weight), exp(v / temp) normalised
+static std::vector<double> prior_of(const Weights* W, const char* kind, size_t n,
+                                    const Ask& ask, double temp) {
+  bool skip = !std::strcmp(kind, "hex") || !std::strcmp(kind, "champion") ||
+              !std::strcmp(kind, "bridge") || !std::strcmp(kind, "may");
+  std::vector<double> v(n);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = skip && ask.none && ask.none(i) ? W->skip : ask.score(i, false);
+  if (temp <= 0) return std::vector<double>(n, 1.0 / (double)n);
+  double top = *std::max_element(v.begin(), v.end()), total = 0.0;
+  for (auto& x : v) total += (x = std::exp((x - top) / temp));
+  for (auto& x : v) x /= total;
+  return v;
+}
+
+// A decision of the searching seat in a simulation's copy (Game::decide): PUCT at the walk's
+// node while the walk is in the tree (search.py _select), the heuristic after it
+int Game::tree_decide(int p, const char* kind, size_t n, const Ask* ask) {
+  STree& T = *tree;
+  if (T.cur < 0 || n < 2 || !ask || !ask->score || !searched_kind(kind))
+    return heuristic_choose(p, kind, n, *ask);
+  std::vector<uint64_t> ids = option_ids(*this, kind, n, ask);
+  {
+    TNode& nd = T.nodes[(size_t)T.cur];
+    bool fresh = false;
+    for (uint64_t a : ids) fresh = fresh || !find_id(nd.prior, a);
+    if (fresh) {
+      std::vector<double> pr = prior_of(T.W, kind, n, *ask, T.cfg->prior_temp);
+      size_t keep = n;
+      if (T.cur == 0 && T.cfg->width > 0 && (size_t)T.cfg->width < n) keep = (size_t)T.cfg->width;
+      std::vector<size_t> order(n);
+      for (size_t i = 0; i < n; ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&pr](size_t a, size_t b) { return pr[a] > pr[b]; });
+      for (size_t k = 0; k < n; ++k) {  // the root's width: the rest get no prior
+        size_t i = order[k];
+        if (!find_id(nd.prior, ids[i])) nd.prior.push_back({ids[i], k < keep ? pr[i] : -1.0});
+      }
+    }
+  }
+  TNode& nd = T.nodes[(size_t)T.cur];
+  double fpu = nd.n ? nd.w / (double)nd.n : 0.5, c = T.cfg->explore;
+  double best = 0.0;
+  int pick = -1, child = -1;
+  for (size_t i = 0; i < n; ++i) {
+    double pr = *find_id(nd.prior, ids[i]);
+    if (pr < 0) continue;  // outside the root's width
+    int64_t* av = find_id(nd.avail, ids[i]);
+    if (!av) {
+      nd.avail.push_back({ids[i], 0});
+      av = &nd.avail.back().second;
+    }
+    int64_t k = ++*av;
+    int* kid = find_id(nd.kids, ids[i]);
+    const TNode* ch = kid ? &T.nodes[(size_t)*kid] : nullptr;
+    double v = !ch || ch->n == 0
+                   ? fpu + c * pr * std::sqrt((double)k)
+                   : ch->w / (double)ch->n + c * pr * std::sqrt((double)k) / (1.0 + (double)ch->n);
+    if (pick < 0 || v > best) {
+      best = v;
+      pick = (int)i;
+      child = kid ? *kid : -1;
+    }
+  }
+  if (pick < 0) return heuristic_choose(p, kind, n, *ask);
+  if (!T.first) T.first = ids[(size_t)pick];
+  if (child < 0) {  // a new node
+    int depth = T.nodes[(size_t)T.cur].depth + 1;
+    child = (int)T.nodes.size();
+    T.nodes[(size_t)T.cur].kids.push_back({ids[(size_t)pick], child});
+    T.nodes.emplace_back();
+    T.nodes.back().depth = depth;
+  }
+  T.path.push_back(child);
+  T.cur = T.nodes[(size_t)child].n == 0 ? -1 : child;  // just made: the rollout from here
+  return pick;
+}
+
+// search.py score: the result for seat p in [0, 1]
+double Game::sim_value(int p) {
+  if (!winner.empty()) {
+    bool won = std::find(winner.begin(), winner.end(), p) != winner.end();
+    return won ? 1.0 / (double)winner.size() : 0.0;
+  }
+  auto vp = [this](int q) { return (double)(players[q].pvp + control_vp(q)); };
+  double best = -1e18;
+  for (int q = 0; q < P; ++q)
+    if (q != p) best = std::max(best, vp(q));
+  double goal = (double)std::max<int64_t>(R.vp_to_win, 1);
+  return std::min(1.0, std::max(0.0, 0.5 + 0.5 * (vp(p) - best) / goal));
+}
+
+// One simulation from the searched decision's phase (entry >= 0: that Action Step; entry < 0:
+// the auction of market card -1 - entry): a copy, a world dealt from what p knows, the walk
+// down T and the rollout. Its result for p, or -1 if the copy could not be played (an engine
+// error).
+double Game::simulate_tree(int p, uint64_t seed, int entry, STree& T) {
   std::string log;
   log.swap(ev);  // the copy does not carry the event log
   Game c(*this);
@@ -181,16 +345,23 @@ double Game::simulate_arm(int p, int arm, size_t n, uint64_t seed) {
   c.heuristic.assign((size_t)P, 1);
   c.noise = scfg->noise;
   c.noise_exempt = p;
+  c.tree = &T;
+  c.tree_seat = p;
+  T.cur = 0;
+  T.path.clear();
+  T.first = 0;
   MT r;
   r.seed((int64_t)(seed >> 1));
   if (scfg->deal) c.determinize(p, r);
   else c.pending.clear();
-  c.forced_seat = p;
-  c.forced_index = arm;
-  c.forced_n = n;
   c.stop_round = round + std::max<int64_t>(scfg->horizon, 1) - 1;
   try {
-    c.run(action_step);
+    if (entry >= 0) {
+      c.run(entry);
+    } else {
+      c.market_rest(mkt_row, (size_t)(-1 - entry));
+      c.run(0);
+    }
   } catch (std::exception&) {
     return -1;
   } catch (Fizzle&) {
@@ -198,77 +369,68 @@ double Game::simulate_arm(int p, int arm, size_t n, uint64_t seed) {
   } catch (NoTarget&) {
     return -1;
   }
-  if (!c.forced_ok) return -1;
-  if (!c.winner.empty()) {
-    bool won = std::find(c.winner.begin(), c.winner.end(), p) != c.winner.end();
-    return won ? 1.0 / (double)c.winner.size() : 0.0;
-  }
-  auto vp = [&c](int q) { return (double)(c.players[q].pvp + c.players[q].cvp); };
-  double best = -1e9;
-  for (int q = 0; q < P; ++q)
-    if (q != p) best = std::max(best, vp(q));
-  double scale = std::max(1.0, (double)R.vp_to_win / 6.0);
-  return 1.0 / (1.0 + std::exp(-(vp(p) - best) / scale));
+  return c.sim_value(p);
 }
 
-// Seat p's Action Step choice among n options: UCB1 over the heuristic's `width` best, each
-// simulation from a world dealt anew; the k-th visit of every arm plays the k-th world (the
-// arms are compared on the same deals). The most visited arm is chosen (ties: the better
-// mean, then the heuristic's order).
-int Game::search_action(int p, size_t n, const Ask& ask) {
+// Seat p's searched decision (kind "action" or "bid", n options, the heuristic's scores in
+// ask), resumed from `entry` (simulate_tree): the tree grown over `sims` dealt worlds, then
+// the most visited of the decision's own options.
+int Game::search_root(int p, const char* kind, size_t n, const Ask& ask, int entry) {
   std::clock_t t0 = std::clock();
   SearchCfg& C = *scfg;
   C.searched++;
+  if (!std::strcmp(kind, "bid")) C.searched_bids++;
   if (C.perturb && C.searched == 1) perturb_hidden(p);
-  std::vector<std::pair<double, int>> scored;
-  for (size_t i = 0; i < n; ++i) scored.push_back({ask.score(i, false), (int)i});
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  size_t K = std::min<size_t>(n, (size_t)std::max<int64_t>(C.width, 1));
+  STree T;
+  T.cfg = &C;
+  T.W = W;
+  T.nodes.emplace_back();
+  std::vector<uint64_t> ids = option_ids(*this, kind, n, &ask);
   MT& r = agents[p];
-  std::vector<uint64_t> worlds((size_t)std::max<int64_t>(C.sims, 1));
-  for (auto& w : worlds) w = ((uint64_t)r.genrand() << 32) | r.genrand();
-  std::vector<double> sum(K, 0.0);
-  std::vector<int64_t> cnt(K, 0);
-  int64_t total = 0;
-  for (int64_t s = 0; s < C.sims; ++s) {
-    size_t a = K;
-    for (size_t k = 0; k < K && a == K; ++k)
-      if (cnt[k] == 0) a = k;
-    if (a == K) {
-      double best = -1e18;
-      for (size_t k = 0; k < K; ++k) {
-        double u = sum[k] / (double)cnt[k] +
-                   C.explore * std::sqrt(std::log((double)total) / (double)cnt[k]);
-        if (u > best) { best = u; a = k; }
-      }
-    }
-    double v = simulate_arm(p, scored[a].second, n, worlds[(size_t)cnt[a] % worlds.size()]);
+  // a simulation of a game of more players takes longer: the budget is sims for 2 players,
+  // sims * 2 / players for more (at least 8), so a searched decision costs about the same
+  int64_t sims = C.scale && P > 2 ? std::max<int64_t>(8, C.sims * 2 / P) : C.sims;
+  for (int64_t s = 0; s < std::max<int64_t>(sims, 1); ++s) {
+    uint64_t seed = ((uint64_t)r.genrand() << 32) | r.genrand();
+    double v = simulate_tree(p, seed, entry, T);
     C.simulations++;
-    if (v < 0) {
-      C.mismatched++;
-      v = 0.5;
+    if (v < 0 || std::find(ids.begin(), ids.end(), T.first) == ids.end()) C.mismatched++;
+    if (v < 0) v = 0.5;
+    for (int k : T.path) {
+      T.nodes[(size_t)k].n++;
+      T.nodes[(size_t)k].w += v;
     }
-    sum[a] += v;
-    cnt[a]++;
-    total++;
+    T.nodes[0].n++;
+    T.nodes[0].w += v;
   }
-  size_t best = 0;
-  for (size_t k = 1; k < K; ++k) {
-    double mb = cnt[best] ? sum[best] / (double)cnt[best] : 0.0;
-    double mk = cnt[k] ? sum[k] / (double)cnt[k] : 0.0;
-    if (cnt[k] > cnt[best] || (cnt[k] == cnt[best] && mk > mb)) best = k;
-  }
+  TNode& root = T.nodes[0];
+  int best = -1;
+  int64_t bn = 0;
+  double bm = 0.0;
   C.trace += std::to_string(p) + ":" + std::to_string(n) + ":";
   char buf[96];
-  for (size_t k = 0; k < K; ++k) {
-    std::snprintf(buf, sizeof buf, "%s%d,%lld,%.17g", k ? "|" : "", scored[k].second,
-                  (long long)cnt[k], sum[k]);
+  bool any = false;
+  for (size_t i = 0; i < n; ++i) {
+    int* kid = find_id(root.kids, ids[i]);
+    if (!kid || T.nodes[(size_t)*kid].n == 0) continue;
+    const TNode& ch = T.nodes[(size_t)*kid];
+    double m = ch.w / (double)ch.n;
+    if (best < 0 || ch.n > bn || (ch.n == bn && m > bm)) {
+      best = (int)i;
+      bn = ch.n;
+      bm = m;
+    }
+    std::snprintf(buf, sizeof buf, "%s%d,%lld,%.17g", any ? "|" : "", (int)i, (long long)ch.n,
+                  ch.w);
     C.trace += buf;
+    any = true;
   }
   C.trace += ";";
+  C.nodes += (int64_t)T.nodes.size();
+  for (auto& nd : T.nodes) C.depth = std::max<int64_t>(C.depth, nd.depth);
+  if (best < 0) best = heuristic_choose(p, kind, n, ask);  // no simulation reached it
   C.cpu += (double)(std::clock() - t0) / CLOCKS_PER_SEC;
-  return scored[best].second;
+  return best;
 }
 
 }  // namespace tn
