@@ -8,8 +8,9 @@ relies on is defined (an ability's `keyword`, a printed `limit`, the burn keywor
 
 Warnings (`warnings(content)`, printed by `tether validate`, never failing): a round cap
 that ends the game before the last age ends, a deck whose card count differs from the count
-the design document states (`stated_count`), and a glossary term no text, rule chapter or
-content file uses.
+the design document states (`stated_count`), a glossary term no text, rule chapter or
+content file uses, and a faction colour closer to a tile colour than faction colours keep
+from each other under some vision type (its tokens on that tile).
 """
 
 from __future__ import annotations
@@ -258,7 +259,14 @@ def warn_unused_terms(content: Content):
                                   f"use it as [{tid}] in text, or remove it", key=True)
 
 
-WARNINGS = (warn_ages_cut_short, warn_deck_counts, warn_unused_terms)
+def warn_tile_colours(content: Content):
+    """A faction colour close to a tile's (printing/palette.py)."""
+    from .printing.palette import warn_tile_colours as tile_warnings
+
+    yield from tile_warnings(content)
+
+
+WARNINGS = (warn_ages_cut_short, warn_deck_counts, warn_unused_terms, warn_tile_colours)
 
 
 def warnings(content: Content) -> list[Problem]:

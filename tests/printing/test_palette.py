@@ -82,3 +82,22 @@ def test_validate_locates_a_clash(content_copy):
     assert re.match(rf".*factions\.yaml:{line}:\d+: factions\.refiner\.colour: ", mine[0])
     assert "under deuteranopia vision" in mine[0] and "at least 20" in mine[0]
     assert any("Gold #E3B83F" in m for m in messages)
+
+
+def test_a_faction_colour_close_to_a_tile_colour_is_a_located_warning(content):
+    """Faction tokens stand on every tile: a faction colour closer to a tile's than the bar
+    is a warning at the tile's colour, with the worst vision type (the fixture's Refiner
+    on the Forge, Vapourborn on a Plain under protanopia); a distant tile gives none."""
+    from tether_build.crosscheck import warnings
+
+    tiles = palette.tile_colours(content)
+    assert "forge" in tiles and "capital" not in tiles and "mine" not in tiles
+    found = [str(w) for w in warnings(content) if ".colour:" in str(w)]
+    expected = {(kind, fid) for kind, colour in tiles.items()
+                for fid, fc in palette.palette_of(content)[0].items()
+                if min(palette.distance(fc, colour, v) for v in palette.VISIONS) < BAR}
+    assert len(found) == len(expected) and expected
+    forge = next(w for w in found if "tiles.forge.colour" in w)
+    assert re.match(r"content/tiles\.yaml:\d+:\d+: tiles\.forge\.colour: Refiner #AD6242 "
+                    r"tokens on the Forge tile #D98B62 are 1\d\.\d apart under \w+ vision", forge)
+    assert ("center", "refiner") not in expected   # Axis Mundi's pale sand stays clear

@@ -151,8 +151,14 @@ def test_every_sheet_names_itself_and_what_it_holds(print_build, content):
         text = " ".join(page.extract_text().split())
         assert f"Sheet {n}/{len(pages)}" in text and common.plain(
             content, content.game["title"]) in text and str(content.game["version"]) in text
-        for name in names:   # "Virteous Court: 20 Cohort 1, ..." (a faction may span sheets)
-            ones[name] += sum(int(m) for m in re.findall(rf"{name}: [^;]*?\b(\d+) {force} 1\b", text))
+        # "Virteous Court: 20 Cohort 1, ..." or "Leadbound, Cipher (each): 20 Cohort 1, ..."
+        # (a faction may span sheets)
+        for part in text.split("; "):
+            who, _, what = part.rpartition(": ")
+            found = re.search(rf"\b(\d+) {force} 1\b", what)
+            for name in names:
+                if found and re.search(rf"(^|[ ,]){name}(,| \(each\)|$)", who):
+                    ones[name] += int(found.group(1))
     assert ones == dict.fromkeys(names, dict(tokens.COHORTS)[1])
 
 

@@ -100,7 +100,8 @@ def print_files(content, cards: list[dict], papers: list[str], flat: float,
     # every tile's words inside their boxes, every token's inside its disc: else an error
     # naming the piece and the field (printing/fitcheck.py), nothing is written
     fitcheck.check(content, [files[f"print/tiles-{p}.pdf"] for p in papers],
-                   tokens.token_set(content, cards))
+                   tokens.token_set(content, cards),
+                   {name: pdf for name, pdf in files.items() if "/tokens-" in name})
     data = components.components(content, cards, flat)
     files["print/components.txt"] = components.manifest_text(data).encode()
     files["print/components.json"] = (json.dumps(data, indent=1, ensure_ascii=False)

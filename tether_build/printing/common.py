@@ -271,14 +271,17 @@ def to_pdf(html: str) -> Pdf:
     return out
 
 
-def to_pdf_pages(template: str, pages: list, **context) -> Pdf:
+def to_pdf_pages(template: str, pages: list, heads: list | None = None, **context) -> Pdf:
     """One PDF of every page of a sheet template (templates/tiles/*.html.j2 that draw one
     <section> a page from `pages`, what each page shows, and nothing that counts pages): each
     page is laid out as a document of its own, kept in the render cache under its own HTML
     (to_pdf), and the pages are drawn into one file (join). A constant that changes one page
     (the round cap: the round track's cells) lays out that page, not the sheet; the file is
-    the same whatever the cache held."""
-    parts = [to_pdf(render_html(template, pages=[page], **context)) for page in pages]
+    the same whatever the cache held. `heads`, if given, is each page's own head line (the
+    template's `head`)."""
+    heads = heads or [None] * len(pages)
+    parts = [to_pdf(render_html(template, pages=[page], head=head, **context))
+             for page, head in zip(pages, heads, strict=True)]
     out = Pdf(join(parts))
     out.pages = sum(part.pages for part in parts)
     out.overflows = tuple(sorted({o for part in parts for o in part.overflows}))

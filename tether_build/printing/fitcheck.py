@@ -19,8 +19,10 @@ from .common import TEMPLATES
 
 CUT_MARGIN_MM = 0.6     # text keeps this far inside a token's cut line
 TOLERANCE_MM = 0.2
-FONTS = {"sans-bold": "DejaVuSansCondensed-Bold.ttf", "serif-bold": "DejaVuSerifCondensed-Bold.ttf"}
+FONTS = {"sans": "DejaVuSansCondensed.ttf", "sans-bold": "DejaVuSansCondensed-Bold.ttf",
+         "serif-bold": "DejaVuSerifCondensed-Bold.ttf"}
 HINT_TILE = "shorten the words in content (the tile's name, faction name or summary)"
+HINT_HEAD = "shorten the faction or token names (content/factions.yaml, content/terms.yaml)"
 HINT_TOKEN = "shorten the glossary name printed on the token (content/terms.yaml)"
 
 
@@ -118,9 +120,22 @@ def tile_problems(content, overflows) -> list[Problem]:
     return problems
 
 
-def check(content, tile_pdfs, tokens) -> None:
-    """Raise one ContentError with every tile and token that does not fit."""
+def head_problems(content, token_pdfs: dict) -> list[Problem]:
+    """Token sheets whose head (title, version, "Sheet i/n", contents) does not fit:
+    {file name: pdf} with each pdf's `head_overflows` (tokens.head_overflows)."""
+    doc = content.docs.get("factions.yaml")
+    line, col = doc.locate(("factions",)) if doc else (1, 1)
+    return [Problem("content/factions.yaml", line, col, f"tokens.sheet{n}.{field}",
+                    f"{name} sheet {n}: its {field} does not fit ({how})", HINT_HEAD)
+            for name, pdf in token_pdfs.items()
+            for n, field, how in getattr(pdf, "head_overflows", ())]
+
+
+def check(content, tile_pdfs, tokens, token_pdfs: dict | None = None) -> None:
+    """Raise one ContentError with every tile and token that does not fit, and every token
+    sheet whose head does not."""
     overflows = sorted({o for pdf in tile_pdfs for o in getattr(pdf, "overflows", ())})
-    problems = tile_problems(content, overflows) + token_problems(content, tokens)
+    problems = (tile_problems(content, overflows) + token_problems(content, tokens)
+                + head_problems(content, token_pdfs or {}))
     if problems:
         raise ContentError(problems)

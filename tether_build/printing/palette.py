@@ -182,3 +182,36 @@ def check_gray(content):
             f"differ by {diff:.1f} in lightness: a grayscale print shows them alike (every "
             f"pair needs {GRAY_MIN_DELTA_L:g})",
             "make one lighter or darker")
+
+
+def tile_colours(content) -> dict[str, str]:
+    """{tile kind: colour} of the tiles a faction's tokens stand on (tiles.yaml): every tile
+    but the Capital (printed in its faction's colour) and the Mine (checked by
+    check_palette, an error)."""
+    return {kind: t["colour"] for kind, t in content.tiles.items()
+            if t.get("term") not in ("capital", "mine") and _HEX.fullmatch(str(t.get("colour")))}
+
+
+def warn_tile_colours(content):
+    """Warnings (located at the tile's `colour`) for a faction colour closer than
+    MIN_DELTA_E to a tile colour under some vision type: that faction's tokens on that tile
+    stand out by their emblem and rim only. A warning, not an error: a tile hue (the Forge's
+    ember) may be worth keeping, and six faction colours leave little room; the designer
+    chooses."""
+    factions, _ = palette_of(content)
+    names = {fid: content.factions[fid].get("name", fid) for fid in factions}
+    for kind, colour in tile_colours(content).items():
+        tile = _word(content.terms, content.tiles[kind].get("term", kind), kind)
+        worst: dict[str, tuple[float, str]] = {}
+        for vision in VISIONS:
+            for fid, fc in factions.items():
+                dist = distance(fc, colour, vision)
+                if dist < MIN_DELTA_E and dist < worst.get(fid, (MIN_DELTA_E, ""))[0]:
+                    worst[fid] = (dist, vision)
+        for fid, (dist, vision) in sorted(worst.items(), key=lambda kv: kv[1][0]):
+            yield content.problem(
+                "tiles.yaml", ("tiles", kind, "colour"),
+                f"{names[fid]} {factions[fid]} tokens on the {tile} tile {colour} are "
+                f"{dist:.1f} apart under {vision} vision (CIEDE2000; faction colours keep "
+                f"{MIN_DELTA_E:g} from each other)",
+                "change the tile's lightness, or accept that the emblem tells them apart")

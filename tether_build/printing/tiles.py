@@ -163,6 +163,22 @@ def special_pages(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> 
     return math.ceil(special / tiles_per_page(paper, flat))
 
 
+def sheet_heads(content, pages: list[list[dict]], title: str) -> list[str]:
+    """Each sheet's line: the title and version, "Sheet i/n" and what it holds in the
+    glossary's words ("Sheet 1/6: 6 Capitals (one per faction), 1 Axis Mundi, ...")."""
+    out = []
+    for n, page in enumerate(pages, start=1):
+        counts: dict[str, int] = {}
+        for face in page:
+            counts[face["kind"]] = counts.get(face["kind"], 0) + 1
+        what = []
+        for kind, k in counts.items():
+            info = common.tile_info(content, kind)
+            what.append(f"{k} {info['name'] if k == 1 else info['plural']}")
+        out.append(f"{title} · Sheet {n}/{len(pages)}: {', '.join(what)}")
+    return out
+
+
 def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> bytes:
     """The tile sheets of one paper size as PDF bytes."""
     from ..versions.gitcontent import describe
@@ -170,7 +186,9 @@ def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> b
     width, height = common.paper_size(paper)
     name = describe(content.root, dirty=False)  # the last commit's: edits do not redraw tiles
     version = str(content.game.get("version", "")) + (f" ({name})" if name else "")
-    return common.to_pdf_pages("tiles.html.j2", sheets(content, paper, flat),
+    pages = sheets(content, paper, flat)
+    title = f"{common.plain(content, content.game.get('title', ''))} {version}".strip()
+    return common.to_pdf_pages("tiles.html.j2", pages, heads=sheet_heads(content, pages, title),
                                paper=(width, height), rim=common.RIM, cut=common.CUT,
                                cut_width=0.2, flat=flat, texture_ink=common.PLAIN_TEXTURE,
                                version=f"{content.game.get('title', '')} {version}")

@@ -220,9 +220,12 @@ def _shared_tokens(content) -> list[Token]:
     return out
 
 
-def _row_class(token: Token) -> tuple[str, float]:
-    """Tokens share a row only if they share this: shape class and height."""
-    return (token.group.split("_")[0] if token.shape != "circle" else "disc", token.h)
+def _row_class(token: Token) -> tuple[str, float, float]:
+    """Tokens share a row only if they share this: shape class, width and height (every
+    row a strip of one height, which one straight cut frees). Markers of every colour
+    (the HP and Mana markers, squares of one size) share their rows."""
+    shape = "disc" if token.shape in ("circle", "square") else token.shape
+    return (shape, token.w if shape != "disc" else 0.0, token.h)
 
 
 def copy_face(token: Token, i: int, content) -> dict:
@@ -281,29 +284,72 @@ def shaped(token_list: list[Token], square: bool) -> list[Token]:
 
 
 def _contents(page: list[dict]) -> str:
-    """What a sheet holds, in the glossary's words, faction by faction in sheet order."""
+    """What a sheet holds, in the glossary's words, faction by faction in sheet order.
+    Factions whose tokens on the sheet are the same share one entry ("Leadbound, Cipher
+    (each): 4 HP marker, 1 Mana marker"), so the line stays short enough to print whole."""
     groups: dict[str, dict[str, int]] = {}
     for item in page:
         names = groups.setdefault(item.get("faction") or "", {})
         names[item["name"]] = names.get(item["name"], 0) + 1
-    parts = []
+    merged: dict[str, list[str]] = {}
     for faction, names in groups.items():
         what = ", ".join(f"{n} {name}" for name, n in names.items())
-        parts.append(f"{faction}: {what}" if faction else what)
+        merged.setdefault(what, []).append(faction)
+    parts = []
+    for what, factions in merged.items():
+        if factions == [""]:
+            parts.append(what)
+        else:
+            each = " (each)" if len(factions) > 1 else ""
+            parts.append(f"{', '.join(factions)}{each}: {what}")
     return "; ".join(parts)
 
 
-def _wrap(text: str, width_mm: float, lines: int = 2) -> tuple[list[str], float]:
-    """`text` in at most `lines` lines of `width_mm` (a character about half its size
-    wide): the lines and the font size in mm, 2.2 mm unless it must shrink to fit."""
-    import textwrap
+HEAD_SIZE_MM, HEAD_MIN_MM = 2.2, 2.117   # the contents line: 6.2 pt, at least 6 pt
+HEAD_LINES = 2
 
-    size = 2.2
+
+def _wrap(text: str, width_mm: float, lines: int = HEAD_LINES) -> tuple[list[str], float]:
+    """`text` in at most `lines` lines of `width_mm`, measured in the font it prints in
+    (the sheet head's regular sans): the lines and the font size in mm, HEAD_SIZE_MM unless
+    it must shrink to fit, never under HEAD_MIN_MM (6 pt). Text that still needs more lines
+    comes back in more lines: the fit check (head_overflows) reports it."""
+    from .fitcheck import text_mm
+
+    size = HEAD_SIZE_MM
     while True:
-        out = textwrap.wrap(text, max(10, int(width_mm / (0.5 * size))))
-        if len(out) <= lines or size <= 1.2:
+        out: list[str] = []
+        for word in text.split(" "):
+            line = f"{out[-1]} {word}" if out else word
+            if out and text_mm(line, size, "sans") <= width_mm:
+                out[-1] = line
+            else:
+                out.append(word)
+        if len(out) <= lines or size <= HEAD_MIN_MM:
             return out, round(size, 3)
-        size -= 0.1
+        size = max(HEAD_MIN_MM, size - 0.05)
+
+
+def head_overflows(pages: list[list[dict]]) -> list[tuple[int, str, str]]:
+    """(sheet, field, how far) for each sheet head whose contents need more lines than the
+    head holds, or whose title or a line runs past the head's width."""
+    from .fitcheck import text_mm
+
+    out = []
+    for n, page in enumerate(pages, start=1):
+        head = next((i for i in page if i["shape"] == "header"), None)
+        if head is None:
+            continue
+        face = head["face"]
+        if len(face["lines"]) > HEAD_LINES:
+            lines = len(face["lines"])
+            out.append((n, "contents", f"{lines} lines, the head holds {HEAD_LINES} at 6 pt"))
+        widths = [("title", text_mm(face["title"], 2.6, "sans-bold"))] + [
+            ("contents", text_mm(line, face["size"], "sans")) for line in face["lines"]]
+        for what, width in widths:
+            if width - head["w"] > 0.2:
+                out.append((n, what, f"{width - head['w']:.1f} mm past the head"))
+    return out
 
 
 def with_heads(pages: list[list[dict]], paper: str, title: str) -> list[list[dict]]:
@@ -351,9 +397,12 @@ def render_tokens(content, paper: str, cards=None, square: bool = False) -> byte
     name = describe(content.root, dirty=False)
     version = str(content.game.get("version", "")) + (f" ({name})" if name else "")
     title = f"{common.plain(content, content.game.get('title', ''))} {version}".strip()
-    return common.to_pdf_pieces("tokens.html.j2", with_heads(pages, paper, title),
-                                (width, height), BLEED_MM, cut=common.CUT_DARK,
-                                bleed=BLEED_MM, age_word=common.term(content, "age"))
+    headed = with_heads(pages, paper, title)
+    out = common.to_pdf_pieces("tokens.html.j2", headed, (width, height), BLEED_MM,
+                               cut=common.CUT_DARK, bleed=BLEED_MM,
+                               age_word=common.term(content, "age"))
+    out.head_overflows = tuple(head_overflows(headed))   # the fit check reads them
+    return out
 
 
 def sheet_count(content, paper: str, cards=None) -> int:
