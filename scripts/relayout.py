@@ -156,7 +156,7 @@ NEW_PACKAGES = {
 # outside tether_build/: where references are rewritten
 PY_DIRS = ("tether_build", "tests", "benchmarks", "scripts")
 TEXT_FILES = ("README.md", "pyproject.toml", ".ci/run")
-TEXT_GLOBS = ("docs/*.md", "benchmarks/*.md", "scripts/*.sh", "tests/**/*.md")
+TEXT_GLOBS = ("docs/*.md", "benchmarks/*.md", "scripts/*.sh", "tests/**/*.md", "tests/*.txt")
 SELF = Path(__file__).resolve()
 
 
@@ -331,6 +331,21 @@ def _rewrite_slashed(text: str, paths: dict[str, list[str]]) -> str:
     return SLASHED.sub(one, text)
 
 
+BARE = re.compile(r"(?<![\w/.-])([a-z_]+/[\w/]*\w\.py)\b")
+
+
+def _rewrite_bare(text: str, paths: dict[str, list[str]]) -> str:
+    """A module's path under tether_build/ written without the prefix ("render/pdf.py" in a
+    doc or a message) -> its new path. Files in a folder only: a bare "cards.py" could be
+    anything."""
+    return BARE.sub(lambda m: paths[m.group(1)][0] if m.group(1) in paths else m.group(0),
+                    text)
+
+
+def _rewrite(text: str, mods, paths) -> str:
+    return _rewrite_bare(_rewrite_slashed(_rewrite_dotted(text, mods), paths), paths)
+
+
 def _file_chain(node) -> tuple[int, bool] | None:
     """(how many folders up, resolved?) of `Path(__file__)[.resolve()].parent...` or
     `.parents[k]`, or None."""
@@ -433,6 +448,10 @@ def rewrite_python(path: Path, old_rel: str | None, new_rel: str | None, mods, p
             line_start = starts[node.lineno - 1]
             indent = text[line_start:start]
             sep = "\n" + indent if indent.strip() == "" else "; "
+            # a trailing comment (a noqa) goes with every line the statement becomes
+            rest = text[end:starts[node.end_lineno]].rstrip("\n")
+            if len(new) > 1 and sep != "; " and rest.lstrip().startswith("#"):
+                new = [line + rest for line in new[:-1]] + new[-1:]
             edits.append((start, end, sep.join(new)))
     if old_rel is not None:
         depth_old, depth_new = old_rel.count("/"), new_rel.count("/")
@@ -456,10 +475,10 @@ def rewrite_python(path: Path, old_rel: str | None, new_rel: str | None, mods, p
             raise Stop(f"{path}: overlapping rewrites at {s1}-{e1} and {s2}")
     out, pos = [], 0
     for start, end, new in edits:
-        out.append(_rewrite_slashed(_rewrite_dotted(text[pos:start], mods), paths))
+        out.append(_rewrite(text[pos:start], mods, paths))
         out.append(new)
         pos = end
-    out.append(_rewrite_slashed(_rewrite_dotted(text[pos:], mods), paths))
+    out.append(_rewrite(text[pos:], mods, paths))
     result = "".join(out)
     if result != text:
         path.write_text(result, encoding="utf-8")
@@ -469,7 +488,7 @@ def rewrite_python(path: Path, old_rel: str | None, new_rel: str | None, mods, p
 
 def rewrite_text(path: Path, mods, paths) -> bool:
     text = path.read_text(encoding="utf-8")
-    result = _rewrite_slashed(_rewrite_dotted(text, mods), paths)
+    result = _rewrite(text, mods, paths)
     if result != text:
         path.write_text(result, encoding="utf-8")
         return True
@@ -539,6 +558,11 @@ def main() -> int:
         if folder.exists() and folder != ROOT / PKG and not any(folder.iterdir()):
             folder.rmdir()
             print(f"  removed empty {folder.relative_to(ROOT)}/")
+    # the imports the script wrote, sorted as the project's ruff settings want them
+    sort = subprocess.run([sys.executable, "-m", "ruff", "check", "--fix", "--quiet",
+                           "--select", "I001", *PY_DIRS], cwd=ROOT, check=False)
+    print("relayout: imports sorted (ruff check --fix --select I001)" if sort.returncode == 0
+          else "relayout: sorting the imports failed: run `ruff check --fix --select I001`")
     print("relayout: done. Next: python3 -m tether_build.engine.native --optional "
           "(the .so is untracked and stays), ruff check tether_build tests, python3 -m pytest -q")
     return 0

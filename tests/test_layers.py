@@ -62,7 +62,8 @@ def test_only_the_commands_layer_loads_content():
 
 def test_the_load_rule_can_fail():
     assert _loads_content("tether_build.validate", "validate")
-    assert _loads_content("tether_build", "validate")
+    package, _, module = "tether_build.validate".rpartition(".")
+    assert _loads_content(package, module)   # `from package import validate`
     assert _loads_content("tether_build.content", "load_partial")
     assert not _loads_content("tether_build.content", "Content")
 
