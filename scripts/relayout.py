@@ -135,6 +135,8 @@ RULES = {
     "playstate.py": "serve/playstate.py",
     "playwords.py": "serve/words.py",
     "playterm.py": "serve/term.py",
+    "playboard.py": "serve/board.py",   # from h-45c
+    "playseal.py": "serve/seal.py",     # from h-45c
 }
 
 # a docstring for each package the move creates
