@@ -162,6 +162,9 @@ TEXT_GLOBS = ("docs/*.md", "benchmarks/*.md", "scripts/*.sh", "tests/**/*.md", "
 SELF = Path(__file__).resolve()
 
 
+STRAYS: list[str] = []
+
+
 class Stop(Exception):
     """The plan cannot be made: nothing has been touched."""
 
@@ -394,6 +397,14 @@ def _chain_text(ups: int, resolved: bool) -> str:
     return base + (".parent" * ups if ups <= 2 else f".parents[{ups - 1}]")
 
 
+def _stray_paths(tree, paths: dict[str, list[str]], done) -> list:
+    """String constants equal to a moved module's old path that _code_paths left alone
+    (`folder / "board.py"`): printed for a person to look at."""
+    return [node for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and node.value in paths and node.value.endswith(".py") and id(node) not in done]
+
+
 def _code_paths(tree, paths: dict[str, list[str]]):
     """(node, new text) of string constants naming package code by path under tether_build/
     ("render/pdf.py", "render/*.py", "cards.py") inside a tuple, a list or a call."""
@@ -467,10 +478,15 @@ def rewrite_python(path: Path, old_rel: str | None, new_rel: str | None, mods, p
                                   off(node.end_lineno, node.end_col_offset),
                                   _chain_text(new_ups, resolved)))
                     log(f"  {PKG}/{new_rel}:{node.lineno}: Path(__file__) {ups} up -> {new_ups} up")
+        done = set()
         for node, new in _code_paths(tree, paths):
             edits.append((off(node.lineno, node.col_offset),
                           off(node.end_lineno, node.end_col_offset), new))
+            done.add(id(node))
             log(f"  {PKG}/{new_rel}:{node.lineno}: code path {node.value!r} -> {new}")
+        for node in _stray_paths(tree, paths, done):
+            STRAYS.append(f"{PKG}/{new_rel}:{node.lineno}: {node.value!r} names a module that "
+                          f"moved to {paths[node.value][0]}: left as it is, look at it")
     edits.sort()
     for (s1, e1, _), (s2, _, _) in itertools.pairwise(edits):
         if s2 < e1:
@@ -565,6 +581,8 @@ def main() -> int:
                            "--select", "I001", *PY_DIRS], cwd=ROOT, check=False)
     print("relayout: imports sorted (ruff check --fix --select I001)" if sort.returncode == 0
           else "relayout: sorting the imports failed: run `ruff check --fix --select I001`")
+    for stray in STRAYS:
+        print(f"relayout: warning: {stray}")
     print("relayout: done. Next: python3 -m tether_build.engine.native --optional "
           "(the .so is untracked and stays), ruff check tether_build tests, python3 -m pytest -q")
     return 0
