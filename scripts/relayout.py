@@ -518,14 +518,14 @@ def _git(*args: str) -> None:
 
 
 def main() -> int:
+    if (ROOT / PKG / "cli" / "__init__.py").exists():
+        print("relayout: tether_build/cli/ exists already: the layout is in place",
+              file=sys.stderr)
+        return 1
     try:
         moves = plan()
     except Stop as exc:
         print(f"relayout: stopped, nothing changed:\n{exc}", file=sys.stderr)
-        return 1
-    if (ROOT / PKG / "cli" / "__init__.py").exists():
-        print("relayout: tether_build/cli/ exists already: the layout is in place",
-              file=sys.stderr)
         return 1
     mods = module_map(moves)
     paths = path_map(moves)
