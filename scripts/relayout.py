@@ -319,8 +319,31 @@ DOTTED = re.compile(r"(?<![\w.])" + PKG + r"(?:\.[A-Za-z_]\w*)+")
 SLASHED = re.compile(r"(?<![\w/.])" + PKG + r"/([\w./*-]*)")
 
 
+FROM_TEXT = re.compile(r"(?<![\w.])from (" + PKG + r"(?:\.\w+)*) import "
+                       r"(\w+(?: as \w+)?(?:, *\w+(?: as \w+)?)*)")
+
+
+def _from_text(m, mods: dict[str, str]) -> str:
+    """`from tether_build import stagerun` written in a string (code a test runs with -c)."""
+    module, groups = m.group(1), {}
+    for item in re.split(r", *", m.group(2)):
+        name, _, alias = item.partition(" as ")
+        full = f"{module}.{name}"
+        if full in mods:
+            parent, _, last = mods[full].rpartition(".")
+            bound = alias or name
+            groups.setdefault(parent, []).append(last if last == bound else f"{last} as {bound}")
+        else:
+            groups.setdefault(_new_name(module, mods), []).append(item)
+    return "; ".join(f"from {p} import {', '.join(n)}" for p, n in groups.items())
+
+
 def _rewrite_dotted(text: str, mods: dict[str, str]) -> str:
-    return DOTTED.sub(lambda m: _new_name(m.group(0), mods), text)
+    """Dotted names, and `from tether_build... import module` outside import statements (in
+    strings), in one pass: nothing is rewritten twice."""
+    both = re.compile(FROM_TEXT.pattern + "|" + DOTTED.pattern)
+    return both.sub(lambda m: _from_text(m, mods) if m.group(1)
+                    else _new_name(m.group(0), mods), text)
 
 
 def _rewrite_slashed(text: str, paths: dict[str, list[str]]) -> str:
