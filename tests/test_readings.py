@@ -13,9 +13,9 @@ import pytest
 
 from tether_build.cards import normalized_cards
 from tether_build.cli_engine import odds_lines
+from tether_build.commands.printing import rename_term
 from tether_build.effects.describe import ability_reading, every_reading, reading
 from tether_build.effects.words import non_words
-from tether_build.rulebook.rename import rename_term
 from tether_build.validate import validate
 
 

@@ -51,11 +51,11 @@ class Context:
     @property
     def content(self):
         if self._content is None:
+            from .commands import load
             from .reads import paused
             from .render.cache import Cache
-            from .validate import validate
             with paused():   # the content's files: the stages' keys cover them (reads.py)
-                self._content = validate(self.content_dir, Cache(self.cache_dir))
+                self._content = load(self.content_dir, Cache(self.cache_dir))
         return self._content
 
     @property

@@ -47,9 +47,9 @@ def main() -> None:
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 def validate(content_dir: Path, quiet: bool) -> None:
     """Check every content file: schemas, ids, references, text tokens."""
+    from .commands import load as run
     from .contentwalk import deck_counts
     from .render.cache import CACHE_DIR, Cache
-    from .validate import validate as run
 
     build = (content_dir.parent if content_dir.name else content_dir) / "build"
     # a file found schema-valid by an earlier run or build, byte for byte, is not checked
@@ -124,8 +124,8 @@ def _rules_key(content_dir: Path) -> str:
 def cards(content_dir: Path, as_json: bool) -> None:
     """List every card, normalized (ids resolved, text with current glossary names)."""
     from .cards import normalized_cards
+    from .commands import load as run
     from .effects.describe import reading
-    from .validate import validate as run
 
     content = run(content_dir)
     normalized = normalized_cards(content)
@@ -150,10 +150,10 @@ def explain(content_dir: Path, card_id: str | None, check_all: bool) -> None:
     import difflib
 
     from .cards import normalized_cards
+    from .commands import load as run
     from .effects.describe import reading
     from .errors import TetherError
     from .textcheck import card_drift
-    from .validate import validate as run
 
     content = run(content_dir)
     cards = {c["id"]: c for c in normalized_cards(content)}
@@ -234,9 +234,9 @@ def schemas(check: bool, out: Path, docs: Path) -> None:
               show_default=True)
 def notes(content_dir: Path, out: Path) -> None:
     """Write the designer report (every open question, decision and rename) as HTML."""
+    from .commands import load as run
     from .fsutil import write_atomic
     from .report import render_html
-    from .validate import validate as run
 
     path = out / "designer-notes.html"
     write_atomic(path, render_html(run(content_dir), content_dir / "rules"))
@@ -393,12 +393,13 @@ def _register_optional() -> None:
     """Attach command groups of stages that live in their own modules."""
     import importlib
 
-    for module in ("cli_engine", "cli_print", "cli_board", "cli_rules", "cli_check",
-                   "cli_versions", "cli_play", "cli_balance"):
+    for module in ("tether_build.cli_engine", "tether_build.cli_print", "tether_build.cli_board",
+                   "tether_build.cli_rules", "tether_build.cli_check", "tether_build.cli_versions",
+                   "tether_build.cli_play", "tether_build.cli_balance"):
         try:
-            mod = importlib.import_module(f"tether_build.{module}")
+            mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:
-            if exc.name != f"tether_build.{module}":
+            if exc.name != module:
                 raise
             continue
         mod.register(main)

@@ -43,10 +43,10 @@ def card_meta(rules, content_dir: Path | None = None, curve_by: str = "deck") ->
     power = {d for d, info in rules.decks.items() if info.get("kind") == "power"}
     names = {c.id: c.name or c.id for c in rules.cards}
     if content_dir is not None and any("{" in n for n in names.values()):
+        from .commands import load
         from .text import render_plain
-        from .validate import validate
 
-        content = validate(content_dir)
+        content = load(content_dir)
         names = {k: render_plain(n, content.terms, content.icons) for k, n in names.items()}
     from .analysis import costcurve
 

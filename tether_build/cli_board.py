@@ -42,8 +42,10 @@ def board(content_dir: Path, players: int, seed: int, as_json: bool, out: Path, 
 
         sys.stdout.write(layout_json(build.board_json(content_dir, players, seed)))
         return
-    build.build_board(content_dir, players, seed, out, build.papers_for(paper), flat,
-                      _echo(quiet))
+    from .commands.printing import build_board
+
+    build_board(content_dir, players, seed, out, build.papers_for(paper), flat,
+                _echo(quiet))
 
 
 @click.command("print-tiles")
@@ -59,10 +61,10 @@ def board(content_dir: Path, players: int, seed: int, as_json: bool, out: Path, 
 def print_tiles(content_dir: Path, out: Path, paper: str, flat: float, square_tokens: bool,
                 quiet: bool) -> None:
     """Hex tiles, tokens and tracks as cut-out sheets, and the components manifest."""
+    from .commands.printing import build_prints
     from .printing import build
 
-    build.build_prints(content_dir, out, build.papers_for(paper), flat, _echo(quiet),
-                       square_tokens)
+    build_prints(content_dir, out, build.papers_for(paper), flat, _echo(quiet), square_tokens)
 
 
 def register(group: click.Group) -> None:

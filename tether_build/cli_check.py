@@ -49,11 +49,11 @@ def check(content_dir: Path, as_json: bool, games: int | None, seed: int, cache_
         return
     from .cards import normalized_cards
     from .check import DEFAULT_GAMES, run_check
+    from .commands import load
     from .compile import CompileError
     from .render.cache import Cache
-    from .validate import validate
 
-    content = validate(content_dir)
+    content = load(content_dir)
     memo = Cache(cache_dir) if cache_dir.is_dir() else None
     try:
         report = run_check(content, normalized_cards(content),
@@ -75,14 +75,14 @@ def _design_document(content_dir: Path, path: str, as_json: bool = False) -> Non
     every recorded departure from its wording (departures.py) beside the engine's reading."""
     from . import departures as dep
     from .cards import normalized_cards
+    from .commands import load
     from .designdoc import compare, default_document, parse_document
-    from .validate import validate
 
     doc = default_document() if path == "default" else Path(path)
     if doc is None or not doc.is_file():
         raise TetherError(f"design document not found: {doc or 'shared/seeds/000_*.txt'} "
                           "(pass its path: --design-document PATH)")
-    content = validate(content_dir)
+    content = load(content_dir)
     mismatches = compare(content, doc)
     parsed = parse_document(doc)
     entries = len(parsed)

@@ -21,10 +21,10 @@ ENGINE = click.option("--engine", "engine_dir", type=click.Path(path_type=Path),
 def compiled_files(content_dir: Path) -> dict[str, bytes]:
     """Validate the content and compile the engine files in memory."""
     from .cards import normalized_cards
+    from .commands import load
     from .compile import CompileError, compile_engine
-    from .validate import validate
 
-    content = validate(content_dir)
+    content = load(content_dir)
     try:
         return compile_engine(normalized_cards(content), content)
     except CompileError as exc:

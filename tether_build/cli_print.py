@@ -61,7 +61,8 @@ def print_cards(content_dir, paper, deck, faction, card_ids, fronts_only, gutter
                 tts, tts_url,
                 out, since, players, rule_opts, ink_saver, grayscale, quiet, as_json):
     """Card sheets (A4 3x3, Letter 4x2 landscape; bleed, crop marks), PNGs and TTS decks."""
-    from .render.build import PAPER_CHOICES, PrintOptions, build_print, shrunk
+    from .commands.printing import build_print
+    from .render.build import PAPER_CHOICES, PrintOptions, shrunk
 
     errata = None
     if since:

@@ -24,10 +24,10 @@ PAPER_CHOICES = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
 def rulebook(content_dir: Path, out: Path, paper: str, quiet: bool, as_json: bool) -> None:
     """Write the rulebook: rulebook-a4.pdf, rulebook-letter.pdf, rulebook.pdf, rulebook.html."""
     from .buildlock import write_outputs
+    from .commands import load
     from .rulebook.book import render_rulebook
-    from .validate import validate
 
-    content = validate(content_dir)
+    content = load(content_dir)
     if not quiet and not as_json:
         click.echo("laying out the rulebook...", err=True)
     book = render_rulebook(content, content_dir, PAPER_CHOICES[paper])
@@ -62,7 +62,7 @@ def rename(content_dir: Path, term: str, new_name: str, plural: str | None,
     Edits content/terms.yaml in place, keeping comments and layout; every output follows
     on the next build. Example: tether rename force "Legionary" --plural "Legionaries"
     """
-    from .rulebook.rename import rename_term
+    from .commands.printing import rename_term
 
     done = rename_term(content_dir, term, new_name, plural, adjective, names=names,
                        dry_run=dry_run)

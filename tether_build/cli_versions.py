@@ -16,11 +16,11 @@ CONTENT = click.option("--content", "content_dir", type=click.Path(path_type=Pat
 def side(content_dir: Path, rev: str | None):
     """(label, content, normalized cards, rules chapters) at `rev`, or of the work tree."""
     from .cards import normalized_cards
-    from .validate import validate
+    from .commands import load
     from .versions.gitcontent import _rules, describe, validated_at
 
     if rev is None:
-        content = validate(content_dir)
+        content = load(content_dir)
         return (describe(content_dir) or "work tree", content, normalized_cards(content),
                 _rules(Path(content_dir)))
     content, cards, rules = validated_at(content_dir, rev)

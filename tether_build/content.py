@@ -116,13 +116,12 @@ def _checker_digest() -> str:
     checker's version: read once per process."""
     from importlib import metadata
 
+    from . import fastschema, schemacheck
     from .digests import digest
 
-    here = Path(__file__).resolve().parent
-    schemas = sorted((here.parent / "schemas").glob("*.schema.json"))
+    schemas = sorted(schemacheck.SCHEMA_DIR.glob("*.schema.json"))
     return digest("valid/1", *[(p.name, p.read_bytes()) for p in schemas],
-                  *[(here / m).read_bytes()
-                    for m in ("yamlio.py", "schemacheck.py", "fastschema.py")],
+                  *[Path(m.__file__).read_bytes() for m in (yamlio, schemacheck, fastschema)],
                   metadata.version("jsonschema"))
 
 

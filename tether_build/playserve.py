@@ -49,10 +49,10 @@ class Rules:
     @classmethod
     def load(cls, content_dir: Path) -> Rules:
         from .cards import normalized_cards
+        from .commands import load
         from .compile import compile_engine
-        from .validate import validate
 
-        content = validate(content_dir)
+        content = load(content_dir)
         files = compile_engine(normalized_cards(content), content)
         return cls(content, files, content_version(files))
 

@@ -31,11 +31,11 @@ def gallery_page(content_dir: Path) -> str:
     """Every card face (first copy), grouped by deck, drawn by the print templates."""
     from .cards import normalized_cards
     from .check import run_check
+    from .commands import load
     from .render.context import Renderer
     from .render.html import TEMPLATES, Pages
-    from .validate import validate
 
-    content = validate(content_dir)
+    content = load(content_dir)
     pages = Pages(Renderer(content, TEMPLATES))
     cards = normalized_cards(content)
     # every card's scenarios in the engine (no sweep: ~0.5 s), shown under the card
@@ -76,6 +76,6 @@ def _reading(card: dict, failures: list[str], terms: dict) -> str:
 
 def rules_page(content_dir: Path) -> str:
     """The rulebook as HTML, drawn by the rulebook templates."""
+    from .commands import load
     from .rulebook.book import preview_html
-    from .validate import validate
-    return preview_html(validate(content_dir), content_dir)
+    return preview_html(load(content_dir), content_dir)

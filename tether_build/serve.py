@@ -248,9 +248,9 @@ def make_server(site: Site, port: int = 8000) -> ThreadingHTTPServer:
 
 def notes_page(content_dir: Path) -> str:
     """The designer report."""
+    from .commands import load
     from .report import render_html
-    from .validate import validate
-    return render_html(validate(content_dir), content_dir / "rules").decode()
+    return render_html(load(content_dir), content_dir / "rules").decode()
 
 
 def effects_page(_content_dir: Path) -> str:

@@ -12,7 +12,8 @@ from run_once import once_per_run
 @pytest.fixture(scope="session")
 def full_build(tmp_path_factory):
     """Every card, both papers, backs, no PNG/TTS; the glossary term `force` renamed."""
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
 
     def make(base):
         content_dir = copy_content(base)
@@ -26,7 +27,8 @@ def full_build(tmp_path_factory):
 @pytest.fixture(scope="session")
 def small_build(tmp_path_factory, shipped_content):
     """The SMALL subset of the shipped content: sheets, PNGs and TTS."""
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
 
     def make(base):
         out = base / "build"

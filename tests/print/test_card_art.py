@@ -84,7 +84,8 @@ def test_a_truncated_png_is_refused_and_a_whole_one_accepted(tmp_path):
 
 
 def _face(tmp_path, content_dir, card="zap"):
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
 
     result = build_print(content_dir, tmp_path / "out", PrintOptions(
         cards=[card], papers=(), png=None, tts=False, players=2))

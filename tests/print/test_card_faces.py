@@ -47,7 +47,8 @@ def test_ordinals():
 def test_champion_gold_reads_as_a_table(tmp_path, shipped_content, shipped_cards):
     """Every Champion face prints '1st', '2nd', '3rd' each above its Gold from content,
     never the slashed '1/3/5' run."""
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
 
     result = build_print(ROOT / "tests" / "fixtures" / "content", tmp_path, PrintOptions(
         cards=["ironclad_warden", "shadeblade"], papers=(), png=None, tts=False),
@@ -100,7 +101,8 @@ def _name_sizes(chars: list[tuple[str, float]], name: str) -> list[float]:
 def test_long_names_wrap_to_two_lines_before_they_shrink(tmp_path, shipped_content,
                                                          shipped_cards):
     """The four longest names in the fixture keep their full size: they wrap instead."""
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
 
     longest = sorted(shipped_cards.values(), key=lambda c: -len(c["name"]))[:4]
     assert len(longest[0]["name"]) >= 25
@@ -120,8 +122,9 @@ def test_long_names_wrap_to_two_lines_before_they_shrink(tmp_path, shipped_conte
 def test_a_name_too_long_for_two_lines_shrinks_then_fails(tmp_path):
     """A name that needs three lines shrinks; one that cannot fit at the smallest size is
     a build error naming the card."""
+    from tether_build.commands.printing import build_print
     from tether_build.errors import ContentError
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.render.build import PrintOptions
 
     content_dir = copy_content(tmp_path)
     path = content_dir / "cards" / "starter.yaml"

@@ -37,7 +37,8 @@ def _sizes(chars, text: str) -> list[float]:
 def test_three_digit_initiatives_fit_and_both_numbers_print(shipped_content):
     """March Orders (100 / 200) and Mortar Shot (300 / 300) build with no fit problem;
     the number in play prints large, the other small, both on the face."""
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
 
     result = build_print(Path(CONTENT), Path("/nonexistent-unused"), PrintOptions(
         cards=["march_orders", "mortar_shot"], players=2, **ONLY_FACES),
@@ -130,7 +131,8 @@ def test_each_measured_box_is_checked_for_overflow_size_and_safe_zone(style, tex
 
 def test_flavor_prints_in_its_own_style(tmp_path):
     """A card's `flavor:` is printed (serif italic, after the rules), never dropped."""
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
 
     content_dir = copy_content(tmp_path)
     path = content_dir / "cards" / "starter.yaml"
@@ -282,7 +284,8 @@ def test_gutter_fold_sheet_places_fronts_and_backs_on_one_page(tmp_path, shipped
 
     import pypdf
 
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
 
     build_print(Path(CONTENT), tmp_path, PrintOptions(
         cards=["zap", "march_orders"], players=2, papers=("a4",), png=None, tts=False,

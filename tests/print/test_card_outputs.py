@@ -97,7 +97,8 @@ def test_tts_grid_never_exceeds_10_by_7():
 
 def test_rebuild_leaves_identical_files_alone_and_prunes_stale_pngs(tmp_path,
                                                                    shipped_content):
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
 
     opts = PrintOptions(deck="starter", papers=("a4",), png="mpc", tts=False)
     first = build_print(ROOT / "tests" / "fixtures" / "content", tmp_path, opts, content=shipped_content)

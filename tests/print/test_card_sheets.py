@@ -214,7 +214,7 @@ def test_options_select_deck_faction_cards_and_fronts_only(tmp_path, shipped_con
     listed = select_cards(content, cards, PrintOptions(cards=["zap", "recruit"]))
     assert [c["id"] for c in listed] == ["recruit", "zap"]   # print order: deck file order
 
-    from tether_build.render.build import build_print
+    from tether_build.commands.printing import build_print
 
     result = build_print(ROOT / "tests" / "fixtures" / "content", tmp_path, PrintOptions(
         cards=["zap", "recruit"], papers=("a4",), fronts_only=True, png=None, tts=False,

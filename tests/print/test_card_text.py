@@ -104,7 +104,8 @@ def test_every_face_prints_its_whole_text(full_build):
 
 
 def test_designer_text_prints_as_typed(tmp_path):
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
 
     content_dir = copy_content(tmp_path)
     path = content_dir / "cards" / "starter.yaml"
@@ -137,8 +138,9 @@ def _long_text_content(tmp_path, repeat: int, shrink: bool = True) -> Path:
 def test_text_that_needs_shrinking_fails_unless_the_card_opts_in(tmp_path):
     """Issue 42: text under its standard size is the designer's choice (`shrink: true`),
     else a build error naming the card, the field and the flag."""
+    from tether_build.commands.printing import build_print
     from tether_build.errors import ContentError
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.render.build import PrintOptions
 
     content_dir = _long_text_content(tmp_path, 7, shrink=False)
     with pytest.raises(ContentError) as err:
@@ -150,7 +152,8 @@ def test_text_that_needs_shrinking_fails_unless_the_card_opts_in(tmp_path):
 
 
 def test_long_text_shrinks_within_bounds(tmp_path):
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
     from tether_build.render.fit import TEXT_SIZES
 
     content_dir = _long_text_content(tmp_path, 7)

@@ -17,7 +17,8 @@ SCALE = 60 / 72   # 60 DPI
 
 
 def _build(out, content, modes=(), cache=None):
-    from tether_build.render.build import PrintOptions, build_print
+    from tether_build.commands.printing import build_print
+    from tether_build.render.build import PrintOptions
 
     return build_print(FIXTURE, out, PrintOptions(
         cards=CARDS, papers=("a4",), png=None, tts=False, modes=modes, cache=cache),

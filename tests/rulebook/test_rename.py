@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from tether_build.cli import main
+from tether_build.commands import load
 
 
 def rename(content_dir, *args):
@@ -98,7 +99,7 @@ def test_rename_validates_before_writing_nothing_half_done_on_a_crash(content_co
 
     monkeypatch.setattr(mod, "write_atomic", dies)
     with pytest.raises(KeyboardInterrupt):
-        mod.rename_term(content_copy, "bridge", "Span")
+        mod.rename_term(content_copy, "bridge", "Span", load=load)
     assert calls, "validation ran on a copy, then the write was attempted"
     assert {p: p.read_bytes() for p in content_copy.rglob("*.yaml")} == before
 
@@ -108,14 +109,14 @@ def test_rename_refuses_when_the_file_changed_since_it_was_read(content_copy, mo
 
     real = mod._validate_copy
 
-    def meanwhile(content_dir, edits):
-        real(content_dir, edits)
+    def meanwhile(content_dir, edits, load):
+        real(content_dir, edits, load)
         path = content_dir / "terms.yaml"
         path.write_text(path.read_text() + "\n# another editor saved here\n")
 
     monkeypatch.setattr(mod, "_validate_copy", meanwhile)
     with pytest.raises(Exception, match="changed while the rename ran"):
-        mod.rename_term(content_copy, "bridge", "Span")
+        mod.rename_term(content_copy, "bridge", "Span", load=load)
     assert 'singular: "Span"' not in (content_copy / "terms.yaml").read_text()
 
 
@@ -124,7 +125,7 @@ def test_two_renames_at_once_both_land(content_copy):
     import subprocess
     import sys
 
-    code = ("import sys; from tether_build.rulebook.rename import rename_term; "
+    code = ("import sys; from tether_build.commands.printing import rename_term; "
             "rename_term(sys.argv[1], sys.argv[2], sys.argv[3])")
     procs = [subprocess.Popen([sys.executable, "-c", code, str(content_copy), tid, name])
              for tid, name in (("bridge", "Span"), ("champion", "Paragon"))]

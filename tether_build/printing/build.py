@@ -64,13 +64,11 @@ def every_count_files(content, seed: int, papers: list[str], flat: float,
     return files
 
 
-def build_board(content_dir: Path, players: int, seed: int, out: Path, papers: list[str],
+def build_board(content, players: int, seed: int, out: Path, papers: list[str],
                 flat: float, echo: Echo) -> list[Path]:
-    """Write build/board/board-P-S.json, the real-size map and the overview per paper."""
-    from ..validate import validate
-
+    """Write build/board/board-P-S.json, the real-size map and the overview per paper, from
+    the validated content (loaded by the commands layer)."""
     start = time.perf_counter()
-    content = validate(content_dir)
     files = {Path(out) / rel: data
              for rel, data in board_files(content, players, seed, papers, flat).items()}
     _write(out, files, echo)
@@ -109,14 +107,13 @@ def print_files(content, cards: list[dict], papers: list[str], flat: float,
     return files, data
 
 
-def build_prints(content_dir: Path, out: Path, papers: list[str], flat: float,
+def build_prints(content, out: Path, papers: list[str], flat: float,
                  echo: Echo, square: bool = False) -> list[Path]:
-    """Write the tile and token sheets per paper, components.txt and components.json."""
+    """Write the tile and token sheets per paper, components.txt and components.json, from
+    the validated content (loaded by the commands layer)."""
     from ..cards import normalized_cards
-    from ..validate import validate
 
     start = time.perf_counter()
-    content = validate(content_dir)
     rel_files, data = print_files(content, normalized_cards(content), papers, flat, echo,
                                   square)
     files = {Path(out) / rel: blob for rel, blob in rel_files.items()}

@@ -234,11 +234,10 @@ def _sheet_key(html: str) -> str:
     from ..render import cache
 
     if _KEYED.get("base") is None:   # (all but the HTML: once a stage, see `cached`)
-        here = Path(__file__).resolve().parent
         _KEYED["base"] = cache.digest(
             "sheet-pdf/1", TILE_TEMPLATES.as_uri(),
             cache.files_digest(TEMPLATES, ("tiles", "icons", "fonts")),
-            cache.code_digest(*cache.LAYOUT_CODE), (here / "common.py").read_bytes(),
+            cache.code_digest(*cache.LAYOUT_CODE), Path(__file__).read_bytes(),
             cache.versions(*cache.LAYOUT_PACKAGES), os.environ.get("SOURCE_DATE_EPOCH", "0"))
     return cache.digest(_KEYED["base"], html)
 

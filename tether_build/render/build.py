@@ -194,18 +194,13 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
     return files
 
 
-def build_print(content_dir: Path, out: Path, opts: PrintOptions,
-                progress: Callable[[str], None] = lambda msg: None,
-                content=None) -> PrintResult:
-    """Validate content, render the chosen cards, write every output atomically.
-
-    `content`: already validated content of content_dir, to skip loading it again.
-    """
+def build_print(content, out: Path, opts: PrintOptions,
+                progress: Callable[[str], None] = lambda msg: None) -> PrintResult:
+    """Render the chosen cards of the validated content (loaded by the commands layer:
+    commands.printing.build_print), write every output atomically."""
     from ..cards import normalized_cards
-    from ..validate import validate
 
     start = time.perf_counter()
-    content = content if content is not None else validate(Path(content_dir))
     chosen = select_cards(content, normalized_cards(content), opts)
     out = Path(out)
     result = PrintResult(faces=sum(c["copies"] for c in chosen), cards=len(chosen))

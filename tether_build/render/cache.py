@@ -27,7 +27,7 @@ from ..fsutil import write_atomic
 
 CACHE_DIR = ".cache"
 MAX_BYTES = 256 * 1024 * 1024   # a full build of the shipped content caches ~30 MB
-_RENDER = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent   # tether_build/: code_digest's names
 
 
 REFRESH_ENV = "TETHER_CACHE_REFRESH"   # "1": read no entry (inherited by the workers)
@@ -123,18 +123,23 @@ LAYOUT_PACKAGES = ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2",
 
 
 # the modules that lay out and measure: a layout's key names them all
-LAYOUT_CODE = ("pdf.py", "patches.py", "boxes.py", "resources.py", "wpffi.py")
+LAYOUT_CODE = ("render/pdf.py", "render/patches.py", "render/boxes.py", "render/resources.py",
+               "render/wpffi.py")
 
 
 def code_digest(*names: str) -> str:
-    """SHA-256 of render/ modules by name (e.g. "pdf.py") or of every one ("*.py"), and of
+    """SHA-256 of the package's modules by path under tether_build/ (e.g. "render/pdf.py",
+    "render/*.py": paths that scripts/relayout.py rewrites when a module moves), and of
     the layout mode (patches.mode(): patched or stock libraries), so an entry laid out one
     way never serves the other."""
     from .patches import mode
 
     h = hashlib.sha256(mode().encode())
     for name in names:
-        for path in sorted(_RENDER.glob(name)):
+        paths = sorted(_PACKAGE.glob(name))
+        if not paths:   # a name that matches nothing would leave its code out of every key
+            raise FileNotFoundError(f"code_digest: no tether_build/{name}")
+        for path in paths:
             h.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return h.hexdigest()
 

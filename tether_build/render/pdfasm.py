@@ -210,8 +210,8 @@ def fragments(parts: list[tuple[bytes, list[str]]], cache=None,
     from .pdfraw import fragments as read_raw
 
     cache = cache if cache is not None else Cache(None)
-    salt = digest("fragment/2", code_digest("pdfasm.py", "fragment.py", "pdfraw.py",
-                                            "pdfobjects.py"),
+    salt = digest("fragment/2", code_digest("render/pdfasm.py", "render/fragment.py",
+                                            "render/pdfraw.py", "render/pdfobjects.py"),
                   versions("pypdf"))
     out = {}
     for pdf, keys in parts:

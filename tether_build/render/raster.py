@@ -42,7 +42,8 @@ def salt() -> str:
 
     from .cache import code_digest, digest, versions
 
-    return digest("raster/1", code_digest("raster.py", "geometry.py", "pngfile.py"),
+    return digest("raster/1", code_digest("render/raster.py", "render/geometry.py",
+                                      "render/pngfile.py"),
                   versions("pypdfium2", "pillow"), str(PDFIUM_INFO))
 
 

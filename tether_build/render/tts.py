@@ -37,7 +37,7 @@ def _cached(raster, what: str, keys: list[str], draw) -> bytes:
     """An image from raster.cache, keyed by its faces' pages and this module, else drawn."""
     from .cache import code_digest, digest
 
-    key = digest("tts", what, code_digest("tts.py"), [raster.face_id(k) for k in keys])
+    key = digest("tts", what, code_digest("render/tts.py"), [raster.face_id(k) for k in keys])
     data = raster.cache.get("tts", key)
     if data is None:
         data = draw()
@@ -51,7 +51,7 @@ def _row(raster, keys: list[str], cols: int) -> tuple[bytes, int, int]:
     50) and compresses a fifth of it."""
     from .cache import code_digest, digest, pack, unpack
 
-    key = digest("tts-row", code_digest("tts.py"), cols, [raster.face_id(k) for k in keys])
+    key = digest("tts-row", code_digest("render/tts.py"), cols, [raster.face_id(k) for k in keys])
     entry = unpack(raster.cache.get("tts", key))
     try:
         return entry[1], int(entry[0]["adler"]), int(entry[0]["length"])

@@ -21,8 +21,8 @@ def layout_key(html: str, base: str) -> str:
 
     code = Path(__file__).resolve().parent
     return cache.digest("book/1", html, base, cache.files_digest(TEMPLATES, BOOK_TEMPLATES),
-                        cache.code_digest(*cache.LAYOUT_CODE, "pdfasm.py", "fragment.py",
-                                          "pdfobjects.py"),
+                        cache.code_digest(*cache.LAYOUT_CODE, "render/pdfasm.py",
+                                          "render/fragment.py", "render/pdfobjects.py"),
                         (code / "stamp.py").read_bytes(), (code / "runon.py").read_bytes(),
                         cache.versions(*cache.LAYOUT_PACKAGES), cache.versions("pypdf"),
                         os.environ.get("SOURCE_DATE_EPOCH", "0"))

@@ -158,9 +158,8 @@ def _locked(content_dir: Path):
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _validate_copy(content_dir: Path, edits: dict[Path, str]) -> None:
+def _validate_copy(content_dir: Path, edits: dict[Path, str], load) -> None:
     """Validate the content with `edits` applied, in a temporary copy; ContentError if bad."""
-    from ..validate import validate
     from .chapters import check_chapters
 
     with tempfile.TemporaryDirectory(prefix="tether-rename-") as tmp:
@@ -168,7 +167,7 @@ def _validate_copy(content_dir: Path, edits: dict[Path, str]) -> None:
         shutil.copytree(content_dir, copy, ignore=shutil.ignore_patterns(".*"))
         for path, text in edits.items():
             (copy / path.relative_to(content_dir)).write_text(text, encoding="utf-8")
-        content = validate(copy)
+        content = load(copy)
         problems = check_chapters(content, copy / "rules", copy.parent)
         if problems:
             raise ContentError(problems)
@@ -176,12 +175,13 @@ def _validate_copy(content_dir: Path, edits: dict[Path, str]) -> None:
 
 def rename_term(content_dir: Path, tid: str, singular: str, plural: str | None = None,
                 adjective: str | None = None, names: bool = False,
-                dry_run: bool = False) -> Renamed:
+                dry_run: bool = False, *, load) -> Renamed:
     """Rename term `tid` in content_dir/terms.yaml (and tied keywords): validated first,
     written atomically, refused if the files changed meanwhile. Card names and notes that
     type the old name are listed, and with `names` renamed too (literals.py), quotations of
     the design document excepted. Every sentence whose words change and the grammar the new
-    name breaks are reported; with `dry_run` nothing is written."""
+    name breaks are reported; with `dry_run` nothing is written. load: the commands layer's
+    content loader (commands.load), for the content and the edited trial copy."""
     from . import literals
     from .rename_text import grammar_warnings, sentence_changes
 
@@ -191,18 +191,16 @@ def rename_term(content_dir: Path, tid: str, singular: str, plural: str | None =
         uses, skipped = literals.find(content_dir, old), []
         old_glossary = parse_bytes(originals[content_dir / "terms.yaml"], "terms.yaml")[0].data
         if names and uses:
-            from ..validate import validate
-
             texts = {u.file: edits.get(u.file) or u.file.read_text(encoding="utf-8")
                      for u in uses}
             for path in texts:
                 originals.setdefault(path, path.read_bytes())
             design = old_glossary["terms"][tid].get("design_names", [])
-            skipped = literals.apply(texts, uses, old, new, _tokens(validate(content_dir), tid),
+            skipped = literals.apply(texts, uses, old, new, _tokens(load(content_dir), tid),
                                      design)
             edits.update(texts)
         try:
-            _validate_copy(content_dir, edits)
+            _validate_copy(content_dir, edits, load)
         except ContentError as exc:
             raise TetherError("the rename makes the content invalid, so nothing was changed:\n"
                               + exc.format_message()) from None

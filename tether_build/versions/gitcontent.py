@@ -132,11 +132,11 @@ def _plain_files(skipped: list[str]):
 def validated_at(content_dir: Path, rev: str):
     """(Content, normalized cards) of the content at `rev`; its own errors name the rev."""
     from ..cards import normalized_cards
-    from ..validate import validate
+    from ..commands import load
 
     with content_at(content_dir, rev) as old:
         try:
-            content = validate(old)
+            content = load(old)
         except ContentError as exc:
             lines = [f"{rev}: {p}" for p in exc.problems[:20]]
             raise TetherError(f"the content at {rev} no longer validates:\n"
