@@ -55,11 +55,12 @@ def _walk(st, rng) -> int:
 def native_rows(rules, games: int) -> None:
     """The native state against the Python state: playouts, actions a second, clones."""
     from tether_build.engine import native
+    from tether_build.engine.native.nstate import new_native_state
 
     if not native.available():
         print("native engine not built: no native state rows")
         return
-    make = {"python": new_state, "native": native.new_native_state}
+    make = {"python": new_state, "native": new_native_state}
     for players in (2, 4):
         for name, new in make.items():
             n = max(2, games // 4) if name == "python" else games
@@ -71,7 +72,7 @@ def native_rows(rules, games: int) -> None:
                   f"({sum(steps) / n:.0f} decisions a game)")
         steps = []
         t = _cpu(lambda steps=steps, players=players: steps.extend(
-            native.new_native_state(rules, players, 100 + s).playout(s) for s in range(games)))
+            new_native_state(rules, players, 100 + s).playout(s) for s in range(games)))
         print(f"{players} players, native state, the engine's own random playout: "
               f"{t / games * 1000:.2f} CPU-ms a game, {sum(steps) / t:,.0f} actions/s")
     for name, new in make.items():

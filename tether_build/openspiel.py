@@ -262,7 +262,7 @@ class TetherNativeGame(TetherGame):
 
     def state_for(self, seed: int):
         """The native engine state of a game set up from `seed`."""
-        from .engine.native import new_native_state
+        from .engine.native.nstate import new_native_state
         return new_native_state(self.rules, self.players, seed, None, self.opts)
 
     def make_py_observer(self, iig_obs_type=None, params=None):

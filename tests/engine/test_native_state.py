@@ -15,7 +15,7 @@ from tether_build.engine.state_api import TERMINAL, new_state
 
 @pytest.fixture(scope="module")
 def make(native_built):
-    from tether_build.engine.native import new_native_state
+    from tether_build.engine.native.nstate import new_native_state
     return new_native_state
 
 

@@ -10,7 +10,7 @@ import pytest
 from tether_print_helpers import print_build as _print_build
 
 from tether_build.errors import ContentError
-from tether_build.printing import common, fitcheck, tiles, tokens
+from tether_build.printing import common, fitcheck, textwidth, tiles, tokens
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +33,7 @@ def test_every_token_sheet_head_prints_whole(content, paper):
         lines, size = head["face"]["lines"], head["face"]["size"]
         assert 1 <= len(lines) <= tokens.HEAD_LINES and size >= tokens.HEAD_MIN_MM
         for line in lines:   # no line runs off the page (the old estimate clipped one)
-            assert fitcheck.text_mm(line, size, "sans") <= head["w"], (n, line)
+            assert textwidth.text_mm(line, size, "sans") <= head["w"], (n, line)
         # every token on the sheet is counted in its line
         counted = sum(int(w.split(" ", 1)[0]) for part in " ".join(lines).split("; ")
                       for w in part.rpartition(": ")[2].split(", "))

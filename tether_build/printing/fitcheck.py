@@ -12,30 +12,15 @@ located at the content that gives the words (render/fit.py does the same for the
 from __future__ import annotations
 
 import math
-from functools import cache
 
 from ..errors import ContentError, Problem
-from .common import TEMPLATES
+from .textwidth import text_mm
 
 CUT_MARGIN_MM = 0.6     # text keeps this far inside a token's cut line
 TOLERANCE_MM = 0.2
-FONTS = {"sans": "DejaVuSansCondensed.ttf", "sans-bold": "DejaVuSansCondensed-Bold.ttf",
-         "serif-bold": "DejaVuSerifCondensed-Bold.ttf"}
 HINT_TILE = "shorten the words in content (the tile's name, faction name or summary)"
 HINT_HEAD = "shorten the faction or token names (content/factions.yaml, content/terms.yaml)"
 HINT_TOKEN = "shorten the glossary name printed on the token (content/terms.yaml)"
-
-
-@cache
-def _font(kind: str):
-    from PIL import ImageFont
-
-    return ImageFont.truetype(str(TEMPLATES / "fonts" / FONTS[kind]), 1000)
-
-
-def text_mm(text: str, size_mm: float, kind: str) -> float:
-    """How wide `text` prints at `size_mm` in the font `kind` (advance widths)."""
-    return _font(kind).getlength(text) / 1000 * size_mm
 
 
 def _chord(r: float, dy: float) -> float:

@@ -314,7 +314,7 @@ def _wrap(text: str, width_mm: float, lines: int = HEAD_LINES) -> tuple[list[str
     (the sheet head's regular sans): the lines and the font size in mm, HEAD_SIZE_MM unless
     it must shrink to fit, never under HEAD_MIN_MM (6 pt). Text that still needs more lines
     comes back in more lines: the fit check (head_overflows) reports it."""
-    from .fitcheck import text_mm
+    from .textwidth import text_mm
 
     size = HEAD_SIZE_MM
     while True:
@@ -333,7 +333,7 @@ def _wrap(text: str, width_mm: float, lines: int = HEAD_LINES) -> tuple[list[str
 def head_overflows(pages: list[list[dict]]) -> list[tuple[int, str, str]]:
     """(sheet, field, how far) for each sheet head whose contents need more lines than the
     head holds, or whose title or a line runs past the head's width."""
-    from .fitcheck import text_mm
+    from .textwidth import text_mm
 
     out = []
     for n, page in enumerate(pages, start=1):

@@ -280,6 +280,5 @@ def main(argv: list[str]) -> int:
 
 
 
-# the state API in the native engine (nstate.py)
-from .nstate import NativeState as NativeState
-from .nstate import new_native_state as new_native_state
+# the state API in the native engine: tether_build.engine.native.nstate (NativeState,
+# new_native_state); it imports this module, so this module does not import it
