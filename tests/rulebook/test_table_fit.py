@@ -62,7 +62,7 @@ def _tight(cls: str):
 
 
 def test_a_table_overflow_is_an_error_without_the_opt_in():
-    html, doc = _tight("rb-table")
+    _html, doc = _tight("rb-table")
     assert tablefit.table_problems(doc)
     doc2, scale, why = tablefit.fitted(doc, lambda css: pytest.fail("laid out again"))
     assert scale == 1.0 and why == [] and doc2 is doc
