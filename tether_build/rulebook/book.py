@@ -25,7 +25,7 @@ from .directives import ANATOMY, Ctx
 from .pagebase import AID_MARGIN, MARGIN, TEMPLATES, layout_key
 from .words import Words
 
-CARD_SCALE = {"faction": 1.0}
+CARD_SCALE = {"faction": 0.8}   # two factions a page, each beside its two cards
 BOARD = (4, 1)  # players and seed of the board map the build prints (tether build's default)
 README = "print/README.pdf"
 AID = "print/player-aid-{paper}.pdf"

@@ -143,7 +143,7 @@ def combat_example(ctx: Ctx) -> Markup:
                 f"{_faces(r['dice']['0'])}: {_n(r['hits']['0'], 'hit')}. ")
         text += _losses(r, left)
         items.append(f"<li>{_bold(w.html(text))}</li>")
-    items.append(f"<li>{w.html(_held(fought['after']))}</li>")
+    held = w.html(_held(fought["after"]))
     battle = odds.battle(dice, hit, sides)
     win, lose, both, rounds = battle.outcome(a, d)
     intro = w.html(
@@ -166,7 +166,7 @@ def combat_example(ctx: Ctx) -> Markup:
     caption = w.html("Chance that the [attacker] wins a [battle] of [force:pl] only "
                      "(exact chances).")
     return Markup(f'<div class="rb-example"><p>{intro}</p><ol class="rb-steps">'
-                  f'{"".join(items)}</ol><p>{after}</p></div>'
+                  f'{"".join(items)}</ol><p>{held}</p><p>{after}</p></div>'
                   f'<figure class="rb-figure rb-odds-figure">{_table(head, rows, "rb-odds")}'
                   f"<figcaption>{caption}</figcaption></figure>")
 
