@@ -98,3 +98,16 @@ def test_a_chapter_opts_in_by_its_front_matter(content, content_copy):
     path.write_text(text.replace("---\n", "---\nshrink: maybe\n", 1), encoding="utf-8")
     none, problems = renderer.render(path, "content/rules/14-board.md")
     assert none is None and problems[0].field == "front matter.shrink"
+
+
+def test_a_table_wider_than_its_box_is_refused():
+    """A table inside a narrower box (the player aid's columns) that runs past the box's
+    edge: its cells fit and it is inside the page, yet the box beside it covers it."""
+    doc = _doc('<div style="width: 40mm"><table class="rb-table" style="white-space: nowrap">'
+               "<tr><th>Attacker \\ Defender</th><td>40%</td><td>8%</td><td>1%</td></tr>"
+               "</table></div>")
+    problems = tablefit.table_problems(doc)
+    assert problems and "past the box that holds it" in problems[0]
+    fits = _doc('<div style="width: 80mm"><table class="rb-table"><tr><th>A</th><td>40%</td>'
+                "</tr></table></div>")
+    assert tablefit.table_problems(fits) == []

@@ -85,7 +85,7 @@ def setting(content, words: Words) -> dict:
 
 
 def factions(content, words: Words, faces) -> list[dict]:
-    """A page per faction: lore, passives, starter spell and Champion faces."""
+    """Each faction: lore, passives, starter spell and Champion faces (two factions a page)."""
     default = content.data("factions.yaml")["default"]
     keywords = content.keywords
     out = []

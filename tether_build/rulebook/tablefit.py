@@ -28,6 +28,22 @@ def _walk(box):
         yield from _walk(child)
 
 
+def _tables(root, holder=None):
+    """(table box, the nearest block box holding it, or None for the page itself) of every
+    rb-table table under `root`."""
+    root = getattr(root, "_box", root)
+    if "rb-table" in _classes(root) and type(root).__name__ == "TableBox":
+        yield root, holder
+        return
+    kind = type(root).__name__
+    inner = holder
+    if kind == "BlockBox" and getattr(root, "element", None) is not None and \
+            root.element.tag not in ("html", "body", "table"):   # (a table's wrapper)
+        inner = root
+    for child in getattr(root, "children", ()):
+        yield from _tables(child, inner)
+
+
 def _texts(box) -> list:
     return [b for b in _walk(box) if type(b).__name__ == "TextBox" and b.text.strip()]
 
@@ -56,10 +72,17 @@ def table_problems(document, opted: list | None = None) -> list[str]:
         root = page_root(page)
         chapter = _chapter(page) or chapter
         left, right = root.content_box_x(), root.content_box_x() + root.width
-        tables = [b for b in _walk(root) if "rb-table" in _classes(b)
-                  and type(b).__name__ == "TableBox"]
-        for table in tables:
+        tables = [(b, box) for b, box in _tables(root)]
+        for table, within in tables:
             name = _name(table, chapter)
+            if within is not None:   # wider than the box that holds it (an aid's column)
+                edge = within.content_box_x() + within.width
+                spill = table.border_box_x() + table.border_width() - edge
+                if spill > tol:
+                    (opted if opted is not None and "rb-shrink" in _classes(table)
+                     else out).append(f"page {number}: {name} runs {spill / PX_PER_MM:.1f} "
+                                      "mm past the box that holds it")
+                    continue
             if opted is not None and "rb-shrink" in _classes(table):
                 before = len(out)
                 _table_problems(table, name, number, left, right, tol, out)
