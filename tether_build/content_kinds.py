@@ -86,6 +86,11 @@ def tiles_schema() -> dict:
                 "summary": ref("text"), "collection": {"type": "array", "items": ref("text")},
                 "scoring": {"type": "array", "items": ref("text")},
                 "rules": {"type": "array", "items": ref("text")},
+                "shrink": {"type": "boolean", "default": False, "description": (
+                    "let the tile's name, faction name and summary shrink (to 90, 80, then "
+                    "70 % of their standard size) when they do not fit their boxes; the "
+                    "build then warns (shrunk to fit). Without it such a tile is a build "
+                    "error")},
                 "notes": NOTES}, ["term", "summary"])
     return _doc("tiles.schema.json", "Tiles", obj({"tiles": named_map(tile)}))
 

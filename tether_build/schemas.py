@@ -279,6 +279,11 @@ def terms_schema() -> dict:
                            "design_names": {"type": "array", "items": {"type": "string"}},
                            "icon": ref("id"), "common_word": {"type": "boolean"},
                            "countable": {"type": "boolean"},
+                           "shrink": {"type": "boolean", "default": False, "description": (
+                               "let this term's words shrink (to 90, 80, then 70 % of their "
+                               "standard size) where they print on a token and do not fit "
+                               "its disc; the build then warns (shrunk to fit). Without it "
+                               "such a token is a build error")},
                            "notes": ref("notes")}}
     icon = {"type": "object", "additionalProperties": False, "required": ["term"],
             "properties": {"term": ref("id")}}

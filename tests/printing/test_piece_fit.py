@@ -47,7 +47,7 @@ def test_a_faction_name_clipped_on_its_capital_tile_is_refused(content_copy, mon
     content = validate(content_copy)
     one = [s for s in tiles.tile_set(content) if s.sub == long]
     assert one
-    monkeypatch.setattr(tiles, "tile_set", lambda _content: one)   # one tile: one page
+    monkeypatch.setattr(tiles, "tile_set", lambda _content, _scales=None: one)   # one page
     with common.cached(None):
         pdf = tiles.render_tiles(content, "a4")
     assert any(label.startswith("capital.sub") for label, _ in pdf.overflows)

@@ -17,7 +17,7 @@ from tether_build.rulebook import examples as ex
 from tether_build.rulebook.directives import DIRECTIVES, Ctx
 from tether_build.rulebook.words import Words
 
-NAMES = ("bid-example", "action-example", "siege-example", "setup-figure")
+NAMES = ("bid-example", "action-example", "siege-example", "setup-figure", "combat-example")
 
 
 def _render(content) -> dict[str, str]:
@@ -83,6 +83,49 @@ def test_siege_is_fought_by_the_engine(rendered):
     assert text.count("Combat Round ") == rounds and f"Combat Round {rounds}." in text
     hit = content.game["units"]["force"]["hit"]
     assert f"hits on {hit} or less" in text
+
+
+def test_combat_example_is_a_battle_the_engine_fought(rendered):
+    """§14: every die, hit and loss of the example is the engine's, and they add up."""
+    content, html = rendered
+    fought = ex.battle(content)
+    hit = content.game["units"]["force"]["hit"]
+    dice = content.game["units"]["force"]["dice"]
+    text = _text(html["combat-example"])
+    left = {"1": fought["attackers"], "0": fought["defenders"]}
+    for r in fought["rounds"]:
+        for p in ("0", "1"):
+            assert sum(r["dice"][p]) == left[p] * dice         # every Cohort rolled
+            assert r["hits"][p] == sum(r["dice"][p][:hit])      # hits on `hit` or less
+            faces = [str(f) for f, k in enumerate(r["dice"][p], 1) for _ in range(k)]
+            side = "Attacker" if p == "1" else "Defender"
+            assert f"The {side} rolls {', '.join(faces)}: {r['hits'][p]} hit" in text
+        for p, q in (("0", "1"), ("1", "0")):
+            assert r["lost"][p] <= r["hits"][q]
+            left[p] -= r["lost"][p]
+    assert left == fought["after"] and 0 in left.values()      # fought to the death
+    assert text.count("Combat Round ") == len(fought["rounds"]) + 1   # + "2.7 Combat Rounds"
+    assert f"hits on {hit} or less" in text
+
+
+def test_combat_example_follows_the_dice_content(content_copy, rendered):
+    """Two dice a Cohort hitting on 1-3: the engine fights a different battle, and the
+    example says so (its rolls, hits and losses, not only its numbers in the intro)."""
+    _content, before = rendered
+    content = _edited(content_copy, "force: {hp: 1, dice: 1, hit: 2}",
+                      "force: {hp: 1, dice: 2, hit: 3}")
+    ex._RULES.clear()
+    ex._RUNS.clear()
+    after = str(DIRECTIVES["combat-example"](Ctx(content, Words(content), dict)))
+    fought = ex.battle(content)
+    first = fought["rounds"][0]
+    assert sum(first["dice"]["1"]) == 2 * fought["attackers"]
+    assert first["hits"]["1"] == sum(first["dice"]["1"][:3])
+    steps = re.search(r'<ol class="rb-steps">.*?</ol>', after, flags=re.DOTALL).group(0)
+    old = re.search(r'<ol class="rb-steps">.*?</ol>', before["combat-example"],
+                    flags=re.DOTALL).group(0)
+    assert steps != old
+    assert "rolls 2 Dice and hits on 3 or less" in _text(after)
 
 
 def test_setup_figure_is_the_board_of_a_seeded_game(rendered):

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import boardmap, common, components, fitcheck, tiles, tokens
+from . import boardmap, common, components, fitcheck, shrink, tiles, tokens
 
 Echo = Callable[[str], None]
 
@@ -88,18 +88,23 @@ def print_files(content, cards: list[dict], papers: list[str], flat: float,
              f"a {fit['centre_mm']:g} mm centre; the tokens need {tokens.COHORT_MM:g} and "
              f"{tokens.CHAMPION_MM:g} mm (default {common.DEFAULT_TILE_MM:g} mm fits)")
     files: dict[str, bytes] = {}
+    # tiles whose kind opts in to shrinking are laid out again smaller (printing/shrink.py)
+    sheets, shrunk = shrink.fit_tiles(content, papers, lambda paper, scales: tiles.render_tiles(
+        content, paper, flat, scales))
     for paper in papers:
         echo(f"rendering {paper} tiles and tokens ...")
-        files[f"print/tiles-{paper}.pdf"] = tiles.render_tiles(content, paper, flat)
+        files[f"print/tiles-{paper}.pdf"] = sheets[paper]
         files[f"print/tokens-{paper}.pdf"] = tokens.render_tokens(content, paper, cards)
         if square:
             files[f"print/tokens-{paper}-square.pdf"] = tokens.render_tokens(
                 content, paper, cards, square=True)
     # every tile's words inside their boxes, every token's inside its disc: else an error
     # naming the piece and the field (printing/fitcheck.py), nothing is written
-    fitcheck.check(content, [files[f"print/tiles-{p}.pdf"] for p in papers],
-                   tokens.token_set(content, cards),
+    token_list = tokens.token_set(content, cards)
+    fitcheck.check(content, [files[f"print/tiles-{p}.pdf"] for p in papers], token_list,
                    {name: pdf for name, pdf in files.items() if "/tokens-" in name})
+    for warning in shrunk + shrink.token_warnings(content, token_list):
+        echo(f"warning: {warning}")
     data = components.components(content, cards, flat)
     files["print/components.txt"] = components.manifest_text(data).encode()
     files["print/components.json"] = (json.dumps(data, indent=1, ensure_ascii=False)

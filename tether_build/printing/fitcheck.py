@@ -33,9 +33,10 @@ def disc_overflows(face: dict, d: float) -> list[tuple[str, str, float]]:
     disc leaves (templates/tiles/tokens.html.j2's disc macro: the same proportions)."""
     r = d / 2
     out = []
+    fit = face.get("fit", 1.0)     # shrunk to fit (printing/shrink.py)
     lines = face.get("caption", "").split() if face.get("caption") else []
     for i, line in enumerate(lines):
-        size = 0.12 * d
+        size = 0.12 * d * fit
         base = (0.26 if len(lines) == 1 else 0.10) * d + i * 0.14 * d
         half = min(_chord(r, base - 0.76 * size), _chord(r, base + 0.24 * size)) - CUT_MARGIN_MM
         over = text_mm(line, size, "sans-bold") / 2 - half
@@ -43,7 +44,7 @@ def disc_overflows(face: dict, d: float) -> list[tuple[str, str, float]]:
             out.append(("caption", line, round(2 * over, 1)))
     value = str(face.get("value") or "")
     if value:
-        size = (0.40 if len(value) == 1 else 0.30) * d
+        size = (0.40 if len(value) == 1 else 0.30) * d * fit
         centre = 0.22 * d
         icon_right = -0.20 * d + 0.36 * d / 2 * (0.86 if face.get("medallion") else 1.0)
         ink_top, ink_bottom = -0.76 * size + 0.36 * size, 0.36 * size

@@ -47,6 +47,7 @@ class TileSpec:
     summary: object  # Markup
     sub: str = ""  # the faction name on a Capital
     reason: str = ""
+    scale: float = 1.0  # its text's size (shrink: true in tiles.yaml, printing/shrink.py)
 
 
 def _by_players(table: dict, players: int):
@@ -65,8 +66,18 @@ def plain_need(game: dict) -> dict[int, int]:
     return out
 
 
-def tile_set(content) -> list[TileSpec]:
-    """Every tile to print: Capitals per faction, then Axis Mundi, Forges, Mines, Plains."""
+def tile_set(content, scales: dict[str, float] | None = None) -> list[TileSpec]:
+    """Every tile to print: Capitals per faction, then Axis Mundi, Forges, Mines, Plains
+    (`scales`: a text size per tile kind that was shrunk to fit, printing/shrink.py)."""
+    out = _tile_set(content)
+    if scales:
+        from dataclasses import replace
+
+        out = [replace(s, scale=scales.get(s.kind, 1.0)) for s in out]
+    return out
+
+
+def _tile_set(content) -> list[TileSpec]:
     game = content.game
     board = game["board"]
     players = range(int(game["players"]["min"]), int(game["players"]["max"]) + 1)
@@ -130,7 +141,8 @@ def _face(spec: TileSpec, cx: float, cy: float, flat: float) -> dict:
     return {
         "kind": spec.kind, "name": spec.name, "sub": spec.sub, "summary": spec.summary,
         "x": box[0], "y": box[1], "w": flat, "h": 2 * s, "colour": spec.colour,
-        "ink": text_ink, "boxes": boxes, "fonts": {n: v * k for n, v in FONT_PT.items()},
+        "ink": text_ink, "boxes": boxes,
+        "fonts": {n: v * k * spec.scale for n, v in FONT_PT.items()},
         "outer": common.points(common.hex_corners(cx, cy, flat)),
         "inner": common.points(common.hex_corners(cx, cy, inner)),
         "icon": common.icon_svg(spec.icon, box[0] + icon_box[0], box[1] + icon_box[1],
@@ -141,14 +153,15 @@ def _face(spec: TileSpec, cx: float, cy: float, flat: float) -> dict:
     }
 
 
-def sheets(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> list[list[dict]]:
+def sheets(content, paper: str, flat: float = common.DEFAULT_TILE_MM,
+           scales: dict[str, float] | None = None) -> list[list[dict]]:
     """Pages of tile faces (dicts with page-mm positions) for one paper size."""
     slots = honeycomb(common.safe_area(paper), flat)
     if not slots:
         raise common.TetherError(f"a {flat} mm tile does not fit on {paper} paper")
     pages = []
     for plains in (False, True):   # the special tiles first, the Plains on pages of their own
-        faces = [spec for spec in tile_set(content) for _ in range(spec.count)
+        faces = [spec for spec in tile_set(content, scales) for _ in range(spec.count)
                  if (spec.kind == "plain") == plains]
         for start in range(0, len(faces), len(slots)):
             chunk = faces[start:start + len(slots)]
@@ -179,14 +192,15 @@ def sheet_heads(content, pages: list[list[dict]], title: str) -> list[str]:
     return out
 
 
-def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM) -> bytes:
-    """The tile sheets of one paper size as PDF bytes."""
+def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM,
+                 scales: dict[str, float] | None = None) -> bytes:
+    """The tile sheets of one paper size as PDF bytes (`scales`: see tile_set)."""
     from ..versions.gitcontent import describe
 
     width, height = common.paper_size(paper)
     name = describe(content.root, dirty=False)  # the last commit's: edits do not redraw tiles
     version = str(content.game.get("version", "")) + (f" ({name})" if name else "")
-    pages = sheets(content, paper, flat)
+    pages = sheets(content, paper, flat, scales)
     title = f"{common.plain(content, content.game.get('title', ''))} {version}".strip()
     return common.to_pdf_pages("tiles.html.j2", pages, heads=sheet_heads(content, pages, title),
                                paper=(width, height), rim=common.RIM, cut=common.CUT,

@@ -121,9 +121,11 @@ def _max_hp(cards) -> int:
 def token_set(content, cards=None) -> list[Token]:
     """Every token and track to print, in sheet order, with its count and the reason."""
     from ..cards import normalized_cards
+    from .shrink import fit_tokens
 
     cards = normalized_cards(content) if cards is None else cards
-    return _tracks(content, cards) + _faction_tokens(content) + _shared_tokens(content)
+    return fit_tokens(content, _tracks(content, cards) + _faction_tokens(content)
+                      + _shared_tokens(content))
 
 
 def _t(content):

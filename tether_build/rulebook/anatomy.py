@@ -17,7 +17,8 @@ from ..render.patches import page_root
 
 PX_PER_MM = 96 / 25.4
 BADGE_GAP_MM = 5.2      # least vertical distance between two badges on one side
-SCALE = 1.0             # the face at print size
+SCALE = 0.85            # the face a little under print size: with its chapter's
+#                         heading it fits the page the chapter before ends on
 # (classes the part's element carries, label with glossary tokens, what it tells)
 PARTS = (
     (("cost", "mana"), "{mana} cost", "what you pay to play the card"),

@@ -25,7 +25,7 @@ from .directives import ANATOMY, Ctx
 from .pagebase import AID_MARGIN, MARGIN, TEMPLATES, layout_key
 from .words import Words
 
-CARD_SCALE = {"faction": 1.0}
+CARD_SCALE = {"faction": 0.8}   # two factions a page, each beside its two cards
 BOARD = (4, 1)  # players and seed of the board map the build prints (tether build's default)
 README = "print/README.pdf"
 AID = "print/player-aid-{paper}.pdf"
@@ -38,6 +38,7 @@ class Rulebook:
     files: dict[str, bytes] = field(default_factory=dict)
     pages: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)   # tables shrunk to fit (opted in)
 
 
 def _env(words: Words, cache=None) -> jinja2.Environment:
@@ -84,7 +85,7 @@ def setting(content, words: Words) -> dict:
 
 
 def factions(content, words: Words, faces) -> list[dict]:
-    """A page per faction: lore, passives, starter spell and Champion faces."""
+    """Each faction: lore, passives, starter spell and Champion faces (two factions a page)."""
     default = content.data("factions.yaml")["default"]
     keywords = content.keywords
     out = []
@@ -340,6 +341,7 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         raise TetherError(f"unknown paper {', '.join(unknown) or '(none)'} "
                           f"(choose from {', '.join(PAPERS)})")
     cache = Cache(cache_dir)
+    runon.SHRUNK.clear()
     book, words, faces, parts = _chapters_context(content, content_dir, cache)
     env = _env(words, cache)
     template = env.get_template("rulebook/book.html")
@@ -399,6 +401,7 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         if paper == first:
             out.files[README] = stamp(*readme[:2], guide_pages)
     out.files["rulebook.pdf"] = out.files[f"rulebook-{first}.pdf"]
+    out.warnings = sorted(runon.SHRUNK)
     out.seconds = round(time.perf_counter() - start, 2)
     return out
 
@@ -447,7 +450,9 @@ def stage(ctx) -> dict[str, bytes]:
     """`tether build` stage: the rulebook for the build's papers, and print/README.pdf."""
     from ..stagerun import wait_for
 
-    return render_rulebook(ctx.content, ctx.content_dir, tuple(ctx.papers), ctx.cache_dir,
+    book = render_rulebook(ctx.content, ctx.content_dir, tuple(ctx.papers), ctx.cache_dir,
                            (ctx.board_players, ctx.seed),
                            faces_ready=lambda: wait_for("cards"),
-                           workers=ctx.jobs or os.cpu_count() or 1).files
+                           workers=ctx.jobs or os.cpu_count() or 1)
+    ctx.warnings += book.warnings
+    return book.files

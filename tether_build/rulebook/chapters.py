@@ -68,6 +68,10 @@ def split_front_matter(text: str, shown: str) -> tuple[dict, str, int, list[Prob
                                      "a mapping", "write 'title: ...' and 'id: ...'")]
     problems = [Problem(shown, 2, 1, f"front matter.{key}", f"'{key}' is required",
                         f"add '{key}: ...'") for key in ("title", "id") if not meta.get(key)]
+    if "shrink" in meta and not isinstance(meta["shrink"], bool):
+        problems.append(Problem(shown, 2, 1, "front matter.shrink", "'shrink' must be true "
+                                "or false", "write 'shrink: true' to let the chapter's tables "
+                                "shrink to fit"))
     return meta, "\n".join(lines[end + 1:]), end + 2, problems
 
 
@@ -258,6 +262,8 @@ class ChapterRenderer:
             html = html.replace(f"<p>{PLACEHOLDER.format(n)}</p>", str(block))
         if problems:
             return None, problems
+        if meta.get("shrink") is True:   # its tables may shrink to fit (tablefit.fitted)
+            html = html.replace('<table class="rb-table', '<table class="rb-table rb-shrink')
         chapter.title = self.words.html(chapter.title_source)
         chapter.title_plain = self.words.plain(chapter.title_source)
         chapter.html = Markup(html)

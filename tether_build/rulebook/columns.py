@@ -80,9 +80,14 @@ class _TopLevel(HTMLParser):
         self.items.append((self.start, end, self.tag))
 
 
+IN_COLUMN = re.compile(r'\s*<\w+[^>]*\bclass="[^"]*\brb-in-column\b')  # a figure a column wide
+
+
 def _kind(tag: str, piece: str) -> str:
     if piece.strip() == ANATOMY:
         return "anatomy"
+    if IN_COLUMN.match(piece):
+        return "cols"
     if tag == "table" and _narrow(piece):
         return "cols"
     if tag in WIDE_TAGS or WIDE_INSIDE.search(piece):

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from . import odds, svg
+from . import examples, odds, svg
 from .words import Words
 
-EXAMPLE = {"attackers": 3, "defenders": 2, "seed": 11}   # the worked combat example
 ODDS_MAX = 5                                              # battle odds table: 1..5 a side
 BOARD_MM = 54.0                                           # width of one example board
 
@@ -128,25 +127,32 @@ def board_diagrams(ctx: Ctx) -> Markup:
 
 
 def combat_example(ctx: Ctx) -> Markup:
-    """§14: a battle of Cohorts, played with a fixed seed, then the exact odds."""
+    """§14: a battle of Cohorts the engine fought (rulebook/examples.py: a scenario where a
+    stack marches into an enemy-held hex), its dice and losses the run's; then the exact
+    odds of such battles."""
     w, game = ctx.words, ctx.game
     force, sides = game["units"]["force"], int(game["combat"]["die_sides"])
-    a, d, seed = EXAMPLE["attackers"], EXAMPLE["defenders"], EXAMPLE["seed"]
+    fought = examples.battle(ctx.content)
+    a, d = fought["attackers"], fought["defenders"]
     hit, dice = int(force["hit"]), int(force["dice"])
-    steps = odds.seeded_battle(a, d, dice, hit, sides, seed)
     items = []
-    for n, r in enumerate(steps, 1):
-        text = (f"**[combat_round] {n}.** The [attacker] rolls {_rolls(r['rolls_a'])}: "
-                f"{_n(r['hits_a'], 'hit')}. The [defender] rolls {_rolls(r['rolls_d'])}: "
-                f"{_n(r['hits_d'], 'hit')}. ")
-        text += _losses(r)
+    left = {"1": a, "0": d}
+    for r in fought["rounds"]:
+        text = (f"**[combat_round] {r['n']}.** The [attacker] rolls {_faces(r['dice']['1'])}: "
+                f"{_n(r['hits']['1'], 'hit')}. The [defender] rolls "
+                f"{_faces(r['dice']['0'])}: {_n(r['hits']['0'], 'hit')}. ")
+        text += _losses(r, left)
         items.append(f"<li>{_bold(w.html(text))}</li>")
+    held = w.html(_held(fought["after"]))
     battle = odds.battle(dice, hit, sides)
     win, lose, both, rounds = battle.outcome(a, d)
     intro = w.html(
-        f"The [attacker] moves {a} [force:pl] into a [hex] held by {d} enemy [force:pl]. "
-        f"Every [force] rolls {dice} [die] and hits on {hit} or less: a chance of "
-        f"{odds.percent(odds.p_hit(hit, sides))} for each [die]. Here is one way it can go:")
+        f"The [attacker] takes the [march] [basic_action]: its [stack] of {a} [force:pl] "
+        f"moves into a [hex] held by {d} enemy [force:pl], and the [battle] is fought at "
+        f"once. Every [force] rolls {dice} {'[die]' if dice == 1 else '[die:pl]'} and hits on {hit} or less: a chance of "
+        f"{odds.percent(odds.p_hit(hit, sides))} for each [die]. This is how the rules "
+        f"engine fought it (dice stream {fought['seed']}; no card or faction ability in "
+        "play):")
     after = w.html(
         f"Played many times, this [battle] ends with the [attacker] holding the [hex] "
         f"{odds.percent(win)} of the time and the [defender] {odds.percent(lose)}; both "
@@ -160,32 +166,48 @@ def combat_example(ctx: Ctx) -> Markup:
     caption = w.html("Chance that the [attacker] wins a [battle] of [force:pl] only "
                      "(exact chances).")
     return Markup(f'<div class="rb-example"><p>{intro}</p><ol class="rb-steps">'
-                  f'{"".join(items)}</ol><p>{after}</p></div>'
+                  f'{"".join(items)}</ol><p>{held}</p><p>{after}</p></div>'
                   f'<figure class="rb-figure rb-odds-figure">{_table(head, rows, "rb-odds")}'
                   f"<figcaption>{caption}</figcaption></figure>")
 
 
-def _rolls(rolls: list[int]) -> str:
-    return ", ".join(map(str, rolls))
+def _faces(tally: list[int]) -> str:
+    """The faces a side rolled (the engine logs how many of each), lowest first."""
+    faces = [str(face) for face, count in enumerate(tally, 1) for _ in range(count)]
+    return ", ".join(faces) if faces else "nothing"
 
 
 def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _losses(r: dict) -> str:
+def _losses(r: dict, left: dict) -> str:
+    """Who lost what in one Combat Round (`left`: Cohorts per side, updated)."""
     out = []
-    for side, lost, wasted, left in (("[defender]", r["lost_d"], r["wasted_a"], r["left_d"]),
-                                     ("[attacker]", r["lost_a"], r["wasted_d"], r["left_a"])):
+    for side, p, q in (("[defender]", "0", "1"), ("[attacker]", "1", "0")):
+        lost = r["lost"][p]
+        left[p] -= lost
         if not lost:
             continue
+        wasted = r["hits"][q] - lost
         unit = "[force:pl]" if lost > 1 else "[force]"
         extra = ""
         if wasted:
             extra = (" (a second hit landed on a [force] already hit)" if wasted == 1 else
                      f" ({wasted} hits landed on [force:pl] already hit)")
-        out.append(f"The {side} loses {lost} {unit}{extra} and has {left} left.")
-    return " ".join(out) or "Nobody is hit, so another [combat_round] is fought."
+        out.append(f"The {side} loses {lost} {unit}{extra} and has {left[p]} left.")
+    if out:
+        return " ".join(out)
+    return "Nobody is hit, so another [combat_round] is fought."
+
+
+def _held(after: dict) -> str:
+    """Who holds the hex when the battle ends, with what is left."""
+    for side, p in (("[attacker]", "1"), ("[defender]", "0")):
+        if after[p]:
+            unit = "[force]" if after[p] == 1 else "[force:pl]"
+            return f"The {side} holds the [hex] with {after[p]} {unit}."
+    return "Both sides are wiped out: nobody holds the [hex]."
 
 
 def _bold(html: Markup) -> Markup:

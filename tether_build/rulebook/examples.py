@@ -9,6 +9,8 @@ hand), so an example changes when the rules, the cards or the numbers change:
 - `siege`: a Siege (§13) set up with the engine's scenario code: a stack marches into an
   enemy Capital (no battle yet), then the end of the Action Phase fights it out.
 - `setup`: the state of a seeded game after set-up (§8), for the set-up picture.
+- `battle`: a battle of Cohorts (§14) set up with the scenario code: a stack marches into a
+  hex held by enemy Cohorts and the engine fights it out at once, dice and losses its own.
 
 The seeded games are played by the heuristic agents, seats 0..P-1 taking the content's
 first P factions; seeds are scanned in order and the most telling moment kept (ties: the
@@ -360,6 +362,85 @@ def _edge(a: int, b: int) -> int:
     from ..engine.topo import edge_key
 
     return edge_key(a, b)
+
+
+# ---- a battle (§12.7, §14), set up with the scenario code -------------------------------
+
+BATTLE = {"attackers": 3, "defenders": 2}   # the Cohorts on each side of the combat example
+
+
+def battle_score(got: dict) -> int:
+    """How well a battle teaches §14: two or more Combat Rounds, losses on both sides, a hit
+    wasted on a Cohort already hit (§14.2 at random), a round where nobody is hit."""
+    rounds = got["rounds"]
+    score = 2 * (len(rounds) >= 2)
+    score += 1 * (sum(r["lost"]["1"] for r in rounds) > 0 and sum(r["lost"]["0"]
+                                                                  for r in rounds) > 0)
+    score += 1 * any(r["hits"][p] > r["lost"][q] for r in rounds
+                     for p, q in (("1", "0"), ("0", "1")))
+    score += 1 * any(not r["hits"]["0"] and not r["hits"]["1"] for r in rounds)
+    score -= max(0, len(rounds) - 4)                        # short enough to read
+    return score
+
+
+def battle(content) -> dict:
+    """A battle of Cohorts only, no card or faction ability in play: seat 1 (the Attacker)
+    marches its stack along a Bridge into a hex held by seat 0 (the Defender), and the
+    engine fights the battle at once (§12.7). The dice streams (scenario seeds) are tried
+    in order and the most telling battle kept (ties: the first)."""
+    from ..engine.scenario import scenario
+
+    rules = rules_of(content)
+    a, d = BATTLE["attackers"], BATTLE["defenders"]
+    best = None
+    for seed in SIEGE_SEEDS:
+        g = scenario(rules, 2, seed, factions=seated(content, 2), passives=False)
+        s = g.s
+        caps = set(s.capital_of)
+        spots = [(h, n) for h in range(s.topo.n) if h not in caps and s.tile[h] == "plain"
+                 for n in s.topo.nbrs[h] if n not in caps and s.tile[n] == "plain"]
+        if not spots:
+            raise NoMoment("the board has no two neighbouring plain [hex:pl]",
+                           "the combat example fights in one; check game.yaml board")
+        where, frm = spots[0]
+        s.add_forces(0, where, d)
+        s.add_forces(1, frm, a)
+        s.bridges.add(_edge(where, frm))
+        march = [o for o in g.move_options(1, "stack", rules.march_distance, False, False)
+                 if o[4][-1] == where]
+        if not march:
+            raise NoMoment("a [stack] cannot [march] into an enemy-held [hex] next to it",
+                           "the combat example marches in along a [bridge]; check "
+                           "game.yaml basic_actions")
+        mark = len(g.events)
+        g.do_move(1, march[0], rules.march_distance, False, False)
+        g.resolve_contacts(1)
+        got = {"seed": seed, "attackers": a, "defenders": d, "hex": s.topo.coords[where],
+               "rounds": _battle_rounds(g.events[mark:]),
+               "after": {str(p): s.forces[where].get(p, 0) for p in (0, 1)}}
+        if not got["rounds"]:
+            raise NoMoment("a [stack] that marched into an enemy-held [hex] fought no "
+                           "[battle]", "the engine's §12.7 found none; check the rules "
+                                       "options")
+        score = battle_score(got)
+        if best is None or score > best[0]:
+            best = (score, got)
+        if score >= 5:
+            break
+    return best[1]
+
+
+def _battle_rounds(events: list[dict]) -> list[dict]:
+    """Each Combat Round of the engine's log: the faces each side rolled, its hits and the
+    Cohorts each side lost (sides by seat, "0" the Defender, "1" the Attacker)."""
+    rounds: list[dict] = []
+    for e in events:
+        if e["e"] == "round":
+            rounds.append({"n": e["n"], "dice": e["dice"], "hits": e["hits"],
+                           "lost": {"0": 0, "1": 0}})
+        elif e["e"] == "destroy" and rounds:
+            rounds[-1]["lost"][str(e["p"])] += e["n"]
+    return rounds
 
 
 # ---- set-up (§8) -------------------------------------------------------------------------

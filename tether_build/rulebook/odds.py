@@ -7,7 +7,6 @@ hits can fall on the same Cohort (the second is then wasted). Engine-free: plain
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from functools import cache
 from math import comb
@@ -90,26 +89,6 @@ def battle(dice: int, hit: int, sides: int) -> Battle:
     """The Battle of these dice, one a process: the player aid's table and the combat
     example ask for the same battles (their sub-battles), worked out once."""
     return Battle(dice, hit, sides)
-
-
-def seeded_battle(a: int, d: int, dice: int, hit: int, sides: int, seed: int) -> list[dict]:
-    """A battle played out with a seeded RNG: per combat round, the rolls and casualties."""
-    rng = random.Random(seed)
-    rounds = []
-    while a and d:
-        rolls_a = [rng.randint(1, sides) for _ in range(a * dice)]
-        rolls_d = [rng.randint(1, sides) for _ in range(d * dice)]
-        hits_a = sum(r <= hit for r in rolls_a)
-        hits_d = sum(r <= hit for r in rolls_d)
-        on_d = [rng.randrange(d) for _ in range(hits_a)]
-        on_a = [rng.randrange(a) for _ in range(hits_d)]
-        lost_a, lost_d = len(set(on_a)), len(set(on_d))
-        rounds.append({"rolls_a": rolls_a, "rolls_d": rolls_d, "hits_a": hits_a,
-                       "hits_d": hits_d, "lost_a": lost_a, "lost_d": lost_d,
-                       "wasted_a": hits_a - lost_d, "wasted_d": hits_d - lost_a,
-                       "left_a": a - lost_a, "left_d": d - lost_d})
-        a, d = a - lost_a, d - lost_d
-    return rounds
 
 
 def percent(p: Fraction, digits: int = 0) -> str:

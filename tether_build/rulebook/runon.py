@@ -260,7 +260,7 @@ def _entry(html: str, kind: str, cache, base: str, first: float, measure: Callab
     process is laying out (ahead()) waits for its entry; `helping` (ahead() itself) leaves
     it to the other (None), and lays out nothing the cache has."""
     key = _key(html, base)
-    entry = _cached(cache, kind, key)
+    entry = _noted(_cached(cache, kind, key))
     if entry is not None or cached_only:
         return None if helping else entry
     while True:
@@ -269,14 +269,24 @@ def _entry(html: str, kind: str, cache, base: str, first: float, measure: Callab
             break
         if helping:
             return None
-        entry = _claimed(cache, kind, key)   # laid out by the process that claimed it
+        entry = _noted(_claimed(cache, kind, key))   # laid out by the process that claimed it
         if entry is not None:
             return entry
     try:
-        return _lay_out(html, kind, cache, base, first, measure, key)
+        return _noted(_lay_out(html, kind, cache, base, first, measure, key))
     finally:
         if claim is not None:
             claim.unlink(missing_ok=True)
+
+
+SHRUNK: set[str] = set()   # the shrunk-to-fit warnings of the parts this process read
+
+
+def _noted(entry: tuple[dict, bytes] | None) -> tuple[dict, bytes] | None:
+    """The entry, its shrunk-to-fit warnings noted (a cached part warns as a fresh one)."""
+    if entry is not None:
+        SHRUNK.update(entry[0].get("shrunk", ()))
+    return entry
 
 
 def _key(html: str, base: str) -> str:
@@ -360,9 +370,15 @@ def _lay_out(html: str, kind: str, cache, base: str, first: float, measure: Call
     from .stamp import skeleton, slots
 
     document = layout(base).render(html)
+    # tables opted in to shrinking (`shrink: true` in a chapter's front matter) laid out
+    # again smaller until they fit; then every table is checked
+    document, scale, why = tablefit.fitted(
+        document, lambda css: layout(base).render(tablefit.with_css(html, css)))
     tablefit.check(document, kind)   # before the cache keeps it: refused on every build
     placed = slots(document)
     meta = {"pages": len(document.pages), "used": _used(document.pages[-1]),
+            "shrunk": [f"shrunk to fit: {w} (set at {round(scale * 100)} % with shrink: "
+                       "true)" for w in why] if scale < 1 else [],
             "spills": _used(document.pages[0]) > first + SLACK,
             "slots": [list(astuple(s)) for s in placed],
             **(measure(document) if measure else {})}

@@ -178,17 +178,20 @@ def action_example(ctx) -> Markup:
                      "around it: a [champion] with them. A letter: a [hex] the text names.")
     # the board beside the choices: a two-cell table (a float that meets a page break
     # crashes WeasyPrint 66's layout: KeyError in broken_out_of_flow)
+    # (the intro across the example, so the block that cannot break, board and choices,
+    # is short enough to end the page the chapter's text leaves room on)
     return Markup(f'<div class="rb-example rb-worked"><div class="rb-worked-top">'
                   f'<p class="rb-worked-head">{_html(ctx, "Example: an [action_step]")}</p>'
+                  f'<p class="rb-step-intro">{_html(ctx, intro)}</p>'
                   f'<div class="rb-step-grid"><div class="rb-step-text">'
-                  f'<p>{_html(ctx, intro)}</p><ul class="rb-steps">{"".join(chosen)}</ul>'
+                  f'<ul class="rb-steps">{"".join(chosen)}</ul>'
                   f'</div><figure class="rb-step-figure">{figure}<figcaption>'
                   f'<span class="rb-legend">{legend(ctx.content, run.factions, units=True)}'
                   f"</span> {key}</figcaption></figure></div></div>"
                   f'<p>{_html(ctx, reveal)}</p><ol class="rb-steps">{"".join(done)}</ol></div>')
 
 
-STEP_MM = 70.0
+STEP_MM = 62.0
 
 
 def _choice(say, d: dict) -> str:
@@ -335,7 +338,7 @@ def siege_example(ctx) -> Markup:
                 if not sg["entered_battle"] else "")
              + f" When the [action_phase] ends, the [siege] is fought to the death, "
              f"{dfn} as the [defender] and {att} as the [attacker]. Each [force] rolls "
-             f"{force['dice']} [die] and hits on {force['hit']} or less.")
+             f"{_n(force['dice'], 'die')} and hits on {force['hit']} or less.")
     items, current = [], None
     for e in sg["events"]:
         kind = e["e"]
@@ -381,7 +384,7 @@ def _hits(n: int) -> str:
 
 # ---- §8 the set-up picture -----------------------------------------------------------------
 
-FIGURE_MM = 96.0
+FIGURE_MM = 80.0   # a column wide: the figure flows with the set-up text (columns.py)
 
 
 def setup_figure(ctx) -> Markup:
@@ -401,7 +404,7 @@ def setup_figure(ctx) -> Markup:
         f"cards with its [champion] in it, and placed {_n(start['bridges'], 'bridge')} "
         f"({len(st['bridges'])} on the board, as two players may place the same one). "
         f"The [mine:pl] show their [mine_value:pl]."))
-    return Markup(f'<figure class="rb-figure rb-setup-figure">{figure}<figcaption>'
+    return Markup(f'<figure class="rb-figure rb-setup-figure rb-in-column">{figure}<figcaption>'
                   f'<span class="rb-legend">{legend(content, run.factions)}</span> '
                   f"{caption}</figcaption></figure>")
 
