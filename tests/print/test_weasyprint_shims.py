@@ -9,31 +9,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_font_subsetting_parses_no_array_type_per_font():
-    """cffi's in-line FFI parses each new type string with pycparser: the subsetter's glyph
-    arrays, 'hb_codepoint_t[N]', are made as 'hb_codepoint_t[]' from the same items
-    (render.pdf _UnsizedArrays), the same array; every other call reaches the FFI as it is.
-    The FFI WeasyPrint gets from wpffi reads type strings in C and is left alone."""
-    import cffi
-    from weasyprint.pdf import fonts
-
-    from tether_build.render import patches, pdf  # noqa: F401  (pdf installs the patches)
-
-    # in-line only when WeasyPrint was imported before render.pdf, the usual way
-    real = getattr(fonts.ffi, "_ffi", fonts.ffi)
-    assert isinstance(fonts.ffi, patches._UnsizedArrays) == hasattr(real, "_parsed_types")
-    inline = cffi.FFI()
-    inline.cdef("typedef uint32_t hb_codepoint_t;")
-    shim = patches._UnsizedArrays(inline)
-    glyphs = [3, 17, 4000, 65]
-    array = shim.new(f"hb_codepoint_t[{len(glyphs)}]", glyphs)
-    assert list(array) == glyphs and inline.sizeof(array) == 4 * len(glyphs)
-    assert not any(k.startswith("hb_codepoint_t[") and k != "hb_codepoint_t[]"
-                   for k in inline._parsed_types)
-    assert list(shim.new("hb_codepoint_t[6]", glyphs)) == [*glyphs, 0, 0]   # not N items
-    assert shim.sizeof("hb_codepoint_t") == 4 and shim.NULL == inline.NULL
-
-
 PAGE = """<!DOCTYPE html><html><head><link rel="stylesheet" href="{css}">
 <style>@page {{ size: 60mm 40mm; margin: 4mm; }}</style></head>
 <body><p class="x">{text}</p></body></html>"""

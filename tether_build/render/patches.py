@@ -6,7 +6,6 @@ Every speed-up that changes how WeasyPrint, cffi or fontTools work inside lives 
 - `import_weasyprint`: WeasyPrint's C libraries opened by their Linux names (no ctypes
   look-up), its C declarations parsed once per machine (wpffi), fontTools' subsetter and
   variable-font instancer imported at first use (_Later);
-- `_UnsizedArrays`: cffi arrays made without parsing a new type string per font;
 - `_LinkedSheets`: a linked style sheet parsed once per font configuration;
 - `_LineSplits`: a line's split kept within one document's layout (`line_scope`);
 - `parse`: long inline SVGs read by the XML parser (the same tree);
@@ -41,7 +40,7 @@ STOCK_ENV = "TETHER_STOCK_LAYOUT"
 WRITTEN_FOR = {"weasyprint": ("66.",), "cffi": ("2.",), "fonttools": ("4.",)}
 
 
-PATCHES = ("import", "arrays", "sheets", "lines", "svg", "derive")  # the names the switch takes
+PATCHES = ("import", "sheets", "lines", "svg", "derive")  # the names the switch takes
 
 
 def stock_requested() -> frozenset[str]:
@@ -175,42 +174,6 @@ def _stand_ins() -> list[str]:
     for name in names:
         sys.modules[name] = _Later(name, _LATER[name])
     return names
-
-
-class _UnsizedArrays:
-    """WeasyPrint's cffi handle as its font subsetter (weasyprint.pdf.fonts) sees it, with
-    every array it makes, 'hb_codepoint_t[N]' filled from N items, made as
-    'hb_codepoint_t[]' from the same items: the same array. cffi parses each new type
-    string with pycparser (1-2 ms), and N is the number of glyphs of the font being subset,
-    new for nearly every font of every PDF: that was about a quarter of writing a card's
-    PDF. Everything else goes to the real handle unchanged. Used when WeasyPrint's
-    declarations could not be loaded parsed (wpffi) and its FFI is cffi's in-line one."""
-
-    _SIZED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[(\d+)\]")
-
-    def __init__(self, ffi):
-        self._ffi = ffi
-
-    def __getattr__(self, name: str):
-        return getattr(self._ffi, name)
-
-    def new(self, cdecl, init=None):
-        sized = self._SIZED.fullmatch(cdecl) if isinstance(cdecl, str) else None
-        if sized and init is not None and len(init) == int(sized[2]):
-            return self._ffi.new(f"{sized[1]}[]", init)
-        return self._ffi.new(cdecl, init)
-
-
-def _parse_array_types_once() -> None:
-    try:
-        from weasyprint.pdf import fonts
-    except ImportError:   # another WeasyPrint layout: it subsets as it does
-        return
-    # only cffi's in-line FFI parses type strings with pycparser: the FFI wpffi loads reads
-    # them with cffi's C parser, which needs no help
-    if hasattr(getattr(fonts, "ffi", None), "_parsed_types") and not isinstance(
-            fonts.ffi, _UnsizedArrays):
-        fonts.ffi = _UnsizedArrays(fonts.ffi)
 
 
 class _LinkedSheets:
@@ -368,8 +331,6 @@ _LINES: _LineSplits | None = None
 def install() -> None:
     """After WeasyPrint's import: the patches that replace its functions (when patched())."""
     global _LINES
-    if patched("arrays"):
-        _parse_array_types_once()
     if patched("sheets"):
         _parse_linked_sheets_once()
     if patched("lines"):
