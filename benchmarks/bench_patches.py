@@ -1,9 +1,10 @@
 """What each patch of another library's internals gains (issue 40: keep one only for > ~5 %).
 
     python benchmarks/bench_patches.py                  # 2 rounds, every patch
-    python benchmarks/bench_patches.py --rounds 3 --patch lines --patch derive
+    python benchmarks/bench_patches.py --rounds 3 --patch lines
     /tmp/venv/bin/python benchmarks/bench_patches.py --setting 1   # only the stock path (e.g.
                                                                    # on another WeasyPrint)
+    python benchmarks/bench_patches.py --setting 0 --setting lines --stage cards
 
 CPU seconds (the process and every worker it waited for), not wall: on the shared 2-core
 machine the wall clock follows the load. The project copies itself (content/, schemas/,
@@ -14,10 +15,7 @@ render cache), so a round costs about a third of laying everything out under eve
 
 - every patch / no patch (`1`): cards, rulebook, tiles (the bulk of a clean build's layout),
   one build a stage;
-- `sheets`, `lines`: the rulebook (its fifty-odd documents link one style sheet; its
-  columns are balanced by laying pages out again);
-- `derive`: the cards (a card's copies);
-- `svg`: the tiles (the token sheets' long inline SVGs);
+- `lines`: the rulebook (its columns are balanced by laying pages out again);
 - `import`: a process's start: `import tether_build.render.pdf` (WeasyPrint loaded and the
   patches installed), the fixed cost of every process that lays anything out (a clean build
   pays it once, and so does a card edit).
@@ -46,8 +44,7 @@ sys.path.insert(0, str(ROOT))
 from tether_build.render.patches import PATCHES, STOCK_ENV
 
 ALL = ("cards", "rulebook", "tiles")
-STAGES = {"sheets": ("rulebook",), "lines": ("rulebook",), "derive": ("cards",),
-          "svg": ("tiles",), "import": ()}   # the rest: ALL
+STAGES = {"lines": ("rulebook",), "import": ()}   # the rest: ALL
 STARTS = 5   # process starts timed per setting and round (each about 0.5 CPU-s)
 
 
@@ -102,6 +99,8 @@ def main() -> None:
                     help="measure only these patches (repeatable; default: every one)")
     ap.add_argument("--setting", action="append",
                     help="measure only these TETHER_STOCK_LAYOUT values (e.g. 1)")
+    ap.add_argument("--stage", action="append",
+                    help="lay out only these stages under every setting (e.g. board)")
     args = ap.parse_args()
     settings = args.setting or ["0", *[p for p in PATCHES if not args.patch or p in args.patch],
                                 "1"]
@@ -122,7 +121,7 @@ def main() -> None:
             for setting in settings[turn:] + settings[:turn]:
                 start.setdefault(setting, []).append(_start(repo, setting))
                 done = []
-                for stage in STAGES.get(setting, ALL):   # one build a stage
+                for stage in args.stage or STAGES.get(setting, ALL):   # one build a stage
                     cpu = _layout(repo, setting, (stage,))
                     layout.setdefault((setting, stage), []).append(cpu)
                     done.append(f"{stage} {cpu:.2f}")
