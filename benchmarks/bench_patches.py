@@ -1,10 +1,10 @@
 """What each patch of another library's internals gains (issue 40: keep one only for > ~5 %).
 
     python benchmarks/bench_patches.py                  # 2 rounds, every patch
-    python benchmarks/bench_patches.py --rounds 3 --patch lines
+    python benchmarks/bench_patches.py --rounds 3 --patch import
     /tmp/venv/bin/python benchmarks/bench_patches.py --setting 1   # only the stock path (e.g.
                                                                    # on another WeasyPrint)
-    python benchmarks/bench_patches.py --setting 0 --setting lines --stage cards
+    python benchmarks/bench_patches.py --setting 0 --setting 1 --stage board
 
 CPU seconds (the process and every worker it waited for), not wall: on the shared 2-core
 machine the wall clock follows the load. The project copies itself (content/, schemas/,
@@ -15,7 +15,6 @@ render cache), so a round costs about a third of laying everything out under eve
 
 - every patch / no patch (`1`): cards, rulebook, tiles (the bulk of a clean build's layout),
   one build a stage;
-- `lines`: the rulebook (its columns are balanced by laying pages out again);
 - `import`: a process's start: `import tether_build.render.pdf` (WeasyPrint loaded and the
   patches installed), the fixed cost of every process that lays anything out (a clean build
   pays it once, and so does a card edit).
@@ -44,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from tether_build.render.patches import PATCHES, STOCK_ENV
 
 ALL = ("cards", "rulebook", "tiles")
-STAGES = {"lines": ("rulebook",), "import": ()}   # the rest: ALL
+STAGES = {"import": ()}   # the rest (and the removed patches, when measured): ALL
 STARTS = 5   # process starts timed per setting and round (each about 0.5 CPU-s)
 
 

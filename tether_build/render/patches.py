@@ -6,7 +6,9 @@ Every speed-up that changes how WeasyPrint, cffi or fontTools work inside lives 
 - `import_weasyprint`: WeasyPrint's C libraries opened by their Linux names (no ctypes
   look-up), its C declarations parsed once per machine (wpffi), fontTools' subsetter and
   variable-font instancer imported at first use (_Later);
-- `_LineSplits`: a line's split kept within one document's layout (`line_scope`);
+(`lines`, `sheets`, `svg`, `derive` and `arrays`, which replaced WeasyPrint's functions, were
+measured each alone by benchmarks/bench_patches.py, saved under 5 % of any README figure and
+were removed: docs/performance.md.)
 - `page_root`: the laid-out box tree of a page (WeasyPrint's private `page._page_box`), which
   the fit checks, the rulebook's run-on and reference layout and the stamp measure, and
   `font_subsetter`, which asks WeasyPrint's C bindings which font subsetter it uses. Neither
@@ -21,11 +23,8 @@ name the mode (`mode()`), so entries of one path never serve the other.
 
 from __future__ import annotations
 
-import contextlib
-import copy
 import functools
 import os
-from contextlib import contextmanager
 
 from ..errors import TetherError
 
@@ -35,7 +34,7 @@ STOCK_ENV = "TETHER_STOCK_LAYOUT"
 WRITTEN_FOR = {"weasyprint": ("66.",), "cffi": ("2.",), "fonttools": ("4.",)}
 
 
-PATCHES = ("import", "lines")  # the names the switch takes
+PATCHES = ("import",)  # the names the switch takes
 
 
 def stock_requested() -> frozenset[str]:
@@ -171,97 +170,9 @@ def _stand_ins() -> list[str]:
     return names
 
 
-class _LineSplits:
-    """WeasyPrint's split_first_line (one line of a text run: Pango lays it out and measures
-    it) as its inline and preferred-width layout see it, with what it returned kept for the
-    layout of one document (`scope`). Column balancing lays a chapter's last page out again
-    and again, each time splitting the same text at the same width: the Overview called it
-    1,548 times for 534 different lines, the board chapter's layout took 0.86 s, 0.55 s with
-    this. The key is everything the result depends on (the text, the style and layout context
-    objects, the width, the justification spacing and the two flags); the entry holds the
-    style and context, so an id is never another object's. A repeated split gets its own
-    copy of the (deactivated) Pango layout holder, so no two text boxes share one (drawing
-    may change a box's: an ellipsis); the first caller keeps the one made, which nothing
-    changes before the layout ends (drawing comes after). Outside a scope, nothing is
-    kept."""
-
-    def __init__(self, real):
-        self._real = real
-        self._kept: dict | None = None
-        self.calls = 0   # calls of the real function (tests)
-
-    def __call__(self, text, style, context, max_width, justification_spacing,
-                 is_line_start=True, minimum=False):
-        kept = self._kept
-        if kept is not None:
-            key = (text, id(style), id(context), max_width, justification_spacing,
-                   is_line_start, minimum)
-            hit = kept.get(key)
-            if hit is not None and hit[0] is style and hit[1] is context:
-                layout, *rest = hit[2]
-                return (_copied(layout), *rest)
-        self.calls += 1
-        out = self._real(text, style, context, max_width, justification_spacing,
-                         is_line_start, minimum)
-        if kept is not None:   # (the first caller's holder: nothing changes it in a layout)
-            kept[key] = (style, context, out)
-        return out
-
-    @contextmanager
-    def scope(self):
-        """Within: results are kept (nested scopes share the outer one's)."""
-        outer = self._kept
-        if outer is None:
-            self._kept = {}
-        try:
-            yield
-        finally:
-            if outer is None:
-                self._kept = None
-
-
-def _copied(holder):
-    """A shallow copy of a layout holder (its attributes: a deactivated one holds no Pango
-    object), made without copy.copy's detour: the split of a repeated line costs this."""
-    try:
-        new = object.__new__(type(holder))
-        new.__dict__.update(holder.__dict__)
-    except (AttributeError, TypeError):   # (a holder with no __dict__)
-        return copy.copy(holder)
-    return new
-
-
-def _split_lines_once() -> _LineSplits | None:
-    try:
-        from weasyprint.layout import inline, preferred
-        from weasyprint.text import line_break
-    except ImportError:   # another WeasyPrint layout: it lays out as it does
-        return None
-    real = line_break.split_first_line
-    if isinstance(real, _LineSplits):
-        return real
-    if not (callable(real) and inline.split_first_line is real
-            and preferred.split_first_line is real):
-        return None   # not the shape this was written for: left as it is
-    splits = _LineSplits(real)
-    line_break.split_first_line = inline.split_first_line = splits
-    preferred.split_first_line = splits
-    return splits
-
-
-_LINES: _LineSplits | None = None
-
-
 def install() -> None:
-    """After WeasyPrint's import: the patches that replace its functions (when patched())."""
-    global _LINES
-    if patched("lines"):
-        _LINES = _split_lines_once()
-
-
-def line_scope():
-    """Within: a line's split is kept (_LineSplits), when the patches are in force."""
-    return _LINES.scope() if _LINES is not None else contextlib.nullcontext()
+    """After WeasyPrint's import: nothing is replaced in it any more (the patches that
+    replaced its functions saved under 5 % of any figure: docs/performance.md)."""
 
 
 def parse(html: str, base_url: str, fetcher):

@@ -116,7 +116,7 @@ class Layout:
             from .modes import gray_html
 
             html = gray_html(html)
-        with collector_paused(), patches.line_scope():
+        with collector_paused():
             return parse(html, self.base_url, _fetcher(self.grayscale)).render(
                 font_config=self.fonts, cache=self.cache)
 
