@@ -51,6 +51,14 @@ class Project:
                 path.write_text("".join(lines[:starts[KEEP_PER_DECK]]), encoding="utf-8")
         return cls(root)
 
+    @classmethod
+    def copy(cls, built: Path, root: Path) -> Project:
+        """A Project of one's own from a built one (the suite's built_project): tool, content,
+        build folder and its caches copied, file times kept, as if it had been made and built
+        here."""
+        shutil.copytree(built, root, symlinks=True)
+        return cls(root)
+
     def tether(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
         """Run the tool of this project (not the installed one) in the project folder."""
         env = dict(os.environ, PYTHONPATH=str(self.root))

@@ -79,6 +79,29 @@ def content():
     return validate(CONTENT)
 
 
+@pytest.fixture(scope="session")
+def built_project(tmp_path_factory) -> Path:
+    """The cut-down fixture project (build_edits.Project: a copy of the tool and of the
+    fixture content) after one clean `tether build --paper a4` with every library patch in
+    force. Made once per test run, shared by the pytest-xdist workers: read-only, a test that
+    edits it works on its own copy (build_edits.Project.copy)."""
+    from build_edits import Project
+    from run_once import once_per_run
+
+    from tether_build.render.patches import STOCK_ENV
+
+    def make(base):
+        project = Project.make(base / "project")
+        stock = os.environ.pop(STOCK_ENV, None)   # the patched build (the default)
+        try:
+            project.build()
+        finally:
+            if stock is not None:
+                os.environ[STOCK_ENV] = stock
+        return str(project.root)
+    return Path(once_per_run(tmp_path_factory, "project", make))
+
+
 @pytest.fixture
 def content_copy(tmp_path) -> Path:
     """A copy of the fixture content (with schemas/ beside it) that a test may break."""

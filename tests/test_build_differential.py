@@ -15,13 +15,13 @@ from build_edits import EDITS, Project, apply
 from tether_cli import run_cli
 
 
-def test_every_edit_kind_builds_like_a_clean_build(tmp_path):
+def test_every_edit_kind_builds_like_a_clean_build(built_project, tmp_path):
     """The issue's rename first (the new word in every output), then every kind of edit
     once, in a seeded order, three edits to a build (the suite's time: every build is checked
-    against a clean one)."""
+    against a clean one). It starts from a copy of the run's built project (built once, the
+    stock-layout test compares with the same build)."""
     rng = random.Random(40)
-    project = Project.make(tmp_path / "project")
-    project.build()
+    project = Project.copy(built_project, tmp_path / "project")
     project.tether("rename", "--content", "content", "force", "Legionary", "--plural",
                    "Legionaries")
     proc = project.build("--verify", check=False)

@@ -19,8 +19,6 @@ guessed.
 
 from __future__ import annotations
 
-import html as htmllib
-import re
 from dataclasses import dataclass, field
 
 from ..errors import ContentError, Problem
@@ -48,8 +46,6 @@ class Faces:
 
 
 ATTEMPTS = WITH_REMINDERS + WITHOUT_REMINDERS   # (text level, show reminders), in order
-COPY_CLASS = "copy"   # the element of a face that holds its copy number (templates/cards)
-_COPY = re.compile(r'<(\w+) class="' + COPY_CLASS + r'">([^<>]*)</\1>')
 
 
 def _problem(card: dict, field_name: str, what: str, over: float, hint: str) -> Problem:
@@ -168,16 +164,15 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
     accepted: dict[str, object] = {}
     doc_of: dict[str, object] = {}
     first_doc, problems, back_pages = None, [], []
-    whole: set[str] = set()   # cards whose every copy is laid out (see _copies)
     todo = [c["id"] for c in cards]
     while todo or first_doc is None:
-        sections, derived = [], {}
+        sections = []
         for cid in todo:
             level, reminders = ATTEMPTS[state[cid]["attempt"]]
             fit = {"name": state[cid]["name"], "text": level, "reminders": reminders,
                    "no_art": state[cid]["no_art"]}
-            laid, derived[cid] = _copies(pages, by_id[cid], fit, cid in whole)
-            sections += laid
+            sections += [pages.face(by_id[cid], n, fit)   # every copy laid out
+                         for n in range(1, by_id[cid]["copies"] + 1)]
         if first_doc is None:
             sections += [pages.back(deck) for deck in backs]
         doc = layout.render(pages.document(sections))
@@ -187,14 +182,7 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
             problems += [_back_problem(fit.key, field_name, why, BOX_HINT)
                          for _, fit in back_pages for field_name, why in fit.boxes.items()]
         doc_of.update((cid, doc) for cid in todo)
-        again = []
-        for cid in todo:
-            if not _derive(layout, cid, derived[cid], accepted):
-                whole.add(cid)   # lay it out again as it is, every copy from its own HTML
-                again.append(cid)
-            elif _step(by_id[cid], state[cid], worst[cid], problems):
-                again.append(cid)
-        todo = again
+        todo = [cid for cid in todo if _step(by_id[cid], state[cid], worst[cid], problems)]
     if problems:
         return {}, {}, {}, problems
     card_pdfs, fits = {}, {}
@@ -208,53 +196,6 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
     back_pdfs = {deck: layout.write([page], first_doc)
                  for deck, (page, _) in zip(backs, back_pages)}
     return card_pdfs, back_pdfs, fits, []
-
-
-def _copies(pages, card: dict, fit: dict, whole: bool) -> tuple[list[str], dict]:
-    """(the HTML of the copies of `card` to lay out, {copy: (laid-out copy, its copy text,
-    this copy's copy text)} for the others). A copy is derived from the first laid-out copy
-    whose copy text is as long ("2/12" from "1/12", "11/12" from "10/12") when its HTML is
-    that copy's with only the face key and the copy text changed; any other difference a
-    template makes (or `whole`) lays the copy out from its own HTML."""
-    laid, derived = [], {}
-    leads: dict[int, tuple] = {}   # length of copy text -> (copy, its HTML, its copy element)
-    for n in range(1, card["copies"] + 1):
-        html = pages.face(card, n, fit)
-        found = list(_COPY.finditer(html))
-        mark = found[0] if len(found) == 1 else None
-        text = htmllib.unescape(mark[2]) if mark else None
-        lead = None if whole or text is None else leads.get(len(text))
-        if lead is not None and _only_copy_differs(card["id"], lead, (n, html, mark)):
-            derived[n] = (lead[0], htmllib.unescape(lead[2][2]), text)
-            continue
-        laid.append(html)
-        if text is not None:
-            leads.setdefault(len(text), (n, html, mark))
-    return laid, derived
-
-
-def _only_copy_differs(cid: str, lead: tuple, copy: tuple) -> bool:
-    """Whether a copy's HTML is the lead copy's with its face key and the one copy-text
-    element changed, and nothing else; each is (copy number, HTML, copy-element match)."""
-    (k, lead_html, lead_mark), (n, html, mark) = lead, copy
-
-    def face(number: int) -> str:
-        return f'data-face="{cid}-{number}"'
-
-    if lead_html.count(face(k)) != 1 or lead_html.count(lead_mark[0]) != 1:
-        return False
-    return lead_html.replace(face(k), face(n)).replace(lead_mark[0], mark[0]) == html
-
-
-def _derive(layout, cid: str, derived: dict, accepted: dict) -> bool:
-    """Fill `accepted` with the derived copies' pages (Layout.derive); False if one of them
-    must be laid out after all."""
-    for n, (lead, was, text) in derived.items():
-        page = layout.derive(accepted[f"{cid}-{lead}"], COPY_CLASS, was, text)
-        if page is None:
-            return False
-        accepted[f"{cid}-{n}"] = page
-    return True
 
 
 _JOB: dict = {}   # set before forking workers; read by _work in the child

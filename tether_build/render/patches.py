@@ -6,11 +6,9 @@ Every speed-up that changes how WeasyPrint, cffi or fontTools work inside lives 
 - `import_weasyprint`: WeasyPrint's C libraries opened by their Linux names (no ctypes
   look-up), its C declarations parsed once per machine (wpffi), fontTools' subsetter and
   variable-font instancer imported at first use (_Later);
-- `_UnsizedArrays`: cffi arrays made without parsing a new type string per font;
-- `_LinkedSheets`: a linked style sheet parsed once per font configuration;
-- `_LineSplits`: a line's split kept within one document's layout (`line_scope`);
-- `parse`: long inline SVGs read by the XML parser (the same tree);
-- `derive`: a card copy's page made from the first copy's laid-out boxes;
+(`lines`, `sheets`, `svg`, `derive` and `arrays`, which replaced WeasyPrint's functions, were
+measured each alone by benchmarks/bench_patches.py, saved under 5 % of any README figure and
+were removed: docs/performance.md.)
 - `page_root`: the laid-out box tree of a page (WeasyPrint's private `page._page_box`), which
   the fit checks, the rulebook's run-on and reference layout and the stamp measure, and
   `font_subsetter`, which asks WeasyPrint's C bindings which font subsetter it uses. Neither
@@ -25,15 +23,10 @@ name the mode (`mode()`), so entries of one path never serve the other.
 
 from __future__ import annotations
 
-import contextlib
-import copy
 import functools
 import os
-import re
-from contextlib import contextmanager
 
 from ..errors import TetherError
-from .resources import local_file
 
 STOCK_ENV = "TETHER_STOCK_LAYOUT"
 # the library versions the patches were written for (their internals' shape); any other
@@ -41,7 +34,7 @@ STOCK_ENV = "TETHER_STOCK_LAYOUT"
 WRITTEN_FOR = {"weasyprint": ("66.",), "cffi": ("2.",), "fonttools": ("4.",)}
 
 
-PATCHES = ("import", "arrays", "sheets", "lines", "svg", "derive")  # the names the switch takes
+PATCHES = ("import",)  # the names the switch takes
 
 
 def stock_requested() -> frozenset[str]:
@@ -177,278 +170,17 @@ def _stand_ins() -> list[str]:
     return names
 
 
-class _UnsizedArrays:
-    """WeasyPrint's cffi handle as its font subsetter (weasyprint.pdf.fonts) sees it, with
-    every array it makes, 'hb_codepoint_t[N]' filled from N items, made as
-    'hb_codepoint_t[]' from the same items: the same array. cffi parses each new type
-    string with pycparser (1-2 ms), and N is the number of glyphs of the font being subset,
-    new for nearly every font of every PDF: that was about a quarter of writing a card's
-    PDF. Everything else goes to the real handle unchanged. Used when WeasyPrint's
-    declarations could not be loaded parsed (wpffi) and its FFI is cffi's in-line one."""
-
-    _SIZED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[(\d+)\]")
-
-    def __init__(self, ffi):
-        self._ffi = ffi
-
-    def __getattr__(self, name: str):
-        return getattr(self._ffi, name)
-
-    def new(self, cdecl, init=None):
-        sized = self._SIZED.fullmatch(cdecl) if isinstance(cdecl, str) else None
-        if sized and init is not None and len(init) == int(sized[2]):
-            return self._ffi.new(f"{sized[1]}[]", init)
-        return self._ffi.new(cdecl, init)
-
-
-def _parse_array_types_once() -> None:
-    try:
-        from weasyprint.pdf import fonts
-    except ImportError:   # another WeasyPrint layout: it subsets as it does
-        return
-    # only cffi's in-line FFI parses type strings with pycparser: the FFI wpffi loads reads
-    # them with cffi's C parser, which needs no help
-    if hasattr(getattr(fonts, "ffi", None), "_parsed_types") and not isinstance(
-            fonts.ffi, _UnsizedArrays):
-        fonts.ffi = _UnsizedArrays(fonts.ffi)
-
-
-class _LinkedSheets:
-    """WeasyPrint's stylesheet maker as its cascade (weasyprint.css) sees it: a stylesheet a
-    document links (`<link rel="stylesheet" href="file:...">`) is parsed once per font
-    configuration (one Layout), and a later document that links the same unchanged file
-    gets the same parsed sheet (the same bytes: its checksum is in the key), with the
-    @page rules and counter styles parsing added to that document. Parsing book.css
-    (tinycss2, then every selector compiled) was about 30 ms of each of the rulebook's
-    fifty-odd documents. <style> blocks, @import-ed sheets, anything not a local file and
-    anything read by a fetcher that does not say whether it makes colours gray are parsed
-    as before, every time."""
-
-    def __init__(self, make):
-        import weakref
-
-        self._make = make
-        self._parsed = weakref.WeakKeyDictionary()   # font configuration -> {key: sheet...}
-
-    def __call__(self, *args, **kwargs):
-        key = self._key(args, kwargs)
-        if key is None:
-            return self._make(*args, **kwargs)
-        rules, styles = kwargs["page_rules"], kwargs["counter_style"]
-        parsed = self._parsed.setdefault(kwargs["font_config"], {})
-        found = parsed.get(key)
-        if found is None:
-            # the sheet gets a list of its own @page rules: WeasyPrint keeps the list it is
-            # given as the sheet's page_rules, and the cascade reads each sheet's. Given the
-            # document's list, a sheet kept for later documents carried the first document's
-            # own @page rules (its <style> size, its :first size) into every later one.
-            own, before = [], dict(styles)
-            sheet = self._make(*args, **dict(kwargs, page_rules=own))
-            rules.extend(own)
-            added = {k: v for k, v in styles.items() if before.get(k) is not v}
-            found = parsed[key] = (sheet, list(own), added)
-        else:
-            rules.extend(found[1])
-            styles.update(found[2])
-        return found[0]
-
-    @staticmethod
-    def _key(args, kwargs) -> tuple | None:
-        url = kwargs.get("url")
-        # the fetcher may change what it reads (grayscale, modes.py): our fetchers say so
-        mode = getattr(kwargs.get("url_fetcher"), "grayscale", None)
-        wanted = ("page_rules", "counter_style", "font_config")
-        if args or not isinstance(url, str) or not url.startswith("file:") or mode is None \
-                or kwargs.get("matcher") is not None \
-                or any(kwargs.get(k) is None for k in wanted):
-            return None
-        import hashlib
-        from urllib.parse import urlsplit
-        from urllib.request import url2pathname
-
-        try:
-            local_file(url)   # a regular file of bounded size: never a FIFO to block on
-            with open(url2pathname(urlsplit(url).path), "rb") as file:
-                digest = hashlib.sha256(file.read()).hexdigest()
-        except (OSError, TetherError):
-            return None   # WeasyPrint's fetcher says what is wrong with it
-        return url, digest, mode, kwargs.get("media_type")
-
-
-def _parse_linked_sheets_once() -> None:
-    try:
-        from weasyprint import css
-    except ImportError:   # another WeasyPrint layout: it parses as it does
-        return
-    if callable(getattr(css, "CSS", None)) and not isinstance(css.CSS, _LinkedSheets):
-        css.CSS = _LinkedSheets(css.CSS)
-
-
-class _LineSplits:
-    """WeasyPrint's split_first_line (one line of a text run: Pango lays it out and measures
-    it) as its inline and preferred-width layout see it, with what it returned kept for the
-    layout of one document (`scope`). Column balancing lays a chapter's last page out again
-    and again, each time splitting the same text at the same width: the Overview called it
-    1,548 times for 534 different lines, the board chapter's layout took 0.86 s, 0.55 s with
-    this. The key is everything the result depends on (the text, the style and layout context
-    objects, the width, the justification spacing and the two flags); the entry holds the
-    style and context, so an id is never another object's. A repeated split gets its own
-    copy of the (deactivated) Pango layout holder, so no two text boxes share one (drawing
-    may change a box's: an ellipsis); the first caller keeps the one made, which nothing
-    changes before the layout ends (drawing comes after). Outside a scope, nothing is
-    kept."""
-
-    def __init__(self, real):
-        self._real = real
-        self._kept: dict | None = None
-        self.calls = 0   # calls of the real function (tests)
-
-    def __call__(self, text, style, context, max_width, justification_spacing,
-                 is_line_start=True, minimum=False):
-        kept = self._kept
-        if kept is not None:
-            key = (text, id(style), id(context), max_width, justification_spacing,
-                   is_line_start, minimum)
-            hit = kept.get(key)
-            if hit is not None and hit[0] is style and hit[1] is context:
-                layout, *rest = hit[2]
-                return (_copied(layout), *rest)
-        self.calls += 1
-        out = self._real(text, style, context, max_width, justification_spacing,
-                         is_line_start, minimum)
-        if kept is not None:   # (the first caller's holder: nothing changes it in a layout)
-            kept[key] = (style, context, out)
-        return out
-
-    @contextmanager
-    def scope(self):
-        """Within: results are kept (nested scopes share the outer one's)."""
-        outer = self._kept
-        if outer is None:
-            self._kept = {}
-        try:
-            yield
-        finally:
-            if outer is None:
-                self._kept = None
-
-
-def _copied(holder):
-    """A shallow copy of a layout holder (its attributes: a deactivated one holds no Pango
-    object), made without copy.copy's detour: the split of a repeated line costs this."""
-    try:
-        new = object.__new__(type(holder))
-        new.__dict__.update(holder.__dict__)
-    except (AttributeError, TypeError):   # (a holder with no __dict__)
-        return copy.copy(holder)
-    return new
-
-
-def _split_lines_once() -> _LineSplits | None:
-    try:
-        from weasyprint.layout import inline, preferred
-        from weasyprint.text import line_break
-    except ImportError:   # another WeasyPrint layout: it lays out as it does
-        return None
-    real = line_break.split_first_line
-    if isinstance(real, _LineSplits):
-        return real
-    if not (callable(real) and inline.split_first_line is real
-            and preferred.split_first_line is real):
-        return None   # not the shape this was written for: left as it is
-    splits = _LineSplits(real)
-    line_break.split_first_line = inline.split_first_line = splits
-    preferred.split_first_line = splits
-    return splits
-
-
-_LINES: _LineSplits | None = None
-
-
 def install() -> None:
-    """After WeasyPrint's import: the patches that replace its functions (when patched())."""
-    global _LINES
-    if patched("arrays"):
-        _parse_array_types_once()
-    if patched("sheets"):
-        _parse_linked_sheets_once()
-    if patched("lines"):
-        _LINES = _split_lines_once()
-
-
-def line_scope():
-    """Within: a line's split is kept (_LineSplits), when the patches are in force."""
-    return _LINES.scope() if _LINES is not None else contextlib.nullcontext()
-
-
-SVG_ISLAND_CHARS = 16_000  # an inline <svg> at least this long is read by the XML parser
-_SVG_TAG = re.compile(r"<svg\b|</svg\s*>")
+    """After WeasyPrint's import: nothing is replaced in it any more (the patches that
+    replaced its functions saved under 5 % of any figure: docs/performance.md)."""
 
 
 def parse(html: str, base_url: str, fetcher):
-    """The HTML document, with every long inline SVG (a sheet of tokens or a board map: tens
-    of thousands of attributes) read by the XML parser, written in C, instead of the HTML
-    tokenizer, about ten times slower on attributes. The tree is the same (tested: same PDF
-    bytes); anything that is not plain well-formed SVG is read the usual way."""
+    """The HTML document, read by WeasyPrint as it is (no patch: the one place the layout
+    code makes a document)."""
     from weasyprint import HTML
 
-    islands, skeleton = _islands(html) if patched("svg") else ([], html)
-    if islands:
-        from xml.etree.ElementTree import ParseError, fromstring
-
-        try:
-            trees = [fromstring(island) for island in islands]
-        except ParseError:
-            islands = []
-    if not islands:
-        return HTML(string=html, base_url=base_url, url_fetcher=fetcher)
-    import cssselect2
-
-    document = HTML(string=skeleton, base_url=base_url, url_fetcher=fetcher)
-    root = document.etree_element
-    for parent in list(root.iter()):
-        for index, child in enumerate(list(parent)):
-            if child.tag == _PLACEHOLDER:
-                tree = trees[int(child.get("data-island"))]
-                tree.tail = child.tail
-                parent[index] = tree
-    document.wrapper_element = cssselect2.ElementWrapper.from_html_root(root,
-                                                                         content_language=None)
-    document.etree_element = document.wrapper_element.etree_element
-    return document
-
-
-_PLACEHOLDER = "tether-svg-island"
-
-
-def _islands(html: str) -> tuple[list[str], str]:
-    """(the long top-level <svg>...</svg> runs, the HTML with an empty placeholder element in
-    place of each); none where the HTML holds a comment, a DOCTYPE inside an SVG or an
-    unbalanced <svg> (read the usual way)."""
-    if "<!--" in html:
-        return [], html
-    islands, parts, depth, start, at = [], [], 0, 0, 0
-    for match in _SVG_TAG.finditer(html):
-        if match.group().startswith("</"):
-            depth -= 1
-            if depth < 0:
-                return [], html
-            if depth == 0 and match.end() - start >= SVG_ISLAND_CHARS:
-                island = html[start:match.end()]
-                if "<!DOCTYPE" in island.upper() or "<!ENTITY" in island.upper():
-                    return [], html
-                parts.append(html[at:start])
-                parts.append(f'<{_PLACEHOLDER} data-island="{len(islands)}"></{_PLACEHOLDER}>')
-                islands.append(island)
-                at = match.end()
-        else:
-            if depth == 0:
-                start = match.start()
-            depth += 1
-    if depth:
-        return [], html
-    parts.append(html[at:])
-    return islands, "".join(parts)
+    return HTML(string=html, base_url=base_url, url_fetcher=fetcher)
 
 
 @functools.cache
@@ -484,49 +216,3 @@ def page_root(page):
         raise TetherError("this WeasyPrint release keeps no laid-out page boxes where "
                           f"tether_build/render/patches.py reads them (written for "
                           f"WeasyPrint {WRITTEN_FOR['weasyprint'][0]}x)") from None
-
-
-def derive(page, cls: str, was: str, text: str):
-    """`page` with the text of its element of class `cls`, `was`, made `text`, without
-    laying the page out again: a card's copies differ only in their copy number
-    ("2/12"), and laying out each copy was a fifth of the faces' work. The new page
-    writes the same PDF bytes as laying out its own HTML would (tested), because it is
-    only used when nothing but that text can differ: the element must hold one run of
-    text, laid out as written (no CSS text-transform made it other than `was`), and the
-    new text must be exactly as wide as the old. None otherwise, and always with the stock
-libraries: then lay the page out."""
-    if not patched("derive"):
-        return None
-
-    from weasyprint.document import Page
-    from weasyprint.formatting_structure.boxes import TextBox
-    from weasyprint.text.line_break import line_size
-
-    from .boxes import path_to
-
-    path = path_to(page_root(page), cls)
-    if path is None or len(path[-1].children) != 1 or not text:
-        return None
-    old = path[-1].children[0]
-    if type(old) is not TextBox or old.text != was or old.pango_layout.text != was:
-        return None
-
-    def width(words: str):
-        layout = copy.copy(old.pango_layout)
-        layout.text = words
-        layout.reactivate(old.style)
-        try:
-            return line_size(layout.get_first_line()[0], old.style)
-        finally:
-            layout.deactivate()
-
-    if width(text) != width(old.text):
-        return None
-    child = old.copy_with_text(text)
-    child.pango_layout = copy.copy(old.pango_layout)
-    child.pango_layout.text = text   # set up again from its text when it is drawn
-    for box, below in zip(reversed(path), [old, *reversed(path[1:])]):
-        parent = box.copy()
-        parent.children = [child if c is below else c for c in box.children]
-        child = parent
-    return Page(child)

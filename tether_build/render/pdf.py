@@ -64,7 +64,6 @@ except ImportError:  # WeasyPrint 62-68 (requirements.lock holds 66: it lays out
                 data = body.read() if body is not None else resource.pop("string")
                 resource["string"] = gray_resource(url, resource.get("mime_type", ""), data)
             return resource
-        fetch.grayscale = grayscale   # what it does to what it reads (_LinkedSheets)
         return fetch
 
 PX_PER_MM = 96 / 25.4
@@ -117,7 +116,7 @@ class Layout:
             from .modes import gray_html
 
             html = gray_html(html)
-        with collector_paused(), patches.line_scope():
+        with collector_paused():
             return parse(html, self.base_url, _fetcher(self.grayscale)).render(
                 font_config=self.fonts, cache=self.cache)
 
@@ -125,13 +124,6 @@ class Layout:
     def measure(document) -> list[Fit]:
         """Per page: how far the name and the rules text overflow their boxes."""
         return [_measure_page(page_root(page)) for page in document.pages]
-
-    @staticmethod
-    def derive(page, cls: str, was: str, text: str):
-        """`page` with the text of its element of class `cls`, `was`, made `text`, without
-        laying it out again (patches.derive); None when it must be laid out (always, with
-        the stock libraries)."""
-        return patches.derive(page, cls, was, text)
 
     @staticmethod
     def write(pages: list, first_document) -> bytes:
@@ -145,9 +137,8 @@ _SHARED: dict = {}     # base URL -> the Layout this process's documents of it s
 
 def shared(base: str) -> Layout:
     """The Layout (font configuration, parsed style sheets, images) that a stage's documents
-    with this base URL are laid out with in this process: the fonts and the style sheets
-    they link are read once for all of them (_LinkedSheets), not once a document or a
-    sheet, in this process and those it forks. A document's bytes do not depend on what
+    with this base URL are laid out with in this process: the fonts are read once for all
+    of them, not once a document, in this process and those it forks. A document's bytes do not depend on what
     shared its Layout. A stage starts with fresh()."""
     found = _SHARED.get(base)
     if found is None:
