@@ -139,15 +139,18 @@ def seat_state(table, words, viewer: int | None) -> dict:
     out.update(board_state(g.observation(-1 if viewer is None else viewer), words, g, viewer))
     s = g.s
     out["winner"] = list(s.winner) if table.over and s.winner else None
+    if table.over:
+        reveal_at_end(out, g)
     out["actions"] = len(table.actions)
     pend = table.pending
     if pend is not None and not table.over:
         out["deciding"] = pend.p
         if pend.p == viewer:
+            mine = words.for_seat(viewer)  # "your Capital"
             out["decision"] = {
                 "serial": pend.serial, "kind": pend.kind,
                 "prompt": words.prompt(g, pend.kind, pend.ctx),
-                "options": [_option(words, g, pend.kind, a, o)
+                "options": [_option(mine, g, pend.kind, a, o)
                             for a, o in zip(pend.ids, pend.options, strict=True)]}
             if isinstance(pend.ctx, dict) and "card" in pend.ctx:
                 out["decision"]["up"] = s.cards[pend.ctx["card"]].defn.id
@@ -170,4 +173,15 @@ def replay_state(game, k: int) -> dict:
     out.update(board_state(hist[k]["obs"], words, table.game, None))
     out["log"] = log_lines(table.events[:hist[k]["events"]], words, table.game, None)
     out["winner"] = list(table.game.s.winner) if k == len(hist) - 1 else None
+    if k == len(hist) - 1:
+        reveal_at_end(out, table.game)
     return out
+
+
+def reveal_at_end(out: dict, g) -> None:
+    """At the end every seat's Permanent VP and total are shown: §15.4 keeps each seat's
+    VP its own during the game, and §3 decides the winner by Total VP (then Permanent VP,
+    then Gold), which the table can check only with them shown."""
+    for row, pl in zip(out["players"], g.s.players, strict=True):
+        row["permanent_vp"] = pl.pvp
+        row["total_vp"] = pl.pvp + pl.cvp

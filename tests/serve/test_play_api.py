@@ -12,9 +12,12 @@ from tether_build.playserve import Lobby, content_version, handle
 
 
 @pytest.fixture(scope="module")
-def lobby():
+def lobby(tmp_path_factory):
+    """A lobby that takes typed seeds for games with people too (`--open-seeds`): the tests
+    replay the same games; test_play_seed.py checks the secret seeds of the default."""
     from tests.conftest import CONTENT
-    return Lobby(CONTENT)
+    return Lobby(CONTENT, open_seeds=True,
+                 key_file=tmp_path_factory.mktemp("key") / "play.key")
 
 
 def _post(lobby, path, data):
