@@ -236,7 +236,7 @@ def test_every_decision_in_words_not_internals(lobby):
 
 
 def test_a_new_game_uses_the_content_now_a_running_game_keeps_its_rules(content_copy):
-    live = Lobby(content_copy)
+    live = Lobby(content_copy, open_seeds=True)
     old, tokens = _new(live, ["human", "heuristic"])
     assert "content_note" not in _state(live, old, 0, tokens[0])
     path = content_copy / "cards" / "starter.yaml"
