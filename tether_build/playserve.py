@@ -464,12 +464,7 @@ def _route(lobby, method, path, query, body):
     if what == "state" and method == "GET":
         return _ok(_state(lobby, game, query))
     if what == "board" and method == "GET":
-        from .playstate import board_svg
-        if game.table.game is None:
-            raise Answer(409, "the game is still setting up")
-        with game.table.lock:
-            svg = board_svg(game.rules.tiles, game.table.game)
-        return 200, svg.encode(), "image/svg+xml"
+        return 200, _board(game, query).encode(), "image/svg+xml"
     if what == "cards" and method == "GET":
         return _ok(game.rules.cards())
     if what == "act" and method == "POST":
@@ -501,6 +496,25 @@ def _route(lobby, method, path, query, body):
                        for e in game.table.events)
         return 200, text.encode(), "application/x-ndjson"
     raise Answer(404, f"unknown request {method} {path}")
+
+
+def _board(game: Game, query: dict) -> str:
+    """The board with its public units: now, or a replay's at decision `at`."""
+    from .playboard import board_svg
+    table = game.table
+    if table.game is None:
+        raise Answer(409, "the game is still setting up")
+    if game.history is not None:
+        if not game.history:
+            raise Answer(409, "the replay has no decision")
+        k = query.get("at", "-1")
+        k = int(k) if k.lstrip("-").isdigit() else -1
+        k = k if 0 <= k < len(game.history) else len(game.history) - 1
+        obs = game.history[k]["obs"]
+        return board_svg(game.rules.tiles, table.game, obs, game.rules.words)
+    with table.lock:  # the public observation: what every seat sees of the board
+        return board_svg(game.rules.tiles, table.game, table.game.observation(-1),
+                         game.rules.words)
 
 
 def _started(game: Game) -> dict:

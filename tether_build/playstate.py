@@ -5,7 +5,7 @@ the public board, every seat's Gold and Mana, the viewer's own hand and Permanen
 adds only public things: the decision waiting for the viewer (its legal options, in words),
 which seat decides now, and the event log written for the viewer (playwords.Words.event).
 A spectator (viewer None) gets the observation of no seat. The board is the printed map's
-hexes (templates/tiles/hexes.j2) drawn as SVG.
+hexes with the units, drawn as SVG by playboard.py.
 """
 
 from __future__ import annotations
@@ -16,34 +16,6 @@ from types import SimpleNamespace
 from .engine.topo import edge_ends
 
 HEX_NAME = re.compile(r"\(-?\d+,-?\d+\)")  # a hex as the observation names it: (q,r)
-FLAT = 30.0  # mm across the flats of a drawn hex (the SVG scales to the page)
-
-
-def board_svg(content, g) -> str:
-    """The board as the print draws it, from the engine's tiles and Mine Values."""
-    from .printing import boardmap, common
-
-    s = g.s
-    data = {"hexes": []}
-    capital_of = {pl.capital: pl.seat for pl in s.players if pl.capital >= 0}
-    for h, (q, r) in enumerate(s.topo.coords):
-        tile = s.tile[h] if s.tile[h] in common.KINDS else "plain"
-        if h in capital_of:
-            tile = "capital"
-        hexd = {"q": q, "r": r, "tile": tile}
-        if tile == "mine":
-            hexd["mine_value"] = s.mine_value[h]
-        if h in capital_of:
-            hexd["slot"] = f"S{capital_of[h] + 1}"
-        data["hexes"].append(hexd)
-    radius = s.topo.radius
-    w, hgt = boardmap.map_size(radius, FLAT)
-    hexes = boardmap._hexes(content, data, FLAT, (0.0, 0.0))
-    for h, hexd in zip(range(s.topo.n), hexes, strict=True):
-        hexd["index"], hexd["coord_name"] = h, s.topo.name(h)
-    return common.render_html("play-board.svg.j2", hexes=hexes, flat=FLAT,
-                              style=boardmap._style(FLAT, overview=True),
-                              box=(-w / 2, -hgt / 2, w, hgt))
 
 
 def tile_content(content) -> SimpleNamespace:
