@@ -75,7 +75,7 @@ def _crowd(g, every_plain: int = 4) -> dict:
     Plain (Capitals among them) and on every fourth Plain."""
     obs = g.observation(-1)
     names = g.s.topo.names
-    longest = sorted(g.rules.by_id.values(), key=lambda d: -len(d.name))[0].id
+    longest = max(g.rules.by_id.values(), key=lambda d: len(d.name)).id
     forces, champs = {}, []
     for h, tile in enumerate(g.s.tile):
         capital = any(pl.capital == h for pl in g.s.players)

@@ -102,7 +102,7 @@ def _mid_game_save(lobby):
 
 
 def test_a_sealed_save_reveals_no_seed_no_answer_and_loads_here(lobby):
-    gid, tok, save, text = _mid_game_save(lobby)
+    gid, _tok, save, text = _mid_game_save(lobby)
     table = lobby.games[gid].table
     assert save["format"] == 3 and "seed" not in save and "actions" not in save
     assert str(table.seed) not in text
