@@ -26,7 +26,8 @@ def server():
     from tests.conftest import CONTENT
     from tether_build.serve import Site, default_pages, make_server
 
-    srv = make_server(Site(CONTENT, default_pages()), port=0)
+    # typed seeds for games with people too (`--open-seeds`): the same games each run
+    srv = make_server(Site(CONTENT, default_pages(), open_seeds=True), port=0)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{srv.server_address[1]}"
@@ -77,6 +78,23 @@ def _start(driver, url, seats, seed, delay=0):
         box.send_keys(str(value))
     driver.find_element(By.ID, "start").click()
     _wait(driver, lambda d: _js(d, "return !!(state && !state.starting)"))
+
+
+# every word on the board as the browser lays it out (getBBox), and every unit's disc or
+# badge: the pairs that overlap (a unit and its own number excepted)
+OVERLAPS = """
+const svg = document.querySelector('#board svg');
+const box = (e) => { const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+const words = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim())
+  .map((t) => [box(t), t.textContent.trim(), t.parentNode]);
+const units = [...svg.querySelectorAll('.units circle, .units rect')]
+  .map((e) => [box(e), e.parentNode.textContent.trim(), e.parentNode]);
+const meet = (a, b) => a[0] < b[2] - .05 && b[0] < a[2] - .05 && a[1] < b[3] - .05 && b[1] < a[3] - .05;
+const bad = [];
+words.forEach((a, i) => words.slice(i + 1).forEach((b) => { if (meet(a[0], b[0])) bad.push([a[1], b[1]]); }));
+units.forEach((u) => words.forEach((w) => { if (w[2] !== u[2] && meet(u[0], w[0])) bad.push([u[1], w[1]]); }));
+units.forEach((a, i) => units.slice(i + 1).forEach((b) => { if (meet(a[0], b[0])) bad.push([a[1], b[1]]); }));
+return [words.length, units.length, bad];"""
 
 
 def _ready(driver):
@@ -155,6 +173,14 @@ def test_a_whole_game_against_the_heuristic_by_clicks(server, browser):
     # the glossary's words, never the engine's
     assert "Permanence" in browser.find_element("id", "seats").text
     assert "start_bridge" not in log and "power_pick" not in log
+    # at the end: every seat's Permanent VP (the opponent's too) and the seed
+    pvp = _js(browser, "return [...document.querySelectorAll('#seats .pvp')].map(t => t.textContent)")
+    assert len(pvp) == 2 and "?" not in "".join(pvp) and all("total" in t for t in pvp), pvp
+    assert browser.find_element("id", "seed-shown").text.startswith("Seed 3")
+    # the board as the browser draws it: no word under another or under a unit
+    _wait(browser, lambda d: _js(d, "return !!document.querySelector('#board svg .units')"))
+    words, units, bad = _js(browser, OVERLAPS)
+    assert words > 60 and units and bad == [], bad
 
 
 FORGE = """
@@ -225,6 +251,8 @@ def test_watch_agents_see_battles_then_replay(server, browser):
     assert "Combat Round" in log and "hit" in log
     assert any(face in log for face in "⚀⚁⚂⚃⚄⚅")  # the dice rolled
     assert browser.find_element("id", "why-box").is_displayed()
+    words, units, bad = _js(browser, OVERLAPS)
+    assert units and bad == [], bad
     gid = _js(browser, "return G.game")
     with urllib.request.urlopen(f"{server}/api/play/{gid}/log") as r:
         text = r.read().decode()
