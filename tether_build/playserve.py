@@ -129,7 +129,9 @@ def rules_difference(old: dict[str, bytes], new: dict[str, bytes]) -> list[str]:
             out.append(f"card {b[cid].get('name', cid)} is new")
         elif a[cid] != b[cid]:
             keys = sorted(k for k in set(a[cid]) | set(b[cid]) if a[cid].get(k) != b[cid].get(k))
-            out.append(f"card {b[cid].get('name', cid)} changed ({', '.join(keys)})")
+            was, now = a[cid].get("name", cid), b[cid].get("name", cid)
+            named = f"card {was}" + (f" (now {now})" if was != now else "")
+            out.append(f"{named} changed ({', '.join(keys)})")
     for name in sorted(set(old) | set(new)):
         if name != "cards.json" and old.get(name) != new.get(name):
             out.append(f"{name.removesuffix('.json')} settings changed")

@@ -252,6 +252,7 @@ def test_watch_agents_see_battles_then_replay(server, browser):
     assert any(face in log for face in "⚀⚁⚂⚃⚄⚅")  # the dice rolled
     assert browser.find_element("id", "why-box").is_displayed()
     words, units, bad = _js(browser, OVERLAPS)
+    assert words > 60
     assert units and bad == [], bad
     gid = _js(browser, "return G.game")
     with urllib.request.urlopen(f"{server}/api/play/{gid}/log") as r:

@@ -164,3 +164,22 @@ def test_an_open_save_still_loads_and_says_its_seed_is_open(lobby):
     assert "seed is open" in out["note"]
     st, _ = _state(lobby, out["game"], seat=0, token=out["tokens"]["0"])
     assert st["seed"] == {"secret": False, "value": "7"}
+
+
+def test_a_sealed_save_from_another_content_version_names_the_difference(content_copy):
+    live = Lobby(content_copy)
+    gid, tok, _ = _start(live)
+    status, text = _get(live, f"/api/play/{gid}/save", token=tok)
+    save = json.loads(text)
+    assert save["format"] == 3 and (content_copy.parent / ".tether" / "play.key").is_file()
+    path = content_copy / "cards" / "starter.yaml"
+    path.write_text(path.read_text().replace("name: Supply Cache", "name: Supply Wagon"))
+    status, out, _ = _post(live, "/api/play/load", {"save": save})
+    assert status == 200, out
+    assert "keeps the rules it was saved with" in out["note"]
+    assert "card Supply Cache (now Supply Wagon) changed (name)" in out["note"]
+    # its rules are in the sealed save's public part: changing them breaks the seal
+    rules = dict(save["rules"], **{"cards.json": save["rules"]["cards.json"].replace(
+        "Supply Cache", "Supply Cart")})
+    status, out, _ = _post(live, "/api/play/load", {"save": dict(save, rules=rules)})
+    assert status == 400 and "changed after it was saved" in out["error"]
