@@ -27,7 +27,8 @@ def _option(words, g, kind: str, action: int, opt) -> dict:
     """One legal option: its action id (the state API's: what the page posts back), its words
     and what it points at (a card, hexes, a Bridge)."""
     s = g.s
-    out = {"id": action, "text": words.option(g, kind, opt)}
+    text = words.option(g, kind, opt)
+    out = {"id": action, "text": text[:1].upper() + text[1:]}  # ("The Plain at 0,2")
     if kind == "move" and isinstance(opt, tuple):
         out["hexes"] = [opt[1], opt[4][-1]]
     elif isinstance(opt, tuple) and opt and isinstance(opt[0], str):
@@ -44,6 +45,10 @@ def _option(words, g, kind: str, action: int, opt) -> dict:
             out["bid"] = [head, opt[1]]
     elif kind in ("hex",) and isinstance(opt, int):
         out["hexes"] = [opt]
+    elif kind == "capital":  # a Capital slot: its hex, clicked on the board
+        where = words.slot_hex(g, opt)
+        if where in s.topo.index:
+            out["hexes"] = [s.topo.index[where]]
     elif kind in ("bridge", "start_bridge") and isinstance(opt, int):
         out["edge"] = list(edge_ends(opt))
     elif hasattr(opt, "cid"):

@@ -62,6 +62,14 @@ class Words:
             return f"{where} ({self.t('mine_value')} {s.mine_value[h]})"
         return where
 
+    def slot_hex(self, g, slot) -> tuple[int, int] | None:
+        """The (q, r) of a Capital slot (the Capital draft names slots, the board hexes)."""
+        from .board import capital_slots
+        try:
+            return capital_slots(len(g.s.players), self.rules.game).get(slot)
+        except (KeyError, ValueError, TypeError):
+            return None
+
     def edge(self, g, e: int) -> str:
         """A Bridge's two hexes, the one nearer the speaker's Capital first: "from your
         Capital to the Mine at 1,-3 (Mine Value 2)"."""
@@ -155,8 +163,11 @@ class Words:
             return self.target(g, kind, s.champions[value])
         if kind == "player" and isinstance(value, int):
             return self.seat(g, value)
-        if kind == "capital":
-            return f"{self.t('capital')} {value}"
+        if kind == "capital":  # a Capital slot, by the hex the board shows
+            where = self.slot_hex(g, value)
+            if where is None:
+                return f"{self.t('capital')} {value}"
+            return f"the {self.t('capital')} slot at {where[0]},{where[1]}"
         if kind == "may":
             return "Yes"
         if isinstance(value, int) and 0 <= value < len(s.cards):
@@ -311,7 +322,9 @@ class Words:
         if e == "scrap":
             return f"{who()} {t('scrap').lower()}ped {card}."
         if e == "capital":
-            return f"{who()} placed the {t('capital')} at slot {ev['slot']}."
+            where = self.slot_hex(g, ev["slot"])
+            at = f"{where[0]},{where[1]}" if where else f"slot {ev['slot']}"
+            return f"{who()} placed the {t('capital')} at {at}."
         if e == "fizzled":
             return f"{card} ({who()}) fizzled: nothing happened."
         if e == "reshuffle":
