@@ -67,6 +67,7 @@ def test_a_seat_gets_only_its_observation(lobby):
     gid, tokens = _new(lobby, ["human", "heuristic"])
     _advance_to(lobby, gid, tokens, "action")
     before = _state(lobby, gid, 0, tokens[0])
+    board = handle(lobby, "GET", f"/api/play/{gid}/board", {}, b"")[1]  # (public: anyone's)
     assert before["hand"] and before["players"][1]["permanent_vp"] is None
     table = lobby.games[gid].table
     g = table.game  # the game thread waits for seat 0: the world may be changed under it
@@ -82,6 +83,7 @@ def test_a_seat_gets_only_its_observation(lobby):
         prev = ev["e"]
     after = _state(lobby, gid, 0, tokens[0])
     assert before == after
+    assert handle(lobby, "GET", f"/api/play/{gid}/board", {}, b"")[1] == board
     assert "no_such_card_hidden" not in json.dumps(after)
 
 
