@@ -274,8 +274,11 @@ class Lobby:
                   "rules": {k: v.decode() for k, v in game.rules.files.items()}}
         secret = {"seed": t.seed, "actions": [a["id"] for a in t.actions]}
         if game.secret:
-            return playseal.seal(playseal.load_key(self.key_file),
-                                 {"format": SEALED_FORMAT, **public}, secret)
+            try:
+                key = playseal.load_key(self.key_file)
+            except (playseal.SealError, OSError) as exc:
+                raise Refused(f"cannot seal the save: {exc}") from None
+            return playseal.seal(key, {"format": SEALED_FORMAT, **public}, secret)
         return {"format": SAVE_FORMAT, **public, **secret}
 
     def load(self, data) -> Game:
@@ -290,7 +293,7 @@ class Lobby:
         if secret:
             try:
                 data = {**data, **playseal.unseal(playseal.load_key(self.key_file), data)}
-            except playseal.SealError as exc:
+            except (playseal.SealError, OSError) as exc:
                 raise Refused(f"cannot load this saved game: {exc}") from None
         now = self.current()
         saved = data.get("rules")

@@ -295,11 +295,9 @@ class Words:
             unit = self.t(unit) if unit in self.terms else unit
             return f"{who()} moved a {unit} from {ev['frm']} to {ev['to']}."
         if e == "bridge":
-            a, b = edge_ends(ev["edge"])
-            return f"{who()} built a {t('bridge')} {g.s.topo.name(a)} – {g.s.topo.name(b)}."
+            return f"{who()} built a {t('bridge')} {self.for_seat(viewer).edge(g, ev['edge'])}."
         if e == "unbridge":
-            a, b = edge_ends(ev["edge"])
-            return f"A {t('bridge')} {g.s.topo.name(a)} – {g.s.topo.name(b)} is gone."
+            return f"The {t('bridge')} {self.for_seat(viewer).edge(g, ev['edge'])} is gone."
         if e == "deploy":
             return f"{who()} deployed {self.n(ev['n'], 'force')} at {ev['hex']}."
         if e == "champion":

@@ -183,3 +183,13 @@ def test_a_sealed_save_from_another_content_version_names_the_difference(content
         "Supply Cache", "Supply Cart")})
     status, out, _ = _post(live, "/api/play/load", {"save": dict(save, rules=rules)})
     assert status == 400 and "changed after it was saved" in out["error"]
+
+
+def test_a_broken_key_is_a_clear_refusal(tmp_path):
+    from tests.conftest import CONTENT
+    key = tmp_path / "play.key"
+    key.write_bytes(b"short")
+    broken = Lobby(CONTENT, key_file=key)
+    gid, tok, _ = _start(broken)
+    status, text = _get(broken, f"/api/play/{gid}/save", token=tok)
+    assert status == 400 and "not a sealing key" in json.loads(text)["error"]
