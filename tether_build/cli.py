@@ -374,11 +374,14 @@ def build_outputs(content_dir: Path, out: Path, only: tuple[str, ...], paper: st
 @CONTENT
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port on 127.0.0.1 (0 picks a free one).")
-def serve(content_dir: Path, port: int) -> None:
+@click.option("--open-seeds", is_flag=True,
+              help="Let Play page games with people use a typed seed (to replay a game while "
+                   "testing a card: anyone with the seed can work out every hand).")
+def serve(content_dir: Path, port: int, open_seeds: bool) -> None:
     """Preview cards and rules in a browser; pages reload when content changes."""
     from .serve import Site, default_pages, make_server
 
-    server = make_server(Site(content_dir, default_pages()), port)
+    server = make_server(Site(content_dir, default_pages(), open_seeds), port)
     host, real_port = server.server_address[:2]
     click.echo(f"previewing {content_dir}/ at http://{host}:{real_port}/ (Ctrl-C stops)")
     try:

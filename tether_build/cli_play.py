@@ -22,7 +22,9 @@ def register(group: click.Group) -> None:
               help="Comma-separated agents for the other seats, cycled: random, heuristic, "
               "search.")
 @click.option("--factions", help="Comma-separated faction ids, cycled over the seats.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Replay a game: with the seed (and the same answers) the same game. "
+                   "Without it the seed is drawn in secret and shown at the end.")
 @click.option("--option", "opts", multiple=True, metavar="NAME=VALUE",
               help="Rules option (see docs/rules-options.md); repeatable.")
 def play(content_dir, engine_dir, players, seat, agents, factions, seed, opts) -> None:
@@ -55,6 +57,9 @@ def play(content_dir, engine_dir, players, seat, agents, factions, seed, opts) -
             if f not in rules.rules.factions:
                 raise click.ClickException(f"unknown faction {f!r} (known: "
                                            f"{', '.join(sorted(rules.rules.factions))})")
+    if seed is None:  # secret: with it and the answers every hand can be worked out
+        from .playseal import draw_seed
+        seed = draw_seed()
     table = Table(rules.rules, players, seed, seats, fl, _options(opts), agents=AGENTS).start()
     try:
         st = play_terminal(rules, table, seat,
@@ -72,3 +77,4 @@ def play(content_dir, engine_dir, players, seat, agents, factions, seed, opts) -
     winners = st.get("winner") or []
     click.echo("Winner(s): " + ", ".join(f"Seat {w + 1}" + (" (you)" if w == seat else "")
                                          for w in winners))
+    click.echo(f"Seed {seed} (--seed {seed} with the same answers plays this game again).")

@@ -8,6 +8,11 @@ only (playstate.seat_state, built from its observation). A seat answers a decisi
 of its legal action ids (the state API's) and the decision's serial number; an answer that is
 forged, stale, out of turn or not a legal action is refused, changing nothing. A game that
 fails shows its error; the other games go on.
+
+The seed: a game with people gets a secret seed drawn by the server (playseal.py), sent to
+no seat until the game is over (then shown, and the game's log replays it); its saves are
+sealed. A typed seed is taken for a game of agents only, or, for tests and card checks, by
+a server started with `open_seeds` (`tether serve --open-seeds`), whose games say so.
 """
 
 from __future__ import annotations
@@ -19,13 +24,16 @@ import threading
 import time
 from pathlib import Path
 
-from . import playseats
+from . import playseal, playseats
 from .engine.table import HUMAN, Refused, Table
 from .playseats import Answer
 
 MAX_GAMES = 64          # running games kept; the oldest finished ones go first
 MAX_BODY = 4_000_000    # bytes of a request (a saved game with its rules fits)
 SAVE_FORMAT = 2         # 2: the answers as action ids; 1 (still loaded): option indices
+SEALED_FORMAT = 3       # 3: format 2 with the seed and the answers sealed (playseal.py)
+OPEN_SEED_NOTE = ("This game's seed is open (typed, or saved in the open): anyone with the "
+                  "seed and the answers can work out every hand.")
 PAGE = Path(__file__).resolve().parent.parent / "templates" / "play" / "play.html"
 
 
@@ -121,7 +129,9 @@ def rules_difference(old: dict[str, bytes], new: dict[str, bytes]) -> list[str]:
             out.append(f"card {b[cid].get('name', cid)} is new")
         elif a[cid] != b[cid]:
             keys = sorted(k for k in set(a[cid]) | set(b[cid]) if a[cid].get(k) != b[cid].get(k))
-            out.append(f"card {b[cid].get('name', cid)} changed ({', '.join(keys)})")
+            was, now = a[cid].get("name", cid), b[cid].get("name", cid)
+            named = f"card {was}" + (f" (now {now})" if was != now else "")
+            out.append(f"{named} changed ({', '.join(keys)})")
     for name in sorted(set(old) | set(new)):
         if name != "cards.json" and old.get(name) != new.get(name):
             out.append(f"{name.removesuffix('.json')} settings changed")
@@ -133,9 +143,10 @@ class Game:
     screen's table token and the seat it shows now: playseats.py)."""
 
     def __init__(self, gid: str, table: Table, rules: Rules, tokens: dict[int, str], note="",
-                 screen: str | None = None):
+                 screen: str | None = None, secret: bool = False):
         self.gid, self.table, self.rules, self.tokens = gid, table, rules, tokens
         self.screen, self.shown = screen, None
+        self.secret = secret  # the seed was drawn by the server: no seat sees it before the end
         self.note = note
         self.started = time.time()
         self.history: list[dict] | None = None  # a replay's observation after each decision
@@ -171,8 +182,11 @@ def explain(agent, view, p, kind, options, ctx) -> list | None:
 class Lobby:
     """The running games of one server, and the content they start from."""
 
-    def __init__(self, content_dir: Path):
+    def __init__(self, content_dir: Path, open_seeds: bool = False,
+                 key_file: Path | None = None):
         self.content_dir = Path(content_dir)
+        self.open_seeds = open_seeds  # a typed seed for games with people too (tests)
+        self.key_file = Path(key_file) if key_file else playseal.default_key_file(content_dir)
         self.games: dict[str, Game] = {}
         self._rules: tuple[str, Rules] | None = None
         self._lock = threading.Lock()
@@ -195,10 +209,13 @@ class Lobby:
         return next((g.rules for g in list(self.games.values())
                      if g.rules.version == version), None)
 
-    def _add(self, table: Table, rules: Rules, note: str = "", hotseat: bool = True) -> Game:
+    def _add(self, table: Table, rules: Rules, note: str = "", hotseat: bool = True,
+             secret: bool = False) -> Game:
         gid = secrets.token_hex(6)
         tokens, screen = playseats.new_tokens(table.seats, hotseat)
-        game = Game(gid, table, rules, tokens, note, screen)
+        if HUMAN in table.seats and not secret:
+            note = (note + " " if note else "") + OPEN_SEED_NOTE
+        game = Game(gid, table, rules, tokens, note, screen, secret)
         if HUMAN not in table.seats:  # the reasons are shown only when no person plays
             table.explain, table.describe = explain, rules.words.option
         with self._lock:
@@ -231,28 +248,53 @@ class Lobby:
                                      or any(f not in rules.rules.factions for f in factions)):
             raise Refused(f"factions must be {players} of: "
                               f"{', '.join(sorted(rules.rules.factions))}")
-        seed = _int(spec.get("seed", 0), 0, 2**31 - 1, "seed")
+        typed = spec.get("seed")
+        secret = HUMAN in seats and not self.open_seeds
+        if typed in (None, ""):
+            seed = playseal.draw_seed()
+        elif secret:
+            raise Refused("a game with people gets a secret seed drawn by the server (with a "
+                          "typed seed anyone could work out every hand): type a seed for a "
+                          "game of agents only")
+        else:
+            seed = _int(typed, 0, 2**63 - 1, "seed")
         delay = _delay(spec.get("delay", 0))
         hotseat = spec.get("hotseat", True)
         if not isinstance(hotseat, bool):
             raise Refused(f"hotseat must be true or false, not {hotseat!r}")
         table = Table(rules.rules, players, seed, seats, factions, None, (), delay, _agents())
-        return self._add(table, rules, hotseat=hotseat)
+        return self._add(table, rules, hotseat=hotseat, secret=secret)
 
     def save(self, game: Game) -> dict:
+        """A game as a file: its setup and answers (sealed for a game with a secret seed)."""
         t = game.table
-        return {"format": SAVE_FORMAT, "players": t.players, "seed": t.seed, "seats": t.seats,
-                "factions": t.factions, "options": t.game.opt.to_dict() if t.game else {},
-                "content_version": game.rules.version,
-                "actions": [a["id"] for a in t.actions], "hotseat": game.screen is not None,
-                "rules": {k: v.decode() for k, v in game.rules.files.items()}}
+        public = {"players": t.players, "seats": t.seats, "factions": t.factions,
+                  "options": t.game.opt.to_dict() if t.game else {},
+                  "content_version": game.rules.version, "hotseat": game.screen is not None,
+                  "rules": {k: v.decode() for k, v in game.rules.files.items()}}
+        secret = {"seed": t.seed, "actions": [a["id"] for a in t.actions]}
+        if game.secret:
+            try:
+                key = playseal.load_key(self.key_file)
+            except (playseal.SealError, OSError) as exc:
+                raise Refused(f"cannot seal the save: {exc}") from None
+            return playseal.seal(key, {"format": SEALED_FORMAT, **public}, secret)
+        return {"format": SAVE_FORMAT, **public, **secret}
 
     def load(self, data) -> Game:
         """A saved game, replayed; with the rules it was saved with, the difference named."""
         from .engine.options import Options
 
-        if not isinstance(data, dict) or data.get("format") not in (1, SAVE_FORMAT):
-            raise Refused(f"not a saved game of this page (format 1 or {SAVE_FORMAT})")
+        if not isinstance(data, dict) or data.get("format") not in (1, SAVE_FORMAT,
+                                                                     SEALED_FORMAT):
+            raise Refused(f"not a saved game of this page (format 1, {SAVE_FORMAT} or "
+                          f"{SEALED_FORMAT})")
+        secret = data["format"] == SEALED_FORMAT
+        if secret:
+            try:
+                data = {**data, **playseal.unseal(playseal.load_key(self.key_file), data)}
+            except (playseal.SealError, OSError) as exc:
+                raise Refused(f"cannot load this saved game: {exc}") from None
         now = self.current()
         saved = data.get("rules")
         note = ""
@@ -283,10 +325,10 @@ class Lobby:
             opts = Options.from_dict(data.get("options") or {})
         except (TypeError, ValueError, KeyError) as exc:
             raise Refused(f"bad rules option in the save: {exc}") from None
-        table = Table(rules.rules, players, _int(data.get("seed"), 0, 2**31 - 1, "seed"),
+        table = Table(rules.rules, players, _int(data.get("seed"), 0, 2**63 - 1, "seed"),
                       seats, data.get("factions"), opts, actions, 0.0, _agents(),
                       script_ids=data["format"] != 1)
-        game = self._add(table, rules, note, data.get("hotseat") is not False)
+        game = self._add(table, rules, note, data.get("hotseat") is not False, secret)
         if table.error:
             raise Refused(f"the saved game does not replay: {table.error}")
         return game
@@ -398,6 +440,7 @@ def _route(lobby, method, path, query, body):
         rules = lobby.current()
         cfg = rules.rules.game["players"]
         return _ok({"version": rules.version, "min": cfg["min"], "max": cfg["max"],
+                    "open_seeds": lobby.open_seeds,
                     "agents": sorted(_agents()),
                     "factions": [{"id": k, "name": f.name}
                                  for k, f in sorted(rules.rules.factions.items())],
@@ -426,12 +469,7 @@ def _route(lobby, method, path, query, body):
     if what == "state" and method == "GET":
         return _ok(_state(lobby, game, query))
     if what == "board" and method == "GET":
-        from .playstate import board_svg
-        if game.table.game is None:
-            raise Answer(409, "the game is still setting up")
-        with game.table.lock:
-            svg = board_svg(game.rules.tiles, game.table.game)
-        return 200, svg.encode(), "image/svg+xml"
+        return 200, _board(game, query).encode(), "image/svg+xml"
     if what == "cards" and method == "GET":
         return _ok(game.rules.cards())
     if what == "act" and method == "POST":
@@ -463,6 +501,25 @@ def _route(lobby, method, path, query, body):
                        for e in game.table.events)
         return 200, text.encode(), "application/x-ndjson"
     raise Answer(404, f"unknown request {method} {path}")
+
+
+def _board(game: Game, query: dict) -> str:
+    """The board with its public units: now, or a replay's at decision `at`."""
+    from .playboard import board_svg
+    table = game.table
+    if table.game is None:
+        raise Answer(409, "the game is still setting up")
+    if game.history is not None:
+        if not game.history:
+            raise Answer(409, "the replay has no decision")
+        k = query.get("at", "-1")
+        k = int(k) if k.lstrip("-").isdigit() else -1
+        k = k if 0 <= k < len(game.history) else len(game.history) - 1
+        obs = game.history[k]["obs"]
+        return board_svg(game.rules.tiles, table.game, obs, game.rules.words)
+    with table.lock:  # the public observation: what every seat sees of the board
+        return board_svg(game.rules.tiles, table.game, table.game.observation(-1),
+                         game.rules.words)
 
 
 def _started(game: Game) -> dict:
@@ -500,6 +557,10 @@ def _view(lobby: Lobby, game: Game, seat: int | None) -> dict:
 
 def _annotate(lobby: Lobby, game: Game, out: dict) -> dict:
     out["game"], out["version"], out["note"] = game.gid, game.rules.version, game.note
+    # a secret seed is shown at the end only (then the log replays the game); a string,
+    # since a browser reads numbers past 2**53 wrongly
+    shown = not game.secret or game.table.over
+    out["seed"] = {"secret": game.secret, "value": str(game.table.seed) if shown else None}
     try:
         now = lobby.current().version
     except Exception:  # noqa: BLE001 - content being edited: the game goes on

@@ -5,7 +5,7 @@ the public board, every seat's Gold and Mana, the viewer's own hand and Permanen
 adds only public things: the decision waiting for the viewer (its legal options, in words),
 which seat decides now, and the event log written for the viewer (playwords.Words.event).
 A spectator (viewer None) gets the observation of no seat. The board is the printed map's
-hexes (templates/tiles/hexes.j2) drawn as SVG.
+hexes with the units, drawn as SVG by playboard.py.
 """
 
 from __future__ import annotations
@@ -16,34 +16,6 @@ from types import SimpleNamespace
 from .engine.topo import edge_ends
 
 HEX_NAME = re.compile(r"\(-?\d+,-?\d+\)")  # a hex as the observation names it: (q,r)
-FLAT = 30.0  # mm across the flats of a drawn hex (the SVG scales to the page)
-
-
-def board_svg(content, g) -> str:
-    """The board as the print draws it, from the engine's tiles and Mine Values."""
-    from .printing import boardmap, common
-
-    s = g.s
-    data = {"hexes": []}
-    capital_of = {pl.capital: pl.seat for pl in s.players if pl.capital >= 0}
-    for h, (q, r) in enumerate(s.topo.coords):
-        tile = s.tile[h] if s.tile[h] in common.KINDS else "plain"
-        if h in capital_of:
-            tile = "capital"
-        hexd = {"q": q, "r": r, "tile": tile}
-        if tile == "mine":
-            hexd["mine_value"] = s.mine_value[h]
-        if h in capital_of:
-            hexd["slot"] = f"S{capital_of[h] + 1}"
-        data["hexes"].append(hexd)
-    radius = s.topo.radius
-    w, hgt = boardmap.map_size(radius, FLAT)
-    hexes = boardmap._hexes(content, data, FLAT, (0.0, 0.0))
-    for h, hexd in zip(range(s.topo.n), hexes, strict=True):
-        hexd["index"], hexd["coord_name"] = h, s.topo.name(h)
-    return common.render_html("play-board.svg.j2", hexes=hexes, flat=FLAT,
-                              style=boardmap._style(FLAT, overview=True),
-                              box=(-w / 2, -hgt / 2, w, hgt))
 
 
 def tile_content(content) -> SimpleNamespace:
@@ -55,7 +27,8 @@ def _option(words, g, kind: str, action: int, opt) -> dict:
     """One legal option: its action id (the state API's: what the page posts back), its words
     and what it points at (a card, hexes, a Bridge)."""
     s = g.s
-    out = {"id": action, "text": words.option(g, kind, opt)}
+    text = words.option(g, kind, opt)
+    out = {"id": action, "text": text[:1].upper() + text[1:]}  # ("The Plain at 0,2")
     if kind == "move" and isinstance(opt, tuple):
         out["hexes"] = [opt[1], opt[4][-1]]
     elif isinstance(opt, tuple) and opt and isinstance(opt[0], str):
@@ -72,6 +45,10 @@ def _option(words, g, kind: str, action: int, opt) -> dict:
             out["bid"] = [head, opt[1]]
     elif kind in ("hex",) and isinstance(opt, int):
         out["hexes"] = [opt]
+    elif kind == "capital":  # a Capital slot: its hex, clicked on the board
+        where = words.slot_hex(g, opt)
+        if where in s.topo.index:
+            out["hexes"] = [s.topo.index[where]]
     elif kind in ("bridge", "start_bridge") and isinstance(opt, int):
         out["edge"] = list(edge_ends(opt))
     elif hasattr(opt, "cid"):
@@ -139,15 +116,18 @@ def seat_state(table, words, viewer: int | None) -> dict:
     out.update(board_state(g.observation(-1 if viewer is None else viewer), words, g, viewer))
     s = g.s
     out["winner"] = list(s.winner) if table.over and s.winner else None
+    if table.over:
+        reveal_at_end(out, g)
     out["actions"] = len(table.actions)
     pend = table.pending
     if pend is not None and not table.over:
         out["deciding"] = pend.p
         if pend.p == viewer:
+            mine = words.for_seat(viewer)  # "your Capital"
             out["decision"] = {
                 "serial": pend.serial, "kind": pend.kind,
                 "prompt": words.prompt(g, pend.kind, pend.ctx),
-                "options": [_option(words, g, pend.kind, a, o)
+                "options": [_option(mine, g, pend.kind, a, o)
                             for a, o in zip(pend.ids, pend.options, strict=True)]}
             if isinstance(pend.ctx, dict) and "card" in pend.ctx:
                 out["decision"]["up"] = s.cards[pend.ctx["card"]].defn.id
@@ -170,4 +150,15 @@ def replay_state(game, k: int) -> dict:
     out.update(board_state(hist[k]["obs"], words, table.game, None))
     out["log"] = log_lines(table.events[:hist[k]["events"]], words, table.game, None)
     out["winner"] = list(table.game.s.winner) if k == len(hist) - 1 else None
+    if k == len(hist) - 1:
+        reveal_at_end(out, table.game)
     return out
+
+
+def reveal_at_end(out: dict, g) -> None:
+    """At the end every seat's Permanent VP and total are shown: §15.4 keeps each seat's
+    VP its own during the game, and §3 decides the winner by Total VP (then Permanent VP,
+    then Gold), which the table can check only with them shown."""
+    for row, pl in zip(out["players"], g.s.players, strict=True):
+        row["permanent_vp"] = pl.pvp
+        row["total_vp"] = pl.pvp + pl.cvp

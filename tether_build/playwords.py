@@ -8,6 +8,8 @@ and another seat's draw is "draws a card".
 
 from __future__ import annotations
 
+import copy
+
 from .engine.topo import edge_ends
 
 
@@ -16,6 +18,13 @@ class Words:
 
     def __init__(self, terms: dict, rules):
         self.terms, self.rules = terms, rules
+        self.me: int | None = None  # the seat these words speak to ("your Capital")
+
+    def for_seat(self, me: int | None) -> Words:
+        """The same words spoken to seat `me`."""
+        out = copy.copy(self)
+        out.me = me
+        return out
 
     def t(self, tid: str, plural: bool = False) -> str:
         entry = self.terms.get(tid)
@@ -36,19 +45,40 @@ class Words:
         return f"Seat {p + 1} ({f.name if f else g.s.players[p].faction})"
 
     def hex(self, g, h: int) -> str:
+        """A hex as a player reads the board: "your Capital", "Seat 2's Capital", the Axis
+        Mundi, or its tile and the coordinates the printed map writes on it ("the Mine at
+        1,-3 (Mine Value 2)", "the Plain at 0,2")."""
         s = g.s
-        where = s.topo.name(h)
+        q, r = s.topo.coords[h]
         tile = s.tile[h]
         owner = next((pl.seat for pl in s.players if pl.capital == h), None)
         if owner is not None:
-            return f"{where} Seat {owner + 1}'s {self.t('capital')}"
+            return (f"your {self.t('capital')}" if owner == self.me
+                    else f"Seat {owner + 1}'s {self.t('capital')}")
+        if tile == "center":
+            return f"the {self.t('center')}"
+        where = f"the {self.t(tile if tile in self.terms else 'plain')} at {q},{r}"
         if tile == "mine":
-            return f"{where} {self.t('mine')} {s.mine_value[h]}"
-        return where if tile == "plain" else f"{where} {self.t(tile)}"
+            return f"{where} ({self.t('mine_value')} {s.mine_value[h]})"
+        return where
+
+    def slot_hex(self, g, slot) -> tuple[int, int] | None:
+        """The (q, r) of a Capital slot (the Capital draft names slots, the board hexes)."""
+        from .board import capital_slots
+        try:
+            return capital_slots(len(g.s.players), self.rules.game).get(slot)
+        except (KeyError, ValueError, TypeError):
+            return None
 
     def edge(self, g, e: int) -> str:
+        """A Bridge's two hexes, the one nearer the speaker's Capital first: "from your
+        Capital to the Mine at 1,-3 (Mine Value 2)"."""
         a, b = edge_ends(e)
-        return f"{self.hex(g, a)} – {self.hex(g, b)}"
+        if self.me is not None and 0 <= self.me < len(g.s.players):
+            home = g.s.players[self.me].capital
+            if home >= 0 and g.s.topo.dist[home][b] < g.s.topo.dist[home][a]:
+                a, b = b, a
+        return f"from {self.hex(g, a)} to {self.hex(g, b)}"
 
     def group(self, g, opt) -> str:
         """Which units a move carries, and where to."""
@@ -89,7 +119,7 @@ class Words:
             if head == "march":
                 return f"{t('march')}: " + self.group(g, opt[1])
             if head == "bridge":
-                return f"{t('build_bridge')}: {self.edge(g, opt[1])}"
+                return f"{t('build_bridge')} {self.edge(g, opt[1])}"
             if head == "reinforce":
                 return f"{t('capital_reinforce')} at {self.hex(g, opt[1])}"
             if head == "ability":
@@ -111,6 +141,8 @@ class Words:
                 ch = g.s.champions.get(opt[1])
                 return ch.defn.name if ch else t("champion")
             return " ".join(str(x) for x in opt)
+        if kind == "start_bridge" and isinstance(opt, int):
+            return f"{t('bridge')} {self.edge(g, opt)}"
         return self.target(g, kind, opt)
 
     def target(self, g, kind: str, value) -> str:
@@ -123,7 +155,7 @@ class Words:
         if kind in ("hex", "capital_hex") and isinstance(value, int):
             return self.hex(g, value)
         if kind in ("bridge", "start_bridge") and isinstance(value, int):
-            return self.edge(g, value)
+            return f"the {self.t('bridge')} {self.edge(g, value)}"
         if hasattr(value, "cid"):
             return (f"{value.defn.name} (Seat {value.owner + 1}, {value.hp} {self.t('hp')}, "
                     f"{self.hex(g, value.hex)})")
@@ -131,8 +163,11 @@ class Words:
             return self.target(g, kind, s.champions[value])
         if kind == "player" and isinstance(value, int):
             return self.seat(g, value)
-        if kind == "capital":
-            return f"{self.t('capital')} {value}"
+        if kind == "capital":  # a Capital slot, by the hex the board shows
+            where = self.slot_hex(g, value)
+            if where is None:
+                return f"{self.t('capital')} {value}"
+            return f"the {self.t('capital')} slot at {where[0]},{where[1]}"
         if kind == "may":
             return "Yes"
         if isinstance(value, int) and 0 <= value < len(s.cards):
@@ -199,6 +234,7 @@ class Words:
 
         card = self.card(ev["card"]) if isinstance(ev.get("card"), str) else "a card"
         mine = ev.get("p") == viewer
+        ev = self._placed(g, ev, viewer)
         if e == "draw":
             if ev.get("to") == "discard":
                 return f"{who()} drew {card} at the {t('hand')} limit: it goes to the " \
@@ -255,13 +291,13 @@ class Words:
         if e == "heal":
             return f"{card} healed {ev['n']} {t('hp')}."
         if e == "move":
-            return f"{who()} moved {ev.get('unit', '')} {ev['frm']} → {ev['to']}."
+            unit = ev.get("unit", "")
+            unit = self.t(unit) if unit in self.terms else unit
+            return f"{who()} moved a {unit} from {ev['frm']} to {ev['to']}."
         if e == "bridge":
-            a, b = edge_ends(ev["edge"])
-            return f"{who()} built a {t('bridge')} {g.s.topo.name(a)} – {g.s.topo.name(b)}."
+            return f"{who()} built a {t('bridge')} {self.for_seat(viewer).edge(g, ev['edge'])}."
         if e == "unbridge":
-            a, b = edge_ends(ev["edge"])
-            return f"A {t('bridge')} {g.s.topo.name(a)} – {g.s.topo.name(b)} is gone."
+            return f"The {t('bridge')} {self.for_seat(viewer).edge(g, ev['edge'])} is gone."
         if e == "deploy":
             return f"{who()} deployed {self.n(ev['n'], 'force')} at {ev['hex']}."
         if e == "champion":
@@ -284,7 +320,9 @@ class Words:
         if e == "scrap":
             return f"{who()} {t('scrap').lower()}ped {card}."
         if e == "capital":
-            return f"{who()} placed the {t('capital')} at slot {ev['slot']}."
+            where = self.slot_hex(g, ev["slot"])
+            at = f"{where[0]},{where[1]}" if where else f"slot {ev['slot']}"
+            return f"{who()} placed the {t('capital')} at {at}."
         if e == "fizzled":
             return f"{card} ({who()}) fizzled: nothing happened."
         if e == "reshuffle":
@@ -294,12 +332,24 @@ class Words:
             why = "the round cap" if ev["reason"] == "round_cap" else t("vp")
             return f"Game over in {t('round')} {ev['round']} ({why}): winner {win}."
         if e == "mine_value":
-            return f"The {t('mine_value')} at {ev['hex']} is now {ev['value']}."
+            return f"The {t('mine_value')} of {ev['hex']} is now {ev['value']}."
         if e == "summon":
             return f"{card} was summoned."
         if e == "relocate":
             return f"{card} moved to {ev['to']}."
         return None
+
+
+    def _placed(self, g, ev: dict, viewer: int | None) -> dict:
+        """The event with its hexes ("(q,r)" in the log) named as a player reads the board."""
+        keys = [k for k in ("hex", "frm", "to") if isinstance(ev.get(k), str)]
+        if not keys:
+            return ev
+        if ev["e"] == "mine_value":  # (not "the Mine Value of the Mine ... (Mine Value 2)")
+            return {**ev, "hex": f"the {self.t('mine')} at {ev['hex'].strip('()')}"}
+        index = {name: h for h, name in enumerate(g.s.topo.names)}
+        spoken = self.for_seat(viewer)
+        return {**ev, **{k: spoken.hex(g, index[ev[k]]) for k in keys if ev[k] in index}}
 
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"

@@ -48,8 +48,10 @@ def error_page(title: str, lines: list[str]) -> str:
 class Site:
     """The preview's pages, re-rendered whenever content or templates change."""
 
-    def __init__(self, content_dir: Path, pages: dict[str, tuple[str, Callable]]):
+    def __init__(self, content_dir: Path, pages: dict[str, tuple[str, Callable]],
+                 open_seeds: bool = False):
         self.content_dir = Path(content_dir)
+        self.open_seeds = open_seeds  # the Play page takes typed seeds for games with people
         self.pages = pages  # route -> (label, render(content_dir) -> html str)
         self._cache: dict[str, tuple[str, str]] = {}
         # one lock per page: a cached page never waits for another page's render
@@ -63,7 +65,7 @@ class Site:
         with self._lobby_lock:
             if self._lobby is None:
                 from .playserve import Lobby
-                self._lobby = Lobby(self.content_dir)
+                self._lobby = Lobby(self.content_dir, open_seeds=self.open_seeds)
             return self._lobby
 
     def version(self) -> str:

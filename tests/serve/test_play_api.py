@@ -12,9 +12,12 @@ from tether_build.playserve import Lobby, content_version, handle
 
 
 @pytest.fixture(scope="module")
-def lobby():
+def lobby(tmp_path_factory):
+    """A lobby that takes typed seeds for games with people too (`--open-seeds`): the tests
+    replay the same games; test_play_seed.py checks the secret seeds of the default."""
     from tests.conftest import CONTENT
-    return Lobby(CONTENT)
+    return Lobby(CONTENT, open_seeds=True,
+                 key_file=tmp_path_factory.mktemp("key") / "play.key")
 
 
 def _post(lobby, path, data):
@@ -64,6 +67,7 @@ def test_a_seat_gets_only_its_observation(lobby):
     gid, tokens = _new(lobby, ["human", "heuristic"])
     _advance_to(lobby, gid, tokens, "action")
     before = _state(lobby, gid, 0, tokens[0])
+    board = handle(lobby, "GET", f"/api/play/{gid}/board", {}, b"")[1]  # (public: anyone's)
     assert before["hand"] and before["players"][1]["permanent_vp"] is None
     table = lobby.games[gid].table
     g = table.game  # the game thread waits for seat 0: the world may be changed under it
@@ -79,6 +83,7 @@ def test_a_seat_gets_only_its_observation(lobby):
         prev = ev["e"]
     after = _state(lobby, gid, 0, tokens[0])
     assert before == after
+    assert handle(lobby, "GET", f"/api/play/{gid}/board", {}, b"")[1] == board
     assert "no_such_card_hidden" not in json.dumps(after)
 
 
@@ -233,7 +238,7 @@ def test_every_decision_in_words_not_internals(lobby):
 
 
 def test_a_new_game_uses_the_content_now_a_running_game_keeps_its_rules(content_copy):
-    live = Lobby(content_copy)
+    live = Lobby(content_copy, open_seeds=True)
     old, tokens = _new(live, ["human", "heuristic"])
     assert "content_note" not in _state(live, old, 0, tokens[0])
     path = content_copy / "cards" / "starter.yaml"

@@ -21,14 +21,29 @@ pytestmark = pytest.mark.skipif(
     reason="needs Debian's chromium and chromium-driver (installed by scripts/setup.sh --test)")
 
 
-@pytest.fixture(scope="module")
-def server():
+def _serve(**kw):
     from tests.conftest import CONTENT
     from tether_build.serve import Site, default_pages, make_server
 
-    srv = make_server(Site(CONTENT, default_pages()), port=0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
+    srv = make_server(Site(CONTENT, default_pages(), **kw), port=0)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+@pytest.fixture(scope="module")
+def server():
+    """Typed seeds for games with people too (`--open-seeds`): the same games each run."""
+    srv = _serve(open_seeds=True)
+    yield f"http://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture(scope="module")
+def secure_server():
+    """As `tether serve` runs: a game with people gets a secret seed (nothing is saved, so
+    the project's key is not made)."""
+    srv = _serve()
     yield f"http://127.0.0.1:{srv.server_address[1]}"
     srv.shutdown()
     srv.server_close()
@@ -74,9 +89,27 @@ def _start(driver, url, seats, seed, delay=0):
     for field, value in (("seed", seed), ("delay", delay)):
         box = driver.find_element(By.ID, field)
         box.clear()
-        box.send_keys(str(value))
+        if value is not None:  # (no seed: the server draws one)
+            box.send_keys(str(value))
     driver.find_element(By.ID, "start").click()
     _wait(driver, lambda d: _js(d, "return !!(state && !state.starting)"))
+
+
+# every word on the board as the browser lays it out (getBBox), and every unit's disc or
+# badge: the pairs that overlap (a unit and its own number excepted)
+OVERLAPS = """
+const svg = document.querySelector('#board svg');
+const box = (e) => { const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+const words = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim())
+  .map((t) => [box(t), t.textContent.trim(), t.parentNode]);
+const units = [...svg.querySelectorAll('.units circle, .units rect')]
+  .map((e) => [box(e), e.parentNode.textContent.trim(), e.parentNode]);
+const meet = (a, b) => a[0] < b[2] - .05 && b[0] < a[2] - .05 && a[1] < b[3] - .05 && b[1] < a[3] - .05;
+const bad = [];
+words.forEach((a, i) => words.slice(i + 1).forEach((b) => { if (meet(a[0], b[0])) bad.push([a[1], b[1]]); }));
+units.forEach((u) => words.forEach((w) => { if (w[2] !== u[2] && meet(u[0], w[0])) bad.push([u[1], w[1]]); }));
+units.forEach((a, i) => units.slice(i + 1).forEach((b) => { if (meet(a[0], b[0])) bad.push([a[1], b[1]]); }));
+return [words.length, units.length, bad];"""
 
 
 def _ready(driver):
@@ -115,7 +148,7 @@ def _click_one(driver, step: int) -> str:
 
 
 def _play_to_end(driver, limit=400) -> dict:
-    seen = {"card": 0, "board": 0, "button": 0, "bid_up": 0, "kinds": set()}
+    seen = {"card": 0, "board": 0, "button": 0, "bid_up": 0, "kinds": set(), "faces": []}
     for step in range(limit):
         what = _wait(driver, _ready, 60)
         if what == "over":
@@ -127,6 +160,10 @@ def _play_to_end(driver, limit=400) -> dict:
             state.decision.kind, state.decision.options.length,
             !!document.querySelector('#up .card')]""")
         seen["kinds"].add(kind)
+        if not seen["faces"]:  # a card in the hand: its printed face, the engine's reading
+            seen["faces"] = _js(driver, """const c = document.querySelector('#hand .card');
+                return c && cards[c.dataset.card] ? [c.querySelector('iframe').src, c.title]
+                                                  : []""")
         seen["bid_up"] += kind == "bid" and up
         seen[_click_one(driver, step)] += 1
         # a click that only narrowed the options (several plays of one card) clicks again
@@ -141,20 +178,33 @@ def _play_to_end(driver, limit=400) -> dict:
     raise AssertionError("the game did not end")
 
 
-def test_a_whole_game_against_the_heuristic_by_clicks(server, browser):
-    _start(browser, server, ["human", "heuristic"], seed=3)
+def test_a_whole_game_against_the_heuristic_by_clicks(secure_server, browser):
+    """As a person plays it with `tether serve`: no seed typed, a secret one drawn."""
+    _start(browser, secure_server, ["human", "heuristic"], seed=None)
     text = _js(browser, "return document.body.innerText")
     assert "stack 26" not in text and "None" not in text
+    assert "secret until the game is over" in browser.find_element("id", "seed-shown").text
     seen = _play_to_end(browser)
     result = browser.find_element("id", "result").text
     assert result.startswith("Game over. Winner:")
     assert seen["card"] and seen["button"], seen
     assert seen["bid_up"] >= 1  # every bid showed the card up for bidding
+    face, hover = seen["faces"]
+    assert "/api/play/face/" in face and "\nEngine: " in hover, seen["faces"]
     log = browser.find_element("id", "log").text
     assert "Bid-Draft for" in log and "Game over in Round" in log
     # the glossary's words, never the engine's
     assert "Permanence" in browser.find_element("id", "seats").text
     assert "start_bridge" not in log and "power_pick" not in log
+    # at the end: every seat's Permanent VP (the opponent's too) and the seed
+    pvp = _js(browser, "return [...document.querySelectorAll('#seats .pvp')].map(t => t.textContent)")
+    assert len(pvp) == 2 and "?" not in "".join(pvp) and all("total" in t for t in pvp), pvp
+    shown = browser.find_element("id", "seed-shown").text
+    assert shown.startswith("Seed ") and "drawn by the server" in shown, shown
+    # the board as the browser draws it: no word under another or under a unit
+    _wait(browser, lambda d: _js(d, "return !!document.querySelector('#board svg .units')"))
+    words, units, bad = _js(browser, OVERLAPS)
+    assert words > 60 and units and bad == [], bad
 
 
 FORGE = """
@@ -215,6 +265,15 @@ def test_undo_my_last_decision(server, browser):
           or d.find_element("id", "error").text)
     assert not browser.find_element("id", "error").text
     assert _js(browser, "return state.decision.prompt") == prompt
+    # Save game downloads the game; loading that file opens the same decision again
+    before = _js(browser, "return [G.game, state.decision.prompt, state.hand]")
+    browser.find_element("id", "save").click()
+    _wait(browser, lambda d: d.find_elements("id", "save-link"))
+    browser.execute_async_script("""const done = arguments[arguments.length - 1];
+        fetch(document.getElementById('save-link').href).then((r) => r.json())
+          .then((save) => call('POST', '/api/play/load', {save})).then(begin).then(done);""")
+    _wait(browser, lambda d: _js(d, "return G.game") != before[0] and _ready(d) == "decide")
+    assert _js(browser, "return [G.game, state.decision.prompt, state.hand]")[1:] == before[1:]
 
 
 def test_watch_agents_see_battles_then_replay(server, browser):
@@ -225,6 +284,9 @@ def test_watch_agents_see_battles_then_replay(server, browser):
     assert "Combat Round" in log and "hit" in log
     assert any(face in log for face in "⚀⚁⚂⚃⚄⚅")  # the dice rolled
     assert browser.find_element("id", "why-box").is_displayed()
+    words, units, bad = _js(browser, OVERLAPS)
+    assert words > 60
+    assert units and bad == [], bad
     gid = _js(browser, "return G.game")
     with urllib.request.urlopen(f"{server}/api/play/{gid}/log") as r:
         text = r.read().decode()

@@ -118,7 +118,7 @@ class Table:
             self._whole[p] = bool(whole)  # a replayed log: as its seats were offered
         self.state = self.game = None
         self.thread = threading.Thread(target=self._play, daemon=True,
-                                       name=f"table-seed{seed}")
+                                       name="table")  # (never the seed: it may be secret)
 
     @property
     def events(self) -> list[dict]:
