@@ -70,7 +70,7 @@ def _term_line(content, words: str) -> tuple[int, int]:
 
 def token_problems(content, tokens) -> list[Problem]:
     """Every round token whose number or caption does not fit (every copy's face)."""
-    from .tokens import copy_face
+    from .tokenface import copy_face
 
     problems = []
     seen = set()

@@ -68,7 +68,7 @@ def fit_tokens(content, tokens: list) -> list:
     whose words do not fit and belong to an opted-in term: the first step at which every
     copy fits, else the floor (the fit check then reports it)."""
     from .fitcheck import disc_overflows
-    from .tokens import copy_face
+    from .tokenface import copy_face
 
     for token in tokens:
         if token.shape != "circle" or token.face.get("kind") != "disc":

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from . import common
 from .palette import GOLD_COIN
 from .tiles import tile_set
+from .tokenface import copy_face
 
 BLEED_MM = 1.0
 CLEAR_MM = 2.5  # bare paper between the printed edges (bleed included) of two tokens
@@ -228,17 +229,6 @@ def _row_class(token: Token) -> tuple[str, float, float]:
     (the HP and Mana markers, squares of one size) share their rows."""
     shape = "disc" if token.shape in ("circle", "square") else token.shape
     return (shape, token.w if shape != "disc" else 0.0, token.h)
-
-
-def copy_face(token: Token, i: int, content) -> dict:
-    """What copy `i` (0-based) of a token shows: Champions are numbered, the first
-    Permanence marker is the Enduring one."""
-    face = dict(token.face)
-    if token.group.startswith("champion"):
-        face["value"] = str(i + 1)
-    if token.group.startswith("vp_marker"):
-        face["caption"] = common.term(content, "permanent_vp" if i == 0 else "vp")
-    return face
 
 
 def pack(tokens: list[Token], area, content) -> list[list[dict]]:

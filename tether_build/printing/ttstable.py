@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..render import tts
-from . import boardmap, common, tiles, tokens
+from . import boardmap, common, tiles, tokenface, tokens
 from .components import dice_count
 
 UNIT_MM = 25.4
@@ -212,7 +212,7 @@ def _token_objects(table: Table, content, token: tokens.Token, where: tuple) -> 
     kind = "track" if token.shape == "track" else "token"
     dpi = DPI[kind]
     for i in range(token.count):
-        face = tokens.copy_face(token, i, content)
+        face = tokenface.copy_face(token, i, content)
         item = {"w": token.w, "h": token.h, "shape": token.shape, "face": face}
         key = hashlib.sha1(json.dumps(item, sort_keys=True, default=str).encode()).hexdigest()
         name = f"{token.group}-{key[:10]}.png"
