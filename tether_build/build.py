@@ -235,6 +235,32 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
     return h.hexdigest()
 
 
+def keyed_files(stage: Stage, ctx: Context, seen: dict) -> frozenset[str]:
+    """The files (real paths) a stage's key hashes whichever key decides (plain or view):
+    its templates, fonts and icons, and the content files unless a view stands for them. A
+    read of one of these needs no record (reads.py): an edit to it changes the key already,
+    so the manifest does not keep it and a no-change build does not hash it a second time."""
+    import os
+
+    cached = seen.get(("keyed", stage.name))
+    if cached is not None:
+        return cached
+    groups = [(ROOT, tuple(p for p in stage.inputs if not p.startswith("content/")))]
+    if not stage.view:
+        groups.append((ctx.content_dir, tuple(p.removeprefix("content/") for p in stage.inputs
+                                              if p.startswith("content/"))))
+    cards_dir = ctx.content_dir / "cards"
+    out = set()
+    for base, patterns in groups:
+        files = seen.get((base, patterns))
+        if files is None:
+            files = seen[base, patterns] = _files(patterns, base)
+        out.update(os.path.realpath(path) for path in files
+                   if not (stage.card_view and path.is_relative_to(cards_dir)))
+    seen["keyed", stage.name] = frozenset(out)
+    return seen["keyed", stage.name]
+
+
 def refuse_out_inside(out: Path, inputs: dict[str, Path]) -> None:
     """An output folder inside a folder the build reads (the content, the templates) would
     change the build's own inputs: every build would make the next one stale (with --watch,
@@ -316,7 +342,8 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
         pending.update(outputs.changed)   # the others are in the output folder already
         new_manifest[stage.name] = {"key": key, "outputs": dict(sorted(outputs.digests.items())),
                                     "reads": digests(outputs.reads | ctx.cards_reads,
-                                                     *read_roots, seen)}
+                                                     *read_roots, seen,
+                                                     keyed_files(stage, ctx, seen))}
         if stage.card_view or stage.view:
             new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, view=True,
                                                                       seen=seen)
