@@ -344,6 +344,20 @@ def test_a_manifest_entry_through_a_link_is_dropped(tmp_path, outside):
     assert load_manifest(out, warned.append) == {} and "outside" in warned[0]
 
 
+def test_inside_refuses_every_way_out_of_the_output_folder(tmp_path, outside):
+    from tether_build.manifest import inside
+
+    out = tmp_path / "o"
+    (out / "print").mkdir(parents=True)
+    (out / "print" / "lnk").symlink_to(outside)
+    (out / "file.txt").write_text("x")
+    for rel in ("../x", "/etc/passwd", "print/../../x", "print/./a", "print/lnk",
+                "print/lnk/secret.yaml", "a\\..\\x", "", "file.txt/under"):
+        assert not inside(out, rel), rel
+    for rel in ("print/cards-a4.pdf", "new/folder/file.pdf", "file.txt"):
+        assert inside(out, rel), rel
+
+
 def test_cache_entries_are_read_and_written_only_inside_the_cache(tmp_path, outside):
     from tether_build.render.cache import Cache
 

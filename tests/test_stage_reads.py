@@ -31,6 +31,17 @@ def test_recording_notes_files_opened_and_folders_listed(tmp_path):
     assert reads.changed(found, (tmp_path,), ()) == f"dir:{tmp_path / 'sub'}"   # first
 
 
+def test_files_the_key_hashes_are_left_out_of_the_record(tmp_path):
+    for name in ("keyed.css", "other.png"):
+        (tmp_path / name).write_text(name, encoding="utf-8")
+    record = {f"file:{tmp_path / 'keyed.css'}", f"file:{tmp_path / 'other.png'}",
+              f"dir:{tmp_path}"}
+    found = reads.digests(record, (tmp_path,), (), keyed=frozenset({str(tmp_path / "keyed.css")}))
+    assert set(found) == {f"file:{tmp_path / 'other.png'}", f"dir:{tmp_path}"}
+    (tmp_path / "other.png").write_text("redrawn", encoding="utf-8")
+    assert reads.changed(found, (tmp_path,), ()) == f"file:{tmp_path / 'other.png'}"
+
+
 def test_reads_outside_the_roots_or_in_skipped_folders_are_left_out(tmp_path):
     inside, out = tmp_path / "project", tmp_path / "project" / "build"
     out.mkdir(parents=True)
@@ -75,6 +86,13 @@ def test_redrawn_card_art_rebuilds_the_card_sheets(small_content, tmp_path):
     assert run_cli(*args).exit_code == 0
     record = json.loads((out / ".tether-build.json").read_text(encoding="utf-8"))
     assert f"file:{art.resolve()}" in record["cards"]["reads"]
+    # the fonts, icons and templates it read are in its key already: not recorded again
+    from tether_build.build import STAGES, Context, keyed_files
+
+    cards = next(s for s in STAGES if s.name == "cards")
+    keyed = keyed_files(cards, Context(small_content, out), {})
+    assert any(name.endswith(".ttf") for name in keyed)
+    assert not {item[5:] for item in record["cards"]["reads"]} & keyed
     Image.new("RGB", (60, 40), (20, 20, 200)).save(art)
     result = run_cli(*args, "--verify")
     assert result.exit_code == 0, result.output

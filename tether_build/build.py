@@ -175,13 +175,34 @@ def _files(patterns: tuple[str, ...], base: Path) -> list[Path]:
 ALL_CODE = ("**/*.py", "engine/native/*.cpp", "engine/native/*.h")
 
 
-def _file_digest(path: Path, base: Path) -> bytes:
+def _named_files(base: Path, patterns: tuple[str, ...], content_dir: Path, seen: dict
+                 ) -> list[tuple[Path, bytes, bool]]:
+    """(path, its name relative to `base` as the key hashes it, whether it lies in the
+    content's cards folder) of every file the patterns match: worked out once a build
+    (seen), not once for each of the nine stages that hash them."""
+    named = seen.get(("named", base, patterns))
+    if named is None:
+        files = seen.get((base, patterns))
+        if files is None:
+            files = seen[base, patterns] = _files(patterns, base)
+        cards_dir = content_dir / "cards"
+        named = seen["named", base, patterns] = [
+            (path, str(path.relative_to(base)).encode(), path.is_relative_to(cards_dir))
+            for path in files]
+    return named
+
+
+def _file_digest(path: Path, base: Path, seen: dict | None = None) -> bytes:
     """SHA-256 of a stage input, read through the guard (a link out of `base`'s project, a
     FIFO or a device is never read: its refusal is hashed, validate reports it)."""
     from .paths_guard import Refused, project_of, read_bytes
 
+    seen = {} if seen is None else seen
+    project = seen.get(("project", base))
+    if project is None:   # (resolved once a build, not once a file)
+        project = seen["project", base] = project_of(base)
     try:
-        data = read_bytes(path, project_of(base), 2**31)
+        data = read_bytes(path, project, 2**31)
     except Refused as exc:
         data = b"refused\0" + exc.why.encode()
     return hashlib.sha256(data).digest()
@@ -215,24 +236,46 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
     groups = [(ctx.content_dir, content_globs),
               (ROOT, tuple(p for p in stage.inputs if not p.startswith("content/"))),
               (ROOT / "tether_build", ALL_CODE)]
-    cards_dir = ctx.content_dir / "cards"
     card_view = view and stage.card_view
     for base, patterns in groups:
-        files = seen.get((base, patterns))
-        if files is None:
-            files = seen[base, patterns] = _files(patterns, base)
-        for path in files:
-            if card_view and path.is_relative_to(cards_dir):
+        for path, name, in_cards in _named_files(base, patterns, ctx.content_dir, seen):
+            if card_view and in_cards:
                 continue
-            h.update(str(path.relative_to(base)).encode())
+            h.update(name)
             digest = seen.get(path)
             if digest is None:
-                digest = seen[path] = _file_digest(path, base)
+                digest = seen[path] = _file_digest(path, base, seen)
             h.update(digest)
     if card_view:
         cards = json.dumps(call_stage(stage.card_view, ctx), sort_keys=True, ensure_ascii=False)
         h.update(b"|cards|" + cards.encode())
     return h.hexdigest()
+
+
+def keyed_files(stage: Stage, ctx: Context, seen: dict) -> frozenset[str]:
+    """The files (real paths) a stage's key hashes whichever key decides (plain or view):
+    its templates, fonts and icons, and the content files unless a view stands for them. A
+    read of one of these needs no record (reads.py): an edit to it changes the key already,
+    so the manifest does not keep it and a no-change build does not hash it a second time."""
+    import os
+
+    cached = seen.get(("keyed", stage.name))
+    if cached is not None:
+        return cached
+    groups = [(ROOT, tuple(p for p in stage.inputs if not p.startswith("content/")))]
+    if not stage.view:
+        groups.append((ctx.content_dir, tuple(p.removeprefix("content/") for p in stage.inputs
+                                              if p.startswith("content/"))))
+    cards_dir = ctx.content_dir / "cards"
+    out = set()
+    for base, patterns in groups:
+        files = seen.get((base, patterns))
+        if files is None:
+            files = seen[base, patterns] = _files(patterns, base)
+        out.update(os.path.realpath(path) for path in files
+                   if not (stage.card_view and path.is_relative_to(cards_dir)))
+    seen["keyed", stage.name] = frozenset(out)
+    return seen["keyed", stage.name]
 
 
 def refuse_out_inside(out: Path, inputs: dict[str, Path]) -> None:
@@ -316,7 +359,8 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
         pending.update(outputs.changed)   # the others are in the output folder already
         new_manifest[stage.name] = {"key": key, "outputs": dict(sorted(outputs.digests.items())),
                                     "reads": digests(outputs.reads | ctx.cards_reads,
-                                                     *read_roots, seen)}
+                                                     *read_roots, seen,
+                                                     keyed_files(stage, ctx, seen))}
         if stage.card_view or stage.view:
             new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, view=True,
                                                                       seen=seen)

@@ -94,6 +94,8 @@ def sweep_temps(folder: Path) -> list[Path]:
     now = time.time()
     for root, dirs, files in os.walk(folder):
         for name in files:
+            if not name.startswith("."):   # (both patterns: the render cache's ~1,300
+                continue                   # entries pass here without a Path made)
             m = _TMP.match(name)
             path = Path(root) / name
             try:

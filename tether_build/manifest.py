@@ -23,10 +23,10 @@ def inside(out: Path, rel) -> bool:
     absolute path, no symlink on the way: paths_guard.out_path)."""
     from .paths_guard import out_path_ok
 
-    if not out_path_ok(out, rel):
-        return False
-    root = out.resolve()
-    return (root / rel).resolve().is_relative_to(root) and ".." not in Path(rel).parts
+    # (out_path_ok is the whole test: a plain relative path, no `..`, through no symlink,
+    # cannot resolve outside `out`; resolving each of a build's ~430 outputs again cost
+    # about a third of a no-change build's 0.5 CPU-s)
+    return out_path_ok(out, rel)
 
 
 def _stat(path: Path) -> list[int] | None:

@@ -115,15 +115,17 @@ def _kept(item: str, roots: tuple[str, ...], skips: tuple[str, ...]) -> str | No
 
 
 def digests(record: set[str], within: tuple[Path, ...], skip: tuple[Path, ...],
-            seen: dict | None = None) -> dict[str, str]:
+            seen: dict | None = None, keyed: frozenset[str] = frozenset()) -> dict[str, str]:
     """The recorded items that lie in one of the `within` folders and in none of `skip`,
-    with their digests now (seen: digests worked out already this build)."""
+    with their digests now (seen: digests worked out already this build). keyed: real paths
+    of files the stage's key hashes already; a read of one of them is left out (an edit to
+    it changes the key: recording it too would only hash it twice a build)."""
     seen = {} if seen is None else seen
     roots, skips = _roots(within), _roots(skip)
     out = {}
     for item in sorted(record):
         key = _kept(item, roots, skips)
-        if key is None:
+        if key is None or (key.startswith("file:") and key[5:] in keyed):
             continue
         if key not in seen:
             seen[key] = digest_of(key)

@@ -335,8 +335,11 @@ def _pool(ctx, stages: list, render: Render, progress, workers: int,
     """The stages over `workers` forked processes, each started once what it runs after (if
     it is among them) is done; `meanwhile` runs here once the first have started, and
     done(name, outcome or exception) as each ends. The stages that give way (`gives_way`,
-    when others run beside them) run in a process of their own at a lower CPU priority
-    (forking.GIVE_WAY): they take the cores the others leave."""
+    when others run beside them) run in processes of their own at a lower CPU priority
+    (forking.GIVE_WAY): they take the cores the others leave, as many at once as there are
+    workers, so once the others have ended every core goes on with them (with one such
+    process, the tiles, the board and the table ran one after another on one core while
+    the other was idle)."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
     from .forking import GIVE_WAY
@@ -351,7 +354,7 @@ def _pool(ctx, stages: list, render: Render, progress, workers: int,
     _JOB.update(ctx=ctx, stages=stages, render=render, events=events)
     try:
         with fork_pool(max(1, min(workers, len(stages) - len(behind))), cancel=True) as pool, \
-                (fork_pool(1, cancel=True, nice=GIVE_WAY) if behind
+                (fork_pool(min(workers, len(behind)), cancel=True, nice=GIVE_WAY) if behind
                  else contextlib.nullcontext()) as slow:
             while True:
                 for i in [i for i in waiting if stages[i].after not in names - set(out)]:

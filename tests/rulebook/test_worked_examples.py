@@ -238,3 +238,49 @@ def test_action_step_board_letters_the_hexes_the_text_names(rendered):
     for p, f in enumerate(run.factions):   # each side's units drawn in its colour
         if any(q == p for here in step["board"]["units"].values() for q, _n, _c in here):
             assert f'fill="{content.factions[f]["colour"]}"' in figure
+
+
+def test_runs_kept_in_the_render_cache_read_back_the_same(content, rendered, tmp_path,
+                                                          monkeypatch):
+    """The examples' engine runs kept in the render cache (examples.stored) give the same
+    examples, byte for byte, as runs played with no cache; a damaged entry is played again."""
+    from tether_build.render.cache import Cache
+
+    cache = Cache(tmp_path / "cache")
+    with ex.stored(cache):
+        first = _render(content)        # played, and kept
+    kept = sorted((tmp_path / "cache" / "rulebook-run").glob("*.bin"))
+    assert kept, "no run was kept"
+    def played(*_args, **_kw):
+        raise AssertionError("a kept run was played again")
+
+    with monkeypatch.context() as m:
+        m.setattr("tether_build.engine.setup.new_game", played)
+        m.setattr("tether_build.engine.scenario.scenario", played)
+        with ex.stored(cache):
+            again = _render(content)    # read back: nothing played
+    assert first == again == rendered[1]
+    for path in kept:   # cut entries: a miss, played again, the same examples
+        path.write_bytes(path.read_bytes()[:40])
+    with ex.stored(cache):
+        assert _render(content) == rendered[1]
+
+
+def test_a_text_edit_keeps_the_runs_key(content):
+    """The runs' key leaves the cards' text out (check/memo.play_form): a card's text edit
+    reads the kept runs; its effect is in the key."""
+    import json
+
+    from tether_build.render.cache import Cache
+
+    ex._RULES.clear()
+    with ex.stored(Cache(Path("unused"))):
+        key = ex._memo_key(content, "play", 3, 1)
+        compiled = ex._compiled(content)[2]
+        doc = json.loads(compiled["cards.json"])
+        doc["cards"][0]["text"] = "Reworded."
+        compiled["cards.json"] = json.dumps(doc).encode()
+        ex._RULES[id(content)] = ex._RULES[id(content)][:3]   # (the key hashed again)
+        assert ex._memo_key(content, "play", 3, 1) == key
+        assert ex._memo_key(content, "play", 3, 2) != key
+    ex._RULES.clear()

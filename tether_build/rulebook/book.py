@@ -153,8 +153,11 @@ def _chapters_context(content, content_dir: Path, cache=None) -> tuple[dict, Wor
     faces = Faces(content, cache)
     parts = components(content, faces.cards)
     ctx = Ctx(content, words, lambda: parts)
-    chapters, problems = render_chapters(ctx, Path(content_dir) / "rules",
-                                         Path(content_dir).resolve().parent, cache)
+    from .examples import stored
+
+    with stored(cache):   # the worked examples' engine runs (examples.stored)
+        chapters, problems = render_chapters(ctx, Path(content_dir) / "rules",
+                                             Path(content_dir).resolve().parent, cache)
     if problems:
         raise ContentError(problems)  # before any layout: fail fast, every problem at once
     wanted = any(ANATOMY in str(ch.html) for ch in chapters)

@@ -22,7 +22,10 @@ Kept apart from the text (worked.py) so a test can read the moments themselves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import astuple, dataclass, field
+from pathlib import Path
 
 SEEDS = range(1, 7)        # the seeded games scanned (each about half a second)
 SIEGE_SEEDS = range(1, 21)  # the dice streams tried for the Siege scenario
@@ -49,12 +52,18 @@ class Run:
     setup: dict | None = None                          # the state after set-up
 
 
-_RULES: dict[int, tuple] = {}   # id(content) -> (content, Ruleset)
+_RULES: dict[int, tuple] = {}   # id(content) -> (content, Ruleset, compiled definitions)
 _RUNS: dict[tuple, Run] = {}    # (id(content), players, seed) -> Run
+_STORE: list = []               # the render cache the runs are kept in (stored())
+_OWN_CODE = Path(__file__).read_bytes()   # what a run records (snapshot, _record_steps)
 
 
 def rules_of(content):
     """The engine's Ruleset compiled from this (validated) content, once per content."""
+    return _compiled(content)[1]
+
+
+def _compiled(content) -> tuple:
     got = _RULES.get(id(content))
     if got is None or got[0] is not content:
         from ..cards import normalized_cards
@@ -63,9 +72,86 @@ def rules_of(content):
 
         _RULES.clear()
         _RUNS.clear()
-        got = _RULES[id(content)] = (content, Ruleset.from_compiled(
-            compile_engine(normalized_cards(content), content)))
-    return got[1]
+        compiled = compile_engine(normalized_cards(content), content)
+        got = _RULES[id(content)] = (content, Ruleset.from_compiled(compiled), compiled)
+    return got
+
+
+@contextmanager
+def stored(cache) -> Iterator[None]:
+    """Within: the seeded games and Siege scenarios the examples play are kept in the render
+    cache `cache` (render/cache.Cache), keyed by what they depend on: the compiled
+    definitions without the cards' text (check/memo.play_form: a card's text edit plays
+    the same games), the seats, the seed and the code that plays and records them. A
+    rulebook build after a card text edit then reads them, not plays them again (about
+    0.55 of the rulebook's 1.9 CPU-s after such an edit). Entries are JSON that keeps tuples
+    (_plain), and one that does not read back is a miss."""
+    _STORE.append(cache)
+    try:
+        yield
+    finally:
+        _STORE.pop()
+
+
+def _memo_key(content, *what) -> str | None:
+    """The cache key of one engine run of the examples, or None (no cache open)."""
+    if not _STORE or getattr(_STORE[-1], "root", None) is None:
+        return None
+    from ..check.memo import play_form, play_key
+    from ..render.cache import digest
+
+    got = _compiled(content)
+    if len(got) < 4:   # the definitions and the code that plays them, hashed once
+        got = _RULES[id(content)] = (*got, play_key(play_form(got[2]), 0, 0))
+    return digest("rulebook-run/2", got[3], repr(what), _OWN_CODE)
+
+
+def _plain(x):
+    """`x` as JSON that keeps its tuples and its dicts' keys ({"t": items}, {"d": pairs});
+    TypeError for anything but exact str, int, float, bool, None, list, tuple and dict."""
+    kind = type(x)
+    if kind is tuple:
+        return {"t": [_plain(i) for i in x]}
+    if kind is list:
+        return [_plain(i) for i in x]
+    if kind is dict:
+        return {"d": [[_plain(k), _plain(v)] for k, v in x.items()]}
+    if x is None or kind in (str, int, float, bool):
+        return x
+    raise TypeError(kind.__name__)
+
+
+def _unplain(obj: dict):
+    """json.loads' object_hook for _plain's objects."""
+    if "t" in obj:
+        return tuple(obj["t"])
+    return {k: v for k, v in obj["d"]}
+
+
+def _recall(key: str | None):
+    """The value kept under `key`, or None (no cache, a miss, an entry that is damaged)."""
+    import json
+
+    data = _STORE[-1].get("rulebook-run", key) if key is not None else None
+    if data is None:
+        return None
+    try:
+        return json.loads(data, object_hook=_unplain)
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+
+
+def _keep(key: str | None, value) -> None:
+    """Keep `value` under `key` (not when it holds anything but plain data)."""
+    import json
+
+    if key is None:
+        return
+    try:
+        text = json.dumps(_plain(value), ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return
+    _STORE[-1].put("rulebook-run", key, text.encode("utf-8"))
 
 
 def players_of(content) -> int:
@@ -92,6 +178,14 @@ def play(content, seed: int, players: int | None = None) -> Run:
     if key in _RUNS:
         return _RUNS[key]
     factions = seated(content, players)
+    memo = _memo_key(content, "play", players, seed, factions)
+    kept = _recall(memo)
+    if kept is not None:
+        try:
+            _RUNS[key] = Run(*kept)
+            return _RUNS[key]
+        except TypeError:
+            pass   # not a Run's fields: play it
     log: list[dict] = []
     g = new_game(rules, players, seed, [HeuristicAgent() for _ in range(players)],
                  factions, None, log)
@@ -99,6 +193,7 @@ def play(content, seed: int, players: int | None = None) -> Run:
     _record_steps(g, out)
     run(g)
     _RUNS[key] = out
+    _keep(memo, astuple(out))
     return out
 
 
@@ -315,10 +410,21 @@ def siege(content) -> dict:
     Two seats: the Defender holds its starting Cohorts in its Capital; the Attacker has one
     more on a neighbouring hex with a Bridge into it. The first dice stream (scenario seed)
     whose Siege lasts two or more Combat Rounds is kept."""
-    from ..engine.scenario import scenario
-
     rules = rules_of(content)
     start = int(content.game["starting"]["forces"])
+    memo = _memo_key(content, "siege", start, seated(content, 2))
+    kept = _recall(memo)
+    if isinstance(kept, dict):
+        return kept
+    got = _siege(content, rules, start)
+    _keep(memo, got)
+    return got
+
+
+def _siege(content, rules, start: int) -> dict:
+    """The Siege played (see siege)."""
+    from ..engine.scenario import scenario
+
     first = None
     for seed in SIEGE_SEEDS:
         g = scenario(rules, 2, seed, factions=seated(content, 2))
