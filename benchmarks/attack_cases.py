@@ -191,7 +191,7 @@ def case_nested_repeats(command):
 def case_serve_recovers(p: Project):
     """The serve cards page: shows the error, then recovers once the content is fixed."""
     p.edit("cards/starter.yaml", PLAIN, f"    effect:\n{NESTED}\n    examples:")
-    code = ("import sys;from pathlib import Path;from tether_build.serve import Site,"
+    code = ("import sys;from pathlib import Path;from tether_build.serve.app import Site,"
             "default_pages;c=Path(sys.argv[1]);s=Site(c,{'/cards':default_pages()['/cards']})"
             ";a=s.render('/cards')[1];t=(c/'cards'/'starter.yaml');t.write_text(sys.argv[2]);"
             "b=s.render('/cards')[1];print('multiply' in a, 'tether-error' not in b)")

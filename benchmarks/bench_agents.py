@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tether_build.analysis.aims import tally
-from tether_build.cards import normalized_cards
-from tether_build.compile import compile_engine
-from tether_build.content import load_content
+from tether_build.content.cards import normalized_cards
+from tether_build.content.load import load_content
+from tether_build.effects.compile import compile_engine
 from tether_build.engine.agents import HeuristicAgent, RandomAgent
 from tether_build.engine.play import play_game
 from tether_build.engine.ruleset import Ruleset

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def run_once(content: Path, everything: bool) -> dict:
     """One full build into a fresh temp dir; returns seconds per stage and output sizes."""
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     opts = PrintOptions(png="tgc" if everything else None, tts=everything)
     with tempfile.TemporaryDirectory() as tmp:

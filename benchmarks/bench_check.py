@@ -43,9 +43,9 @@ def command_seconds(games: int | None) -> tuple[float, float]:
 
 def phases(games: int | None) -> dict:
     """Seconds of each phase, in-process (validation, normalizing, check)."""
-    from tether_build.cards import normalized_cards
     from tether_build.check import DEFAULT_GAMES, run_check
-    from tether_build.validate import validate
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.validate import validate
 
     t0 = time.perf_counter()
     content = validate(ROOT / "content")

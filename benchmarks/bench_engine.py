@@ -32,9 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def load_rules():
     """Compile the shipped content and load the engine ruleset (not timed)."""
-    from tether_build.cards import normalized_cards
-    from tether_build.compile import compile_engine
-    from tether_build.content import load_content
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.load import load_content
+    from tether_build.effects.compile import compile_engine
     from tether_build.engine.ruleset import Ruleset
 
     content = load_content(ROOT / "content")

@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tether_build.analysis import lab, runner, verdicts
-from tether_build.cards import normalized_cards
-from tether_build.compile import compile_engine
-from tether_build.content import load_content
+from tether_build.content.cards import normalized_cards
+from tether_build.content.load import load_content
+from tether_build.effects.compile import compile_engine
 
 
 def rate(compiled, agent: str, games: int, workers: int, iterations: int) -> float:
@@ -91,7 +91,7 @@ def main() -> None:
 def card(compiled, rules, name: str, play, budget: int) -> None:
     """Time 'is NAME above the curve?' to its verdict (or the budget)."""
     from tether_build.analysis import cardquestion
-    from tether_build.cli_balance import card_meta
+    from tether_build.cli.balance import card_meta
 
     meta = card_meta(rules)
     cid = cardquestion.find(name, meta["names"], meta["names"])

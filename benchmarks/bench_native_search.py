@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tether_build.cards import normalized_cards
-from tether_build.compile import compile_engine
-from tether_build.content import load_content
+from tether_build.content.cards import normalized_cards
+from tether_build.content.load import load_content
+from tether_build.effects.compile import compile_engine
 from tether_build.engine import native
 from tether_build.engine.options import Options
 from tether_build.engine.ruleset import Ruleset

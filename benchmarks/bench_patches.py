@@ -9,13 +9,13 @@
 CPU seconds (the process and every worker it waited for), not wall: on the shared 2-core
 machine the wall clock follows the load. The project copies itself (content/, schemas/,
 templates/, tether_build/) into a temporary folder, and under each setting of
-`TETHER_STOCK_LAYOUT` (render/patches.py) measures only the stages that patch changes, laid
+`TETHER_STOCK_LAYOUT` (print/layout/patches.py) measures only the stages that patch changes, laid
 out from nothing (`tether build --force --only STAGE... --paper a4`: nothing read from the
 render cache), so a round costs about a third of laying everything out under every setting:
 
 - every patch / no patch (`1`): cards, rulebook, tiles (the bulk of a clean build's layout),
   one build a stage;
-- `import`: a process's start: `import tether_build.render.pdf` (WeasyPrint loaded and the
+- `import`: a process's start: `import tether_build.print.layout.pdf` (WeasyPrint loaded and the
   patches installed), the fixed cost of every process that lays anything out (a clean build
   pays it once, and so does a card edit).
 
@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tether_build.render.patches import PATCHES, STOCK_ENV
+from tether_build.print.layout.patches import PATCHES, STOCK_ENV
 
 ALL = ("cards", "rulebook", "tiles")
 STAGES = {"import": ()}   # the rest (and the removed patches, when measured): ALL
@@ -83,7 +83,7 @@ def _layout(repo: Path, setting: str, stages: tuple[str, ...]) -> float:
 
 
 def _start(repo: Path, setting: str) -> float:
-    return statistics.median(_run(repo, setting, ["import tether_build.render.pdf"])
+    return statistics.median(_run(repo, setting, ["import tether_build.print.layout.pdf"])
                              for _ in range(STARTS))
 
 

@@ -151,7 +151,7 @@ def tests() -> dict[str, list[float]]:
 def report(figures: dict[str, list[float]], loads: list[float]) -> None:
     stock = os.environ.get("TETHER_STOCK_LAYOUT", "").strip() == "1"
     print("layout: " + ("the stock libraries, no patch (TETHER_STOCK_LAYOUT=1)" if stock else
-                        "with the patches of render/patches.py (the default)"))
+                        "with the patches of print/layout/patches.py (the default)"))
     print(f"{os.cpu_count()} cores; 1-minute load average before and after: "
           f"{loads[0]:.2f} / {loads[1]:.2f}. CPU: the median CPU seconds (user + system) of "
           "the whole process and the workers it started, which other load on the machine "

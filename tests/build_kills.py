@@ -35,12 +35,12 @@ from build_edits import Project
 SKIP = (".cache/", ".tether-build.json", ".tether-lock")
 # A slow disk (test harness only): each staged file and each move of the swap takes `slow`
 # seconds more, so that kills land inside the swap often, not only by luck.
-SLOW = ("import os, time, types\nimport tether_build.commit as c\n"
+SLOW = ("import os, time, types\nimport tether_build.buildsys.commit as c\n"
         "w, r = c._write, os.replace\n"
         "c._write = lambda p, d: (time.sleep({slow}), w(p, d))[1]\n"
         "c.os = types.SimpleNamespace(**{{**vars(os), 'replace': "
         "lambda a, b: (time.sleep({slow}), r(a, b))[1]}})\n")
-TIDY = ("import sys\nfrom pathlib import Path\nfrom tether_build.buildlock import output_lock\n"
+TIDY = ("import sys\nfrom pathlib import Path\nfrom tether_build.buildsys.lock import output_lock\n"
         "with output_lock(Path(sys.argv[1]), 'kill test') as done:\n    print(done or '')\n")
 
 

@@ -75,7 +75,7 @@ def pytest_sessionfinish(session, exitstatus):
 @pytest.fixture(scope="session")
 def content():
     """The fixture content, validated once per session."""
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
     return validate(CONTENT)
 
 
@@ -88,7 +88,7 @@ def built_project(tmp_path_factory) -> Path:
     from build_edits import Project
     from run_once import once_per_run
 
-    from tether_build.render.patches import STOCK_ENV
+    from tether_build.print.layout.patches import STOCK_ENV
 
     def make(base):
         project = Project.make(base / "project")

@@ -59,7 +59,7 @@ def test_failed_build_keeps_previous_outputs_byte_identical(content_copy, tmp_pa
 
 
 def test_interrupted_build_writes_nothing(content_copy, tmp_path, monkeypatch):
-    from tether_build import build
+    from tether_build.commands import build
 
     out = tmp_path / "build"
     assert _build(content_copy, out).exit_code == 0
@@ -150,7 +150,7 @@ def test_disk_full_mid_write_leaves_every_previous_output(content_copy, tmp_path
     """Issue 17.10: a build is all-old or all-new, never a mix."""
     import errno
 
-    from tether_build import commit as mod
+    from tether_build.buildsys import commit as mod
 
     out = tmp_path / "build"
     assert _build(content_copy, out).exit_code == 0
@@ -173,7 +173,7 @@ def test_disk_full_mid_write_leaves_every_previous_output(content_copy, tmp_path
 
 def test_a_build_killed_during_the_swap_is_completed_by_the_next(content_copy, tmp_path,
                                                                  monkeypatch):
-    from tether_build import commit as mod
+    from tether_build.buildsys import commit as mod
 
     out = tmp_path / "build"
     assert _build(content_copy, out).exit_code == 0
@@ -204,7 +204,7 @@ def test_a_build_killed_during_the_swap_is_completed_by_the_next(content_copy, t
 
 def test_an_unfinished_staging_folder_without_a_commit_record_is_discarded(content_copy,
                                                                          tmp_path):
-    from tether_build import commit as mod
+    from tether_build.buildsys import commit as mod
 
     out = tmp_path / "build"
     assert _build(content_copy, out).exit_code == 0
@@ -222,7 +222,7 @@ def test_build_folder_faults_are_one_line_errors(content_copy, tmp_path, monkeyp
     """Issue 17.8: --out a file, an output path that is a folder, a read-only disk."""
     import errno
 
-    from tether_build import commit as mod
+    from tether_build.buildsys import commit as mod
 
     out = tmp_path / "build"
     if fault == "out_is_a_file":
@@ -302,7 +302,7 @@ def test_a_stage_sends_back_only_the_outputs_that_changed(content_copy, tmp_path
     their hashes, but only the one that changed is sent back and written."""
     import hashlib
 
-    from tether_build.manifest import MANIFEST
+    from tether_build.buildsys.manifest import MANIFEST
 
     out = tmp_path / "build"
     engine = ("--only", "engine")
@@ -322,7 +322,7 @@ def test_a_stage_sends_back_only_the_outputs_that_changed(content_copy, tmp_path
 
 
 def test_outputs_are_compared_with_the_output_folder(tmp_path):
-    from tether_build.commit import Outputs
+    from tether_build.buildsys.commit import Outputs
 
     (tmp_path / "same.txt").write_bytes(b"abc")
     (tmp_path / "other.txt").write_bytes(b"abd")

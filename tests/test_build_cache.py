@@ -84,7 +84,7 @@ def test_card_edit_rebuilds_like_a_clean_build_rulebook(small_content, tmp_path)
 
 def test_failed_build_keeps_outputs_cache_entries_may_stay(small_content, tmp_path,
                                                            monkeypatch):
-    from tether_build.rulebook import book
+    from tether_build.print.rulebook import book
 
     out = tmp_path / "build"
     _build(small_content, out, "cards")
@@ -103,16 +103,16 @@ def test_failed_build_keeps_outputs_cache_entries_may_stay(small_content, tmp_pa
 
 
 def _pages(content, templates: Path):
-    from tether_build.render.context import Renderer
-    from tether_build.render.html import Pages
+    from tether_build.print.cards.context import Renderer
+    from tether_build.print.html import Pages
 
     return Pages(Renderer(content, templates), templates)
 
 
 def test_template_change_misses_the_face_cache(content, tmp_path):
-    from tether_build.cards import normalized_cards
-    from tether_build.render.cache import Cache
-    from tether_build.render.fit import render_faces
+    from tether_build.content.cards import normalized_cards
+    from tether_build.print.cache import Cache
+    from tether_build.print.cards.fit import render_faces
 
     templates = tmp_path / "templates"
     for folder in ("cards", "backs", "fonts", "icons"):
@@ -134,10 +134,10 @@ def test_template_change_misses_the_face_cache(content, tmp_path):
 
 
 def test_a_damaged_cache_entry_is_a_miss(content, tmp_path):
-    from tether_build.cards import normalized_cards
-    from tether_build.render.cache import Cache
-    from tether_build.render.fit import render_faces
-    from tether_build.render.html import TEMPLATES
+    from tether_build.content.cards import normalized_cards
+    from tether_build.print.cache import Cache
+    from tether_build.print.cards.fit import render_faces
+    from tether_build.print.html import TEMPLATES
 
     card = [c for c in normalized_cards(content) if c["id"] == "supply_cache"]
     first = render_faces(_pages(content, TEMPLATES), card, [], cache=Cache(tmp_path))
@@ -149,8 +149,8 @@ def test_a_damaged_cache_entry_is_a_miss(content, tmp_path):
 
 
 def test_template_and_code_change_miss_the_book_layout(monkeypatch, tmp_path):
-    from tether_build.render import cache
-    from tether_build.rulebook import pagebase as book
+    from tether_build.print import cache
+    from tether_build.print.rulebook import pagebase as book
 
     templates = tmp_path / "templates"
     for folder in book.BOOK_TEMPLATES:
@@ -171,8 +171,8 @@ def test_template_and_code_change_miss_the_book_layout(monkeypatch, tmp_path):
 def test_a_stage_reads_the_templates_once_the_next_build_sees_an_edit(monkeypatch, tmp_path):
     """Within one stage the book's template digest is read once (one_reading); an edit made
     meanwhile reaches the next stage render, as in `tether build --watch`."""
-    from tether_build.render import cache
-    from tether_build.rulebook import pagebase as book
+    from tether_build.print import cache
+    from tether_build.print.rulebook import pagebase as book
 
     templates = tmp_path / "templates"
     for folder in book.BOOK_TEMPLATES:
@@ -191,9 +191,9 @@ def test_a_stage_reads_the_templates_once_the_next_build_sees_an_edit(monkeypatc
 def test_a_face_pdf_does_not_depend_on_what_shared_its_layout(content):
     """The premise of the per-card cache: a card laid out with others (in a worker's batch,
     shrunk or not) gives the same PDF bytes as that card laid out alone."""
-    from tether_build.cards import normalized_cards
-    from tether_build.render.fit import TEXT_SIZES, render_faces
-    from tether_build.render.html import TEMPLATES
+    from tether_build.content.cards import normalized_cards
+    from tether_build.print.cards.fit import TEXT_SIZES, render_faces
+    from tether_build.print.html import TEMPLATES
 
     cards = {c["id"]: c for c in normalized_cards(content)}
     sentence = "Look at the top 3 cards of your [draw_pile]. Put 1 into your [hand]."
@@ -223,7 +223,7 @@ def test_tiles_stage_ignores_card_text_not_champion_hp(content_copy, tmp_path):
 
 
 def test_the_tiles_view_refuses_fields_it_does_not_declare(content):
-    from tether_build.build import Context, tiles_cards
+    from tether_build.commands.build import Context, tiles_cards
 
     ctx = Context(ROOT / "tests" / "fixtures" / "content", Path("unused"))
     ctx._content = content
@@ -238,7 +238,7 @@ def test_an_entry_altered_in_place_or_from_an_older_tool_is_never_served(tmp_pat
     its payload: a byte changed at the same length, a cut, or an entry in an older tool's
     format (no mark) is a miss, whatever kind of payload it holds (raw PNG or PDF bytes
     included, which have no header of their own to check)."""
-    from tether_build.render.cache import Cache
+    from tether_build.print.cache import Cache
 
     cache = Cache(tmp_path)
     cache.put("png", "k", b"\x89PNG payload" * 50)
@@ -257,7 +257,7 @@ def test_an_entry_altered_in_place_or_from_an_older_tool_is_never_served(tmp_pat
 def test_prune_drops_least_recently_used_entries(tmp_path):
     import os
 
-    from tether_build.render.cache import Cache, prune
+    from tether_build.print.cache import Cache, prune
 
     cache = Cache(tmp_path)
     for n, name in enumerate(("old", "used", "new")):
@@ -291,8 +291,8 @@ def test_a_constant_only_the_tokens_print_lays_out_the_tokens_alone(small_conten
     Round tracker again, and nothing else, and the outputs equal a clean build's."""
     from pypdf import PdfReader
 
-    from tether_build.printing import tokens
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
+    from tether_build.print.tiles import tokens
 
     out = tmp_path / "build"
     _build(small_content, out, "tiles")

@@ -39,7 +39,7 @@ def test_every_edit_kind_builds_like_a_clean_build(built_project, tmp_path):
 def test_verify_names_what_a_stale_cache_printed(small_content, tmp_path, monkeypatch):
     """With the old bug put back (glossary words compiled into cached templates), --verify
     names the rulebook's files and fails."""
-    from tether_build.render import templatecode
+    from tether_build.print import templatecode
 
     monkeypatch.setattr(templatecode, "data_filter", lambda func: func)
     monkeypatch.setattr(templatecode, "foldable_content", lambda env: [])
@@ -59,7 +59,7 @@ def test_force_reads_nothing_from_the_render_cache(small_content, tmp_path, monk
     """With the old bug put back, `--force` still prints the new word (the issue: `tether
     build --only rulebook --force` did not cure a stale rulebook), and writes what a clean
     build writes."""
-    from tether_build.render import templatecode
+    from tether_build.print import templatecode
 
     monkeypatch.setattr(templatecode, "data_filter", lambda func: func)
     monkeypatch.setattr(templatecode, "foldable_content", lambda env: [])
@@ -113,7 +113,7 @@ def test_verify_reports_the_builds_own_errors(content_copy, tmp_path):
 
 
 def test_differences_name_each_kind_of_mismatch():
-    from tether_build.verify import differences
+    from tether_build.buildsys.verify import differences
 
     assert differences({"same": b"1", "gone": None, "edit": b"x", "extra": b""},
                        {"same": b"1", "gone": b"2", "edit": b"yy", "new": b""}) == [

@@ -39,7 +39,7 @@ def _outputs(out: Path) -> dict[str, bytes]:
 
 def test_stages_side_by_side_write_the_bytes_of_one_after_another(small_content, tmp_path,
                                                                   monkeypatch):
-    from tether_build import stagerun
+    from tether_build.buildsys import workers as stagerun
 
     forked = []
     real = stagerun._side_by_side
@@ -59,7 +59,7 @@ def test_stages_side_by_side_write_the_bytes_of_one_after_another(small_content,
 
 def test_the_first_failure_in_build_order_is_the_one_reported(small_content, tmp_path,
                                                               monkeypatch):
-    from tether_build import build
+    from tether_build.commands import build
     from tether_build.errors import TetherError
 
     def fails(name):
@@ -95,8 +95,8 @@ def test_a_stage_after_another_starts_when_that_one_is_done(tmp_path):
     """The rulebook waits for the cards stage (it reuses its faces); the others do not."""
     import time
 
-    from tether_build.build import Context
-    from tether_build.stagerun import run_stages
+    from tether_build.buildsys.workers import run_stages
+    from tether_build.commands.build import Context
 
     def render(stage, ctx):
         t0 = time.time()
@@ -119,8 +119,8 @@ def test_a_stage_waits_midway_for_an_earlier_one(tmp_path):
     before it reads the faces: its first half overlaps, its second half follows."""
     import time
 
-    from tether_build.build import Context
-    from tether_build.stagerun import run_stages, wait_for
+    from tether_build.buildsys.workers import run_stages, wait_for
+    from tether_build.commands.build import Context
 
     def render(stage, ctx):
         t0 = time.time()
@@ -149,8 +149,8 @@ def test_a_stage_whose_work_is_cached_runs_here_beside_the_slow_ones(tmp_path):
     import os
     import time
 
-    from tether_build.build import Context
-    from tether_build.stagerun import run_stages
+    from tether_build.buildsys.workers import run_stages
+    from tether_build.commands.build import Context
 
     def render(stage, ctx):
         t0 = time.time()
@@ -184,8 +184,8 @@ def test_workers_inherit_a_frozen_heap_and_the_builder_keeps_none(tmp_path):
     the building process (a `--watch` builds again and again) ends with its heap as before."""
     import gc
 
-    from tether_build.build import Context
-    from tether_build.stagerun import run_stages
+    from tether_build.buildsys.workers import run_stages
+    from tether_build.commands.build import Context
 
     def render(stage, ctx):
         return {stage.name: str(gc.get_freeze_count()).encode()}
@@ -209,8 +209,8 @@ def test_content_problems_cross_a_process_with_their_places():
 def test_the_board_ignores_a_constant_it_does_not_read(small_content, tmp_path):
     """The board is keyed on its view of the content (stageviews.board_view): the round cap
     leaves it up to date; the stage cannot read outside the view."""
-    from tether_build.build import Context
-    from tether_build.stageviews import ContentView, board_view
+    from tether_build.buildsys.views import ContentView, board_view
+    from tether_build.commands.build import Context
 
     out = tmp_path / "build"
     assert json.loads(_build(small_content, out, 2, "board").output)["stages"]["board"][

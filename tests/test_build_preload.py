@@ -17,7 +17,7 @@ STAGES = ("validate", "tiles", "board")   # two heavy stages that lay out, one l
 
 DRIVER = """
 import json, os, sys
-from tether_build import build, stagerun
+from tether_build.commands import build; from tether_build.buildsys import workers as stagerun
 from tether_build.errors import TetherError
 
 forked = []
@@ -81,14 +81,14 @@ def test_a_failing_stage_in_the_preloaded_process_is_reported_in_build_order(sma
 
 
 def test_an_unused_preloaded_process_is_ended_at_once(tmp_path):
-    from tether_build import stagerun
-    from tether_build.build import Context
+    from tether_build.buildsys import workers as stagerun
+    from tether_build.commands.build import Context
 
     script = (
         "import os, sys\n"
         "from pathlib import Path\n"
-        "from tether_build import stagerun\n"
-        "from tether_build.build import Context\n"
+        "from tether_build.buildsys import workers as stagerun\n"
+        "from tether_build.commands.build import Context\n"
         f"stagerun.preload(Context(Path({str(tmp_path)!r}), Path({str(tmp_path / 'o')!r})))\n"
         "pid = stagerun._PRELOADED['pid']\n"
         "stagerun.release()\n"
@@ -105,7 +105,7 @@ def test_an_unused_preloaded_process_is_ended_at_once(tmp_path):
     # no preloading for --jobs 1, nor where the layout library is loaded already
     stagerun.preload(Context(tmp_path, tmp_path / "o", jobs=1))
     assert stagerun._PRELOADED == {}
-    import tether_build.render.pdf  # noqa: F401
+    import tether_build.print.layout.pdf  # noqa: F401
 
     stagerun.preload(Context(tmp_path, tmp_path / "o"))
     assert stagerun._PRELOADED == {}
@@ -119,8 +119,8 @@ def _stages_script(tmp_path, body: str) -> dict:
         "import json, os, sys\n"
         "from dataclasses import dataclass\n"
         "from pathlib import Path\n"
-        "from tether_build import stagerun\n"
-        "from tether_build.build import Context\n"
+        "from tether_build.buildsys import workers as stagerun\n"
+        "from tether_build.commands.build import Context\n"
         "@dataclass(eq=False)\n"
         "class S:\n"
         "    name: str\n"

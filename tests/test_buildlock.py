@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from tether_cli import run_cli
 
-from tether_build.buildlock import LOCK, output_lock, write_outputs
+from tether_build.buildsys.lock import LOCK, output_lock, write_outputs
 from tether_build.errors import TetherError
 from tether_build.fsutil import sweep_temps, write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
-HOLD = ("import sys, time\nfrom pathlib import Path\nfrom tether_build.buildlock import "
+HOLD = ("import sys, time\nfrom pathlib import Path\nfrom tether_build.buildsys.lock import "
         "output_lock\nwith output_lock(Path(sys.argv[1]), 'tether build'):\n"
         "    print('held', flush=True)\n    time.sleep(float(sys.argv[2]))\n")
 
@@ -92,7 +92,7 @@ def test_temporary_files_of_dead_writers_are_removed_and_live_ones_kept(tmp_path
 
 
 def test_write_outputs_swaps_all_files_and_the_next_command_finishes_a_killed_swap(tmp_path):
-    from tether_build import commit
+    from tether_build.buildsys import commit
 
     out = tmp_path / "build"
     write_outputs(out, {"rulebook-a4.pdf": b"old a4", "rulebook-letter.pdf": b"old letter"})

@@ -138,8 +138,8 @@ def test_deck_counts_and_unused_terms_are_located_warnings(content_copy):
 
 
 def test_a_term_used_only_in_a_rules_chapter_counts_as_used(content_copy):
-    from tether_build.crosscheck import warnings
-    from tether_build.validate import validate
+    from tether_build.content.consistency import warnings
+    from tether_build.content.validate import validate
 
     _edit(content_copy / "terms.yaml", "terms:\n", "terms:\n  relic_dust:\n"
           "    singular: \"Relic Dust\"\n    plural: \"Relic Dust\"\n")
@@ -192,7 +192,7 @@ def test_a_rejected_cards_faction_and_keyword_references_are_checked_too(content
 
 # ---- YAML indentation hints ----------------------------------------------------------------
 def test_over_indentation_gets_an_indentation_hint_not_a_quoting_one():
-    from tether_build.yamlio import parse
+    from tether_build.content.yamlio import parse
 
     _, problems = parse("cards:\n  - id: x\n    name: X\n      category: movement\n", "f.yaml")
     assert problems[0].line == 4
@@ -206,7 +206,7 @@ def test_over_indentation_gets_an_indentation_hint_not_a_quoting_one():
 
 
 def test_a_colon_in_unquoted_text_still_gets_the_quoting_hint():
-    from tether_build.yamlio import parse
+    from tether_build.content.yamlio import parse
 
     _, problems = parse("cards:\n  - id: x\n    text: Gain: 2 gold\n", "f.yaml")
     assert problems[0].hint == "quote text that contains ': '"

@@ -1,4 +1,4 @@
-"""Departures from the design document (tether_build/departures.py): recorded in content,
+"""Departures from the design document (tether_build/content/departures.py): recorded in content,
 checked against the document by `tether check --design-document`, listed in the designer
 report. Run on the fixture content and on copies of it, never on the designer's content/."""
 
@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from tether_build.cli import main
-from tether_build.departures import _find, _norm, collect, locate_in_document, summary
-from tether_build.designdoc import default_document, parse_document
+from tether_build.content.departures import _find, _norm, collect, locate_in_document, summary
+from tether_build.content.designdoc import default_document, parse_document
+from tether_build.content.report import render_html
+from tether_build.content.validate import validate
 from tether_build.errors import ContentError
-from tether_build.report import render_html
-from tether_build.validate import validate
 
 DOC = default_document()
 needs_doc = pytest.mark.skipif(DOC is None, reason="design document not beside the repo")
@@ -176,7 +176,7 @@ def test_every_fixture_departure_wording_is_in_the_document(content):
 
 
 def test_numbers_read_digits_and_words_but_not_pronouns():
-    from tether_build.departures import numbers
+    from tether_build.content.departures import numbers
     assert numbers("Build 1 Bridge; draw two, (1/round)") == {"1", "2"}
     assert numbers("Move one of your Champions to a Cohort if there is one") == set()
     assert numbers("50% chance; Gives +2 VP") == set()

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from tether_build.cli import main
-from tether_build.designdoc import default_document, parse_document
+from tether_build.content.designdoc import default_document, parse_document
 
 DOC = default_document()
 pytestmark = pytest.mark.skipif(DOC is None, reason="design document not beside the repo")

@@ -7,7 +7,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-from tether_build.report import OPEN, collect, render_html
+from tether_build.content.report import OPEN, collect, render_html
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "tests" / "fixtures" / "content" / "rules"

@@ -52,7 +52,7 @@ def test_nested_repeats_multiply():
 
 
 def test_validate_refuses_five_nested_repeats_with_their_place(content_copy):
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
 
     _nested_content(content_copy)
     start = time.monotonic()
@@ -65,10 +65,10 @@ def test_validate_refuses_five_nested_repeats_with_their_place(content_copy):
 
 
 def test_the_engines_loader_refuses_an_unbounded_effect_that_skipped_validate(content_copy):
-    from tether_build.cards import normalized_cards
-    from tether_build.compile import compile_engine
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.validate import validate
+    from tether_build.effects.compile import compile_engine
     from tether_build.engine.ruleset import Ruleset
-    from tether_build.validate import validate
 
     content = validate(content_copy)
     files = compile_engine(normalized_cards(content), content)
@@ -82,8 +82,8 @@ def test_the_engines_loader_refuses_an_unbounded_effect_that_skipped_validate(co
 
 
 def test_a_game_past_its_step_budget_ends_naming_the_card(content, monkeypatch):
-    from tether_build.cards import normalized_cards
-    from tether_build.compile import compile_engine
+    from tether_build.content.cards import normalized_cards
+    from tether_build.effects.compile import compile_engine
     from tether_build.engine import core
     from tether_build.engine.agents import HeuristicAgent
     from tether_build.engine.play import play_game
@@ -98,7 +98,7 @@ def test_a_game_past_its_step_budget_ends_naming_the_card(content, monkeypatch):
 
 
 def test_the_cards_preview_shows_the_error_then_recovers(content_copy):
-    from tether_build.serve import Site, default_pages
+    from tether_build.serve.app import Site, default_pages
 
     path, fixed = _nested_content(content_copy)
     site = Site(content_copy, {"/cards": default_pages()["/cards"]})

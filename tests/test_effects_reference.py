@@ -10,7 +10,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 from tether_build.effects import reference, spec
-from tether_build.schemas import all_schemas
+from tether_build.schemas.generate import all_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,9 +11,9 @@ import random
 import pytest
 from referencing import Registry, Resource
 
-from tether_build import fastschema, schemacheck
-from tether_build.content import SCHEMA_LINE
-from tether_build.yamlio import load
+from tether_build.content import fastschema, schemacheck
+from tether_build.content.load import SCHEMA_LINE
+from tether_build.content.yamlio import load
 
 
 def _valid(data, name: str) -> bool:

@@ -13,8 +13,8 @@ from pathlib import Path
 from test_import_graph import PACKAGE, _modules
 
 # what loads content: validate() and the loader under it
-LOADERS = {"tether_build.validate": None,
-           "tether_build.content": {"load_content", "load_partial"}}
+LOADERS = {"tether_build.content.validate": None,
+           "tether_build.content.load": {"load_content", "load_partial"}}
 # who may: the commands layer, and the loader's own modules
 COMMANDS = "tether_build.commands"
 
@@ -61,11 +61,11 @@ def test_only_the_commands_layer_loads_content():
 
 
 def test_the_load_rule_can_fail():
-    assert _loads_content("tether_build.validate", "validate")
-    package, _, module = "tether_build.validate".rpartition(".")
+    assert _loads_content("tether_build.content.validate", "validate")
+    package, _, module = "tether_build.content.validate".rpartition(".")
     assert _loads_content(package, module)   # `from package import validate`
-    assert _loads_content("tether_build.content", "load_partial")
-    assert not _loads_content("tether_build.content", "Content")
+    assert _loads_content("tether_build.content.load", "load_partial")
+    assert not _loads_content("tether_build.content.load", "Content")
 
 
 def _private_uses(name: str, path, mods) -> list[str]:

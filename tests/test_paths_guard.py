@@ -1,5 +1,5 @@
 """Issue 43: nothing outside the project is read, nothing outside the output folder is written
-or removed, whatever the content or the build folder holds (tether_build/paths_guard.py)."""
+or removed, whatever the content or the build folder holds (tether_build/content/paths_guard.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from tether_build import paths_guard
-from tether_build.commit import RECORD, STAGING, commit, recover
+from tether_build.buildsys.commit import RECORD, STAGING, commit, recover
+from tether_build.content import paths_guard
 from tether_build.errors import ContentError, TetherError
 
 SECRET = "s3cret-line-that-must-never-print"
@@ -66,7 +66,7 @@ def test_writes_refuse_any_symlink_on_the_way(tmp_path, outside):
 
 # ---- content --------------------------------------------------------------------------
 def _validate_fails(content_dir) -> str:
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
 
     with pytest.raises(ContentError) as err:
         validate(content_dir)
@@ -99,7 +99,7 @@ def test_a_link_between_project_files_is_read(content_copy):
     real = content_copy / "tiles-real.yaml"
     (content_copy / "tiles.yaml").rename(real)
     (content_copy / "tiles.yaml").symlink_to(real)
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
 
     validate(content_copy)
 
@@ -125,8 +125,8 @@ HIDDEN = ["<div>\n![a map](../../{o}/red.png)\n</div>", "<!-- ![a map](../../{o}
 
 
 def _rules_ctx(content):
-    from tether_build.rulebook.directives import Ctx
-    from tether_build.rulebook.words import Words
+    from tether_build.print.rulebook.directives import Ctx
+    from tether_build.print.rulebook.words import Words
 
     return Ctx(content, Words(content), lambda: {"decks": [], "tiles": [], "tokens": [],
                                                   "totals": {"cards": 0, "tiles": 0,
@@ -137,8 +137,8 @@ def _rules_ctx(content):
 def test_an_image_wrapped_in_html_is_checked_and_never_rendered(content_copy, outside, body):
     """The check reads the tree that is rendered (issue 43): raw HTML around an image does
     not hide it, and the outside picture never reaches the chapter's HTML."""
-    from tether_build.rulebook.chapters import check_chapters, render_chapters
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
+    from tether_build.print.rulebook.chapters import check_chapters, render_chapters
 
     chapter = content_copy / "rules" / "99-test.md"
     chapter.write_text("---\ntitle: Test\nid: test\n---\n\n" + body.format(o=outside.name)
@@ -154,8 +154,8 @@ def test_an_image_wrapped_in_html_is_checked_and_never_rendered(content_copy, ou
 
 
 def test_html_typed_in_a_chapter_prints_as_typed(content_copy):
-    from tether_build.rulebook.chapters import render_chapters
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
+    from tether_build.print.rulebook.chapters import render_chapters
 
     (content_copy / "rules" / "99-test.md").write_text(
         "---\ntitle: Test\nid: test\n---\n\n<img src=\"/etc/passwd\"> and <b>x</b>\n")
@@ -167,8 +167,8 @@ def test_html_typed_in_a_chapter_prints_as_typed(content_copy):
 
 
 def test_a_chapter_linked_out_of_the_project_is_not_read(content_copy, outside):
-    from tether_build.rulebook.chapters import check_chapters
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
+    from tether_build.print.rulebook.chapters import check_chapters
 
     content = validate(content_copy)
     (content_copy / "rules" / "99-test.md").symlink_to(outside / "secret.yaml")
@@ -234,14 +234,14 @@ def test_a_plain_svg_with_its_own_parts_is_accepted(tmp_path, content_copy):
     (tmp_path / "art" / "zap.svg").write_text(SVG.format(
         '<defs><circle id="c" r="4"/></defs><use href="#c"/><rect style="fill:url(#c)"/>'))
     _art(content_copy, "art/zap.svg")
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
 
     validate(content_copy)
 
 
 def test_a_rules_svg_with_an_outside_reference_is_refused(content_copy, outside):
-    from tether_build.rulebook.chapters import check_chapters
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
+    from tether_build.print.rulebook.chapters import check_chapters
 
     (content_copy / "rules" / "img").mkdir()
     (content_copy / "rules" / "img" / "map.svg").write_text(
@@ -254,8 +254,8 @@ def test_a_rules_svg_with_an_outside_reference_is_refused(content_copy, outside)
 
 
 def test_pages_load_nothing_outside_the_tool_and_loaded_projects(tmp_path, outside):
-    from tether_build.render.html import TEMPLATES
-    from tether_build.render.resources import local_file
+    from tether_build.print.html import TEMPLATES
+    from tether_build.print.layout.resources import local_file
 
     local_file((TEMPLATES / "icons" / "gold.svg").as_uri())
     with pytest.raises(TetherError, match="only load files of the project"):
@@ -333,7 +333,7 @@ def test_the_cli_build_completes_nothing_a_tampered_folder_asks(tmp_path, outsid
 
 
 def test_a_manifest_entry_through_a_link_is_dropped(tmp_path, outside):
-    from tether_build.manifest import MANIFEST, load_manifest
+    from tether_build.buildsys.manifest import MANIFEST, load_manifest
 
     out = tmp_path / "o"
     out.mkdir()
@@ -345,7 +345,7 @@ def test_a_manifest_entry_through_a_link_is_dropped(tmp_path, outside):
 
 
 def test_inside_refuses_every_way_out_of_the_output_folder(tmp_path, outside):
-    from tether_build.manifest import inside
+    from tether_build.buildsys.manifest import inside
 
     out = tmp_path / "o"
     (out / "print").mkdir(parents=True)
@@ -359,7 +359,7 @@ def test_inside_refuses_every_way_out_of_the_output_folder(tmp_path, outside):
 
 
 def test_cache_entries_are_read_and_written_only_inside_the_cache(tmp_path, outside):
-    from tether_build.render.cache import Cache
+    from tether_build.print.cache import Cache
 
     root = tmp_path / "cache"
     (root / "kind").mkdir(parents=True)
@@ -377,8 +377,8 @@ def test_an_unsigned_compiled_template_in_the_cache_is_never_run(tmp_path):
     this machine (a restored CI cache, an unpacked archive) is compiled afresh, not loaded."""
     import jinja2
 
-    from tether_build.render.cache import Cache
-    from tether_build.render.templatecode import TemplateCode
+    from tether_build.print.cache import Cache
+    from tether_build.print.templatecode import TemplateCode
 
     cache = Cache(tmp_path)
     env = jinja2.Environment(loader=jinja2.DictLoader({"t": "{{ 1 + 1 }}"}),
@@ -400,7 +400,7 @@ def test_a_link_committed_in_content_is_skipped_by_diff_and_changelog(tmp_path, 
     import shutil
 
     from tests.conftest import CONTENT
-    from tether_build.versions.gitcontent import content_at
+    from tether_build.content.versions.gitcontent import content_at
 
     repo = tmp_path / "repo"
     shutil.copytree(CONTENT, repo / "content")
@@ -414,7 +414,7 @@ def test_a_link_committed_in_content_is_skipped_by_diff_and_changelog(tmp_path, 
         assert (old / "game.yaml").is_file()
         assert not (old / "rules" / "evil.md").exists()
     assert "skipped 2 link(s)" in capsys.readouterr().err
-    from tether_build.versions.gitcontent import _rules
+    from tether_build.content.versions.gitcontent import _rules
 
     texts = _rules(repo / "content")
     assert "root:" not in texts["evil.md"] and SECRET not in texts["out.md"]

@@ -11,12 +11,12 @@ import re
 
 import pytest
 
-from tether_build.cards import normalized_cards
-from tether_build.cli_engine import odds_lines
+from tether_build.cli.engine import odds_lines
 from tether_build.commands.printing import rename_term
+from tether_build.content.cards import normalized_cards
+from tether_build.content.validate import validate
 from tether_build.effects.describe import ability_reading, every_reading, reading
 from tether_build.effects.words import non_words
-from tether_build.validate import validate
 
 
 def _readings(content) -> list[tuple[str, str]]:
@@ -91,7 +91,7 @@ def test_named_failures_read_as_english(content):
 
 
 def test_the_preview_gallery_reads_in_the_renamed_words(renamed):
-    from tether_build.preview import _reading
+    from tether_build.serve.preview import _reading
 
     card = next(c for c in normalized_cards(renamed) if c["id"] == "supply_cache")
     assert "<b>Engine:</b> Gain 2 Crowns." in _reading(card, [], renamed.terms)

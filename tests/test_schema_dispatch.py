@@ -9,8 +9,8 @@ import json
 from jsonschema import Draft202012Validator, validators
 from referencing import Registry, Resource
 
-from tether_build import schemacheck
-from tether_build.yamlio import load
+from tether_build.content import schemacheck
+from tether_build.content.yamlio import load
 
 CARDS = "cards.schema.json"
 

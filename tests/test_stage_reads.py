@@ -1,4 +1,4 @@
-"""A stage's recorded reads (tether_build/reads.py): what it opened beyond its key counts."""
+"""A stage's recorded reads (tether_build/buildsys/reads.py): what it opened beyond its key counts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 
 from tether_cli import run_cli
 
-from tether_build import reads
+from tether_build.buildsys import reads
 
 
 def test_recording_notes_files_opened_and_folders_listed(tmp_path):
@@ -87,7 +87,7 @@ def test_redrawn_card_art_rebuilds_the_card_sheets(small_content, tmp_path):
     record = json.loads((out / ".tether-build.json").read_text(encoding="utf-8"))
     assert f"file:{art.resolve()}" in record["cards"]["reads"]
     # the fonts, icons and templates it read are in its key already: not recorded again
-    from tether_build.build import STAGES, Context, keyed_files
+    from tether_build.commands.build import STAGES, Context, keyed_files
 
     cards = next(s for s in STAGES if s.name == "cards")
     keyed = keyed_files(cards, Context(small_content, out), {})

@@ -11,8 +11,8 @@ from __future__ import annotations
 import jinja2
 import pytest
 
-from tether_build.render.cache import Cache
-from tether_build.render.templatecode import (
+from tether_build.print.cache import Cache
+from tether_build.print.templatecode import (
     bytecode_cache,
     data_filter,
     foldable_content,
@@ -70,10 +70,10 @@ def test_the_tools_own_environments_are_cacheable(content, tmp_path, which):
     """Every filter the rulebook's and the tiles' templates use is marked: their compiled
     code is kept (a guard that switched caching off silently would cost every build)."""
     if which == "rulebook":
-        from tether_build.rulebook.book import _env as book_env
-        from tether_build.rulebook.words import Words
+        from tether_build.print.rulebook.book import _env as book_env
+        from tether_build.print.rulebook.words import Words
         env = book_env(Words(content), Cache(tmp_path))
     else:
-        from tether_build.printing.common import _env as tiles_env
+        from tether_build.print.tiles.common import _env as tiles_env
         env = tiles_env(tmp_path)
     assert foldable_content(env) == []

@@ -1,6 +1,6 @@
 """A renamed term keeps its article: "a [burn_pile]" reads "an Entropy Pile"."""
 
-from tether_build.text import render_html, render_plain
+from tether_build.content.text import render_html, render_plain
 
 TERMS = {"burn_pile": {"singular": "Entropy Pile", "plural": "Entropy Piles"},
          "force": {"singular": "Cohort", "plural": "Cohorts"},

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tether_build.cards import normalized_cards
-from tether_build.textcheck import card_drift, drift
+from tether_build.content.cards import normalized_cards
+from tether_build.content.textcheck import card_drift, drift
 
 
 def test_shipped_cards_have_no_text_effect_drift(content):

@@ -144,7 +144,7 @@ def test_every_content_file_points_at_its_schema(content_copy):
 
 
 def test_tile_text_takes_numbers_from_the_constants(content_copy):
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
     path = content_copy / "game.yaml"
     path.write_text(path.read_text().replace("power_pick_reveal: 2", "power_pick_reveal: 4"))
     center = validate(content_copy).tiles["center"]
@@ -268,8 +268,8 @@ def test_board_generates_at_the_largest_allowed_radius(content):
     """The schema allows a radius up to 8: every player count still gets a legal board."""
     import copy
 
-    from tether_build.board import generate_board
-    from tether_build.content_kinds import game_schema
+    from tether_build.engine.board import generate_board
+    from tether_build.schemas.kinds import game_schema
 
     largest = game_schema()["properties"]["board"]["properties"]["radius_by_players"][
         "additionalProperties"]["maximum"]
@@ -284,10 +284,10 @@ def test_a_memo_of_valid_files_never_hides_a_problem(content_copy, tmp_path, mon
     """validate remembers files found schema-valid (by their bytes, the schemas and the
     checker): an unchanged file is not checked again, an edited one is, and a problem is
     reported every time (only valid verdicts are kept)."""
-    from tether_build import content as content_mod
+    from tether_build.content import load as content_mod
+    from tether_build.content.validate import validate
     from tether_build.errors import ContentError
-    from tether_build.render.cache import Cache
-    from tether_build.validate import validate
+    from tether_build.print.cache import Cache
 
     memo = Cache(tmp_path / "memo")
     checked = []
@@ -315,8 +315,8 @@ def test_a_parse_memo_gives_the_same_document_and_never_hides_a_problem(content_
     """Parsed files are remembered by their bytes (data and every line/column mark); a
     remembered document equals a fresh parse, a file with a problem is parsed and reported
     every time, and an entry that is not what the tool wrote is ignored."""
-    from tether_build import yamlio
-    from tether_build.render.cache import Cache
+    from tether_build.content import yamlio
+    from tether_build.print.cache import Cache
 
     memo = Cache(tmp_path / "memo")
     files = sorted(content_copy.rglob("*.yaml"))

@@ -120,9 +120,9 @@ def test_changelog_from_tag_to_tag(repo, tmp_path):
 
 
 def test_face_stamp_shows_the_tag_and_dirty_only_on_the_edited_card(repo):
-    from tether_build.cards import normalized_cards
-    from tether_build.validate import validate
-    from tether_build.versions.stamp import stamps
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.validate import validate
+    from tether_build.content.versions.stamp import stamps
 
     content = repo / "content"
     cards = normalized_cards(validate(content))
@@ -163,7 +163,7 @@ def test_bad_revisions_are_one_line_errors(repo, tmp_path, case):
 
 
 def test_the_preview_has_a_changes_page(repo):
-    from tether_build.serve import Site, default_pages
+    from tether_build.serve.app import Site, default_pages
 
     _replace(repo / "content" / "cards" / "starter.yaml", "Gain +2 {gold} now.",
              "Gain +2 {gold} at once.")
@@ -187,8 +187,8 @@ def test_json_outputs_and_tile_sheets_carry_the_content_version(repo, tmp_path):
 
     from pypdf import PdfReader
 
-    from tether_build.printing.tiles import render_tiles
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
+    from tether_build.print.tiles.tiles import render_tiles
 
     pdf = PdfReader(BytesIO(render_tiles(validate(repo / "content"), "a4")))
     assert "0.1.0 (v2)" in pdf.pages[0].extract_text()
@@ -196,7 +196,7 @@ def test_json_outputs_and_tile_sheets_carry_the_content_version(repo, tmp_path):
 
 def test_a_failed_reprint_leaves_no_errata_sheet(repo, tmp_path, monkeypatch):
     from tether_build.errors import TetherError
-    from tether_build.render import build as render_build
+    from tether_build.print.cards import build as render_build
 
     def fails(*_args, **_kwargs):
         raise TetherError("the printer caught fire")

@@ -106,8 +106,8 @@ def test_watch_builds_each_save_reports_errors_and_stops_on_ctrl_c(content_copy,
 def test_the_warm_up_page_lays_out_with_the_bundled_fonts_and_icons():
     """The page the watcher lays out before its first build uses only bundled files (a
     failure there is swallowed by the watcher, so it is checked here)."""
-    from tether_build.render.html import TEMPLATES
-    from tether_build.render.pdf import warm_up
+    from tether_build.print.html import TEMPLATES
+    from tether_build.print.layout.pdf import warm_up
 
     warm_up(TEMPLATES.as_uri() + "/")
 
@@ -136,7 +136,7 @@ def test_stopping_the_watcher_stops_the_build_it_runs(monkeypatch, ignore_sigint
     """A Ctrl-C that reaches the watcher alone (`kill -INT`) while a build runs stops that
     build (SIGINT passed on; SIGKILL after STOP_WAIT when it does not stop) and reaps it,
     instead of waiting for the build to end."""
-    from tether_build import watch
+    from tether_build.buildsys import watch
 
     forked: list[int] = []
     real_fork = os.fork

@@ -27,12 +27,12 @@ def write_atomic(path: Path, data: bytes, inside: Path | None = None,
     before the rename (a cache entry, which is checked when read and only saves time)."""
     path = Path(path)
     if inside is not None:
-        from .paths_guard import out_path
+        from .content.paths_guard import out_path
 
         try:
             rel = path.relative_to(inside).as_posix()
         except ValueError:
-            from .paths_guard import Refused
+            from .content.paths_guard import Refused
 
             raise Refused(path, f"is not inside the output folder {inside}") from None
         out_path(inside, rel)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tether_build.analysis import html, runner, stats
-from tether_build.compile import normalize_steps
+from tether_build.effects.compile import normalize_steps
 
 
 def _spec(games=12, players=2, agents=("heuristic",), seed=0):
@@ -191,7 +191,7 @@ def test_a_real_dask_cluster_gives_the_same_records(compiled):
 
 
 def test_tether_serve_shows_the_last_report(tmp_path, monkeypatch):
-    from tether_build.serve import Site, default_pages
+    from tether_build.serve.app import Site, default_pages
 
     monkeypatch.chdir(tmp_path)
     site = Site(tmp_path, default_pages())
@@ -208,7 +208,7 @@ def test_card_names_read_the_glossary():
     from pathlib import Path
     from types import SimpleNamespace
 
-    from tether_build.cli_balance import card_meta
+    from tether_build.cli.balance import card_meta
 
     card = SimpleNamespace(id="x", name="Extra {force}", age="I", deck="p", mana=1, gold=2,
                            faction=None)

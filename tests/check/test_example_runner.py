@@ -11,8 +11,8 @@ from tether_build.check.examples import _abilities, _without, run_example
 @pytest.fixture(scope="module")
 def rules(content):
     """The fixture content's engine rules."""
-    from tether_build.cards import normalized_cards
-    from tether_build.compile import compile_engine
+    from tether_build.content.cards import normalized_cards
+    from tether_build.effects.compile import compile_engine
     from tether_build.engine.ruleset import Ruleset
     return Ruleset.from_compiled(compile_engine(normalized_cards(content), content))
 

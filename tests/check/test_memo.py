@@ -4,10 +4,10 @@ the scenarios' results alone while the game constants they read are unchanged.""
 
 from __future__ import annotations
 
-from tether_build.cards import normalized_cards
 from tether_build.check import run_check
-from tether_build.render.cache import Cache
-from tether_build.validate import validate
+from tether_build.content.cards import normalized_cards
+from tether_build.content.validate import validate
+from tether_build.print.cache import Cache
 
 AGE1 = "cards/age1_market.yaml"
 BROKEN = ("      - {step: deploy, count: 4, where: {own_capital: true}}\n\n  - id: escort_detail",

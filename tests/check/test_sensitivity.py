@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tether_build.cards import normalized_cards
 from tether_build.check import run_check
+from tether_build.content.cards import normalized_cards
 from tether_build.engine.core import REGISTRY
 from tether_build.engine.game import Game
 from tether_build.engine.mods import Active, Hooks

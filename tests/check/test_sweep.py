@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tether_build.cards import normalized_cards
 from tether_build.check.sweep import FIELDS, sweep
-from tether_build.compile import compile_engine
+from tether_build.content.cards import normalized_cards
+from tether_build.effects.compile import compile_engine
 from tether_build.engine.game import Game
 
 

@@ -13,9 +13,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="session")
 def compiled():
     """build/engine/*.json of the shipped content, in memory."""
-    from tether_build.cards import normalized_cards
-    from tether_build.compile import compile_engine
-    from tether_build.content import load_content
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.load import load_content
+    from tether_build.effects.compile import compile_engine
 
     content = load_content(ROOT / "tests" / "fixtures" / "content")
     return compile_engine(normalized_cards(content), content)

@@ -267,7 +267,7 @@ CARDS = [
 def kitchen_sink(compiled: dict) -> dict:
     """The fixture's compiled data (build/engine/*.json in memory) with CARDS added to every
     starting deck: the same rules, far more of the rare ones in each game."""
-    from tether_build.compile import compile_card
+    from tether_build.effects.compile import compile_card
 
     cards = json.loads(compiled["cards.json"])
     cards["cards"] += [compile_card(copy.deepcopy(c)) for c in CARDS]

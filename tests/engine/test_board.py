@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tether_build import board as B
+from tether_build.engine import board as B
 
 SEEDS = range(60)
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.engine.conftest import ROOT
-from tether_build.cli_engine import register
+from tether_build.cli.engine import register
 
 
 def _cli():

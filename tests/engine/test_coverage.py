@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from tether_build.compile import CompileError, compile_card, normalize_step
 from tether_build.effects import spec
+from tether_build.effects.compile import CompileError, compile_card, normalize_step
 from tether_build.engine import conds, game, mods, select
 from tether_build.engine.core import REGISTRY
 from tether_build.engine.ruleset import Ruleset  # noqa: F401  (registers every handler)
@@ -105,9 +105,9 @@ def test_factions_and_game_json(compiled, rules):
 
 def test_compile_is_deterministic(compiled):
     from tests.engine.conftest import ROOT
-    from tether_build.cards import normalized_cards
-    from tether_build.compile import compile_engine
-    from tether_build.content import load_content
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.load import load_content
+    from tether_build.effects.compile import compile_engine
     content = load_content(ROOT / "tests" / "fixtures" / "content")
     assert compile_engine(normalized_cards(content), content) == compiled
 

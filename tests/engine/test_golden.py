@@ -67,9 +67,9 @@ def test_golden_digests_native(rules, native_built):
 if __name__ == "__main__" and "--regen" in sys.argv:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from tests.engine.conftest import ROOT
-    from tether_build.cards import normalized_cards
-    from tether_build.compile import compile_engine
-    from tether_build.content import load_content
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.load import load_content
+    from tether_build.effects.compile import compile_engine
     from tether_build.engine.ruleset import Ruleset
 
     content = load_content(ROOT / "tests" / "fixtures" / "content")

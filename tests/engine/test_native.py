@@ -266,9 +266,9 @@ def test_battle_odds_are_the_same_battles(built, rules, sink, which):
 def test_the_check_sweep_finds_the_same(built, compiled, monkeypatch):
     """The check's sweep (heuristic agents judging attacks by the native odds) counts the
     same plays, failures and dead cards as with the Python engine alone."""
-    from tether_build.cards import normalized_cards
     from tether_build.check.sweep import sweep
-    from tether_build.content import load_content
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.load import load_content
     from tether_build.engine import appraise
 
     from .conftest import ROOT
@@ -290,9 +290,9 @@ def test_fuzzed_content_plays_the_same(built, tmp_path):
     import shutil
 
     from tests.test_fuzz import CONTENT, _mutant
-    from tether_build.cards import normalized_cards
-    from tether_build.compile import compile_engine
-    from tether_build.content import load_content
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.load import load_content
+    from tether_build.effects.compile import compile_engine
     from tether_build.engine.ruleset import Ruleset
     from tether_build.errors import TetherError
 
@@ -315,7 +315,7 @@ def test_effects_that_never_end_are_declined_not_crashed(built, compiled):
     """A deck of cards that draw two more when drawn: Python stops the chain with a
     RecursionError; the native engine declines the game (no overflow of its stack) and the
     Python engine, playing it instead, raises the same error as before."""
-    from tether_build.compile import compile_card
+    from tether_build.effects.compile import compile_card
     from tether_build.engine.ruleset import Ruleset
 
     from .native_cases import _card

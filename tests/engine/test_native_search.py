@@ -108,7 +108,7 @@ def test_a_table_does_not_offer_nsearch():
     """nsearch plays whole games in the native engine: `tether play` refuses it with a
     sentence, and the browser table does not list it."""
     from tests.engine.test_play_cli import _run
-    from tether_build.playserve import _agents
+    from tether_build.serve.play import _agents
 
     r = _run(["--agents", "nsearch"], "")
     assert r.exit_code != 0 and "native engine only" in r.output

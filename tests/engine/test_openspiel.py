@@ -1,4 +1,4 @@
-"""The Last Tether as a registered OpenSpiel game (tether_build/openspiel.py): OpenSpiel's
+"""The Last Tether as a registered OpenSpiel game (tether_build/openspiel/__init__.py): OpenSpiel's
 own random simulation test and its information-set MCTS bot play it."""
 
 from __future__ import annotations

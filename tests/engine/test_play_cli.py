@@ -6,7 +6,7 @@ import click
 from click.testing import CliRunner
 
 from tests.engine.conftest import ROOT
-from tether_build.cli_play import register
+from tether_build.cli.play import register
 
 FIXTURE = str(ROOT / "tests" / "fixtures" / "content")
 

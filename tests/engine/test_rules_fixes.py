@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from tether_build.compile import normalize_steps
 from tether_build.effects import spec
+from tether_build.effects.compile import normalize_steps
 from tether_build.engine import declare, rand
 from tether_build.engine.agents import RandomAgent
 from tether_build.engine.core import Ctx

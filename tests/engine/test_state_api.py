@@ -158,7 +158,7 @@ def test_a_state_can_be_answered_from_another_thread(rules):
 def test_labels_use_the_glossary_words_when_given(rules):
     from pathlib import Path
 
-    from tether_build.content import load_content
+    from tether_build.content.load import load_content
     from tether_build.engine.state_api import glossary_words, label
 
     root = Path(__file__).resolve().parents[1] / "fixtures" / "content"

@@ -34,8 +34,8 @@ WORDS = (r"^card supply_cache: its effect ran past the step budget \({n} steps i
 @pytest.fixture(scope="module")
 def runaway(compiled):
     """The fixture's rules with Supply Cache's effect replaced by RUNAWAY."""
-    from tether_build.compile import normalize_steps
     from tether_build.effects.bound import too_much
+    from tether_build.effects.compile import normalize_steps
     from tether_build.engine.ruleset import Ruleset
 
     assert too_much(RUNAWAY) is None   # the static bound lets it through

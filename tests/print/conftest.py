@@ -13,7 +13,7 @@ from run_once import once_per_run
 def full_build(tmp_path_factory):
     """Every card, both papers, backs, no PNG/TTS; the glossary term `force` renamed."""
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     def make(base):
         content_dir = copy_content(base)
@@ -28,7 +28,7 @@ def full_build(tmp_path_factory):
 def small_build(tmp_path_factory, shipped_content):
     """The SMALL subset of the shipped content: sheets, PNGs and TTS."""
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     def make(base):
         out = base / "build"
@@ -42,7 +42,7 @@ def small_build(tmp_path_factory, shipped_content):
 @pytest.fixture(scope="session")
 def shipped_content():
     """The shipped content, validated once."""
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
 
     return validate(ROOT / "tests" / "fixtures" / "content")
 
@@ -50,7 +50,7 @@ def shipped_content():
 @pytest.fixture(scope="session")
 def shipped_cards(shipped_content):
     """Normalized cards of the shipped content, by id."""
-    from tether_build.cards import normalized_cards
+    from tether_build.content.cards import normalized_cards
 
     return {c["id"]: c for c in normalized_cards(shipped_content)}
 

@@ -35,8 +35,8 @@ def _picture(path, colour=RED):
     ("content/terms.yaml", "not a picture"),
 ])
 def test_bad_art_is_a_located_error(tmp_path, value, why):
+    from tether_build.content.validate import validate
     from tether_build.errors import ContentError
-    from tether_build.validate import validate
 
     content_dir = copy_content(tmp_path)
     (tmp_path / "outside.png").write_bytes(b"x")
@@ -57,8 +57,8 @@ def test_bad_art_is_a_located_error(tmp_path, value, why):
 def test_an_undecodable_picture_is_a_located_error(tmp_path, name, data, why):
     """A picture on disk that cannot be decoded is refused before it reaches a face (it
     would print as an empty box)."""
+    from tether_build.content.validate import validate
     from tether_build.errors import ContentError
-    from tether_build.validate import validate
 
     content_dir = copy_content(tmp_path)
     (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -71,7 +71,7 @@ def test_an_undecodable_picture_is_a_located_error(tmp_path, name, data, why):
 
 
 def test_a_truncated_png_is_refused_and_a_whole_one_accepted(tmp_path):
-    from tether_build.cards import picture_problem
+    from tether_build.content.cards import picture_problem
 
     _picture(tmp_path / "whole.png")
     assert picture_problem(tmp_path / "whole.png") is None
@@ -85,7 +85,7 @@ def test_a_truncated_png_is_refused_and_a_whole_one_accepted(tmp_path):
 
 def _face(tmp_path, content_dir, card="zap"):
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     result = build_print(content_dir, tmp_path / "out", PrintOptions(
         cards=[card], papers=(), png=None, tts=False, players=2))
@@ -115,8 +115,8 @@ def test_designer_art_prints_in_the_art_box(tmp_path):
 
 
 def test_without_art_the_category_pictogram_shows(shipped_content, shipped_cards):
-    from tether_build.render.context import CATEGORY_ART, Renderer
-    from tether_build.render.html import TEMPLATES, Pages
+    from tether_build.print.cards.context import CATEGORY_ART, Renderer
+    from tether_build.print.html import TEMPLATES, Pages
 
     pages = Pages(Renderer(shipped_content, TEMPLATES))
     for cid in ("zap", "recruit", "ironclad_warden"):
@@ -131,11 +131,11 @@ def test_without_art_the_category_pictogram_shows(shipped_content, shipped_cards
 
 def test_an_edited_picture_changes_the_face_key_and_the_stage_view(tmp_path):
     """Same path, new bytes: the face cache key and the cards stage's view both change."""
-    from tether_build import build
-    from tether_build.cards import normalized_cards
-    from tether_build.render.context import Renderer
-    from tether_build.render.html import TEMPLATES, Pages
-    from tether_build.validate import validate
+    from tether_build.commands import build
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.validate import validate
+    from tether_build.print.cards.context import Renderer
+    from tether_build.print.html import TEMPLATES, Pages
 
     content_dir = copy_content(tmp_path)
     _picture(tmp_path / "art" / "zap.png")

@@ -31,14 +31,14 @@ def page_chars(pdf: bytes, keys: list[str]) -> dict[str, list[tuple[str, float]]
 
 @pytest.fixture(scope="module")
 def pages(shipped_content):
-    from tether_build.render.context import Renderer
-    from tether_build.render.html import TEMPLATES, Pages
+    from tether_build.print.cards.context import Renderer
+    from tether_build.print.html import TEMPLATES, Pages
 
     return Pages(Renderer(shipped_content, TEMPLATES))
 
 
 def test_ordinals():
-    from tether_build.render.context import ordinal
+    from tether_build.print.cards.context import ordinal
 
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 103)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"]
@@ -48,7 +48,7 @@ def test_champion_gold_reads_as_a_table(tmp_path, shipped_content, shipped_cards
     """Every Champion face prints '1st', '2nd', '3rd' each above its Gold from content,
     never the slashed '1/3/5' run."""
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     result = build_print(ROOT / "tests" / "fixtures" / "content", tmp_path, PrintOptions(
         cards=["ironclad_warden", "shadeblade"], papers=(), png=None, tts=False),
@@ -102,7 +102,7 @@ def test_long_names_wrap_to_two_lines_before_they_shrink(tmp_path, shipped_conte
                                                          shipped_cards):
     """The four longest names in the fixture keep their full size: they wrap instead."""
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     longest = sorted(shipped_cards.values(), key=lambda c: -len(c["name"]))[:4]
     assert len(longest[0]["name"]) >= 25
@@ -124,7 +124,7 @@ def test_a_name_too_long_for_two_lines_shrinks_then_fails(tmp_path):
     a build error naming the card."""
     from tether_build.commands.printing import build_print
     from tether_build.errors import ContentError
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     content_dir = copy_content(tmp_path)
     path = content_dir / "cards" / "starter.yaml"
@@ -149,7 +149,7 @@ def test_a_name_too_long_for_two_lines_shrinks_then_fails(tmp_path):
 def test_type_line_text_reads_on_any_faction_colour(pages, shipped_content, shipped_cards):
     """A light faction colour gets dark type-line and initiative text, a dark one white:
     whichever has the higher contrast (WCAG), never below 4.5:1 for the fixture palette."""
-    from tether_build.render.context import DARK_INK, LIGHT_INK, ink_on
+    from tether_build.print.cards.context import DARK_INK, LIGHT_INK, ink_on
 
     assert ink_on("#ffffff") == DARK_INK and ink_on("#000000") == LIGHT_INK
 

@@ -38,7 +38,7 @@ def test_three_digit_initiatives_fit_and_both_numbers_print(shipped_content):
     """March Orders (100 / 200) and Mortar Shot (300 / 300) build with no fit problem;
     the number in play prints large, the other small, both on the face."""
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     result = build_print(Path(CONTENT), Path("/nonexistent-unused"), PrintOptions(
         cards=["march_orders", "mortar_shot"], players=2, **ONLY_FACES),
@@ -118,8 +118,8 @@ div {{ position: absolute; {style} }}</style></head><body>
     ("left: 20mm; top: 20mm; width: 30mm; height: 6mm; font-size: 8pt", "fine", None),
 ])
 def test_each_measured_box_is_checked_for_overflow_size_and_safe_zone(style, text, why):
-    from tether_build.render.html import TEMPLATES
-    from tether_build.render.pdf import Layout
+    from tether_build.print.html import TEMPLATES
+    from tether_build.print.layout.pdf import Layout
 
     layout = Layout(TEMPLATES.as_uri() + "/")
     fit = Layout.measure(layout.render(PLANTED.format(style=style, text=text)))[0]
@@ -132,7 +132,7 @@ def test_each_measured_box_is_checked_for_overflow_size_and_safe_zone(style, tex
 def test_flavor_prints_in_its_own_style(tmp_path):
     """A card's `flavor:` is printed (serif italic, after the rules), never dropped."""
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     content_dir = copy_content(tmp_path)
     path = content_dir / "cards" / "starter.yaml"
@@ -163,8 +163,8 @@ def test_flavor_prints_in_its_own_style(tmp_path):
 
 
 def test_orders_and_spells_differ_by_icon_and_frame(shipped_content, shipped_cards):
-    from tether_build.render.context import Renderer
-    from tether_build.render.html import TEMPLATES, Pages
+    from tether_build.print.cards.context import Renderer
+    from tether_build.print.html import TEMPLATES, Pages
 
     pages = Pages(Renderer(shipped_content, TEMPLATES))
     order = pages.face(shipped_cards["march_orders"], 1)
@@ -180,7 +180,7 @@ def test_faction_colours_differ_in_grayscale_and_every_simulation(shipped_conten
     """Every two faction colours of the fixture: CIEDE2000 of 20 or more under normal vision
     and the three dichromacies (against the Mine and Gold yellows too), and 9.5 or more
     apart in L* (a grayscale print); Virteous Court and Gatewright among them."""
-    from tether_build.printing import palette
+    from tether_build.print.tiles import palette
 
     factions, neutrals = palette.palette_of(shipped_content)
     assert palette.clashes(factions, neutrals) == []
@@ -192,8 +192,8 @@ def test_faction_colours_differ_in_grayscale_and_every_simulation(shipped_conten
 
 
 def test_validate_refuses_faction_colours_alike_in_grayscale(tmp_path):
+    from tether_build.content.validate import validate
     from tether_build.errors import ContentError
-    from tether_build.validate import validate
 
     content_dir = copy_content(tmp_path)
     path = content_dir / "factions.yaml"
@@ -234,8 +234,8 @@ def test_backs_have_no_frame_inside_the_cut(small_build):
 def test_players_and_options_print_to_their_own_folder(tmp_path, monkeypatch):
     """`print-cards --players 2` (with or without another selection) never writes into
     build/print: the full build's sheets, PNGs and TTS files stay as they were."""
-    from tether_build import cli_print
     from tether_build.cli import main
+    from tether_build.cli import print_cards as cli_print
 
     seen = []
 
@@ -243,7 +243,7 @@ def test_players_and_options_print_to_their_own_folder(tmp_path, monkeypatch):
         seen.append((Path(out), opts.players, opts.initiative))
         raise SystemExit(0)
 
-    from tether_build.render import build
+    from tether_build.print.cards import build
 
     monkeypatch.setattr(build, "build_print", fake)
     monkeypatch.chdir(tmp_path)
@@ -262,8 +262,8 @@ def test_players_and_options_print_to_their_own_folder(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_gutter_fold_mirrors_each_back_across_the_fold(paper):
-    from tether_build.render.geometry import CARD_W
-    from tether_build.render.gutter import gutter_sheet
+    from tether_build.print.cards.gutter import gutter_sheet
+    from tether_build.print.geometry import CARD_W
 
     sheet = gutter_sheet(paper)
     assert sheet.width > sheet.height                      # landscape
@@ -285,7 +285,7 @@ def test_gutter_fold_sheet_places_fronts_and_backs_on_one_page(tmp_path, shipped
     import pypdf
 
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     build_print(Path(CONTENT), tmp_path, PrintOptions(
         cards=["zap", "march_orders"], players=2, papers=("a4",), png=None, tts=False,

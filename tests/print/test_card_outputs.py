@@ -34,7 +34,7 @@ def test_png_per_face_and_back_at_300_dpi(small_build, shipped_cards, printed_ca
 
 
 def test_mpc_preset_from_the_same_pages(small_build):
-    from tether_build.render.raster import Raster
+    from tether_build.print.raster import Raster
 
     raster = Raster(small_build["result"].face_pdfs)
     try:
@@ -56,7 +56,7 @@ def test_mpc_preset_from_the_same_pages(small_build):
 
 
 def test_tts_sheets_backs_and_json(small_build, printed_cards, shipped_content):
-    from tether_build.render.tts import deck_key
+    from tether_build.print.tts.decks import deck_key
 
     out, result = small_build["out"], small_build["result"]
     keys = set()
@@ -87,7 +87,7 @@ def test_tts_sheets_backs_and_json(small_build, printed_cards, shipped_content):
 
 
 def test_tts_grid_never_exceeds_10_by_7():
-    from tether_build.render.tts import PER_SHEET, grid
+    from tether_build.print.tts.decks import PER_SHEET, grid
 
     assert PER_SHEET == 69
     for n in range(1, PER_SHEET + 1):
@@ -98,7 +98,7 @@ def test_tts_grid_never_exceeds_10_by_7():
 def test_rebuild_leaves_identical_files_alone_and_prunes_stale_pngs(tmp_path,
                                                                    shipped_content):
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     opts = PrintOptions(deck="starter", papers=("a4",), png="mpc", tts=False)
     first = build_print(ROOT / "tests" / "fixtures" / "content", tmp_path, opts, content=shipped_content)
@@ -112,7 +112,7 @@ def test_rebuild_leaves_identical_files_alone_and_prunes_stale_pngs(tmp_path,
 
 def test_unknown_ids_are_refused_with_a_hint(shipped_content, shipped_cards):
     from tether_build.errors import TetherError
-    from tether_build.render.build import PrintOptions, select_cards
+    from tether_build.print.cards.build import PrintOptions, select_cards
 
     cards = list(shipped_cards.values())
     for opts, message in [
@@ -171,9 +171,9 @@ def test_a_tts_sheet_is_its_faces_and_an_edit_draws_again_only_its_row(small_bui
     """A sheet shows each face, trimmed, in its cell. After a card edit the sheet is made
     again from the rows of cells in the cache, drawing only the rows whose faces changed;
     its bytes are those of a sheet drawn whole."""
-    from tether_build.render import tts
-    from tether_build.render.cache import Cache
-    from tether_build.render.raster import Raster
+    from tether_build.print.cache import Cache
+    from tether_build.print.raster import Raster
+    from tether_build.print.tts import decks as tts
 
     parts = small_build["result"].face_pdfs
     keys = [k for _, ks in parts for k in ks if not k.startswith("back:")]

@@ -203,7 +203,7 @@ def test_every_player_deck_card_has_the_same_back(full_build):
 
 def test_options_select_deck_faction_cards_and_fronts_only(tmp_path, shipped_content,
                                                            shipped_cards):
-    from tether_build.render.build import PrintOptions, select_cards
+    from tether_build.print.cards.build import PrintOptions, select_cards
 
     content = shipped_content
     cards = list(shipped_cards.values())
@@ -229,7 +229,7 @@ def test_options_select_deck_faction_cards_and_fronts_only(tmp_path, shipped_con
 
 def test_players_prints_one_starter_set_per_player(shipped_content, shipped_cards):
     from tether_build.errors import TetherError
-    from tether_build.render.build import PrintOptions, select_cards
+    from tether_build.print.cards.build import PrintOptions, select_cards
 
     cards = list(shipped_cards.values())
     starter = [c for c in cards if c["deck"] == "starter"]
@@ -302,7 +302,7 @@ def test_one_pile_marker_per_archive_and_power_pile(sheets, full_build, shipped_
 
     import pypdfium2 as pdfium
 
-    from tether_build.text import render_plain
+    from tether_build.content.text import render_plain
 
     _, pages = sheets
     content = shipped_content

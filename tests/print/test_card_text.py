@@ -40,8 +40,8 @@ def _uses(card: dict, term: str) -> bool:
 
 
 def test_renamed_term_reaches_every_face(full_build):
-    from tether_build.cards import normalized_cards
-    from tether_build.validate import validate
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.validate import validate
 
     cards = normalized_cards(validate(full_build["content"]))
     texts = face_texts(full_build["result"].face_pdfs)
@@ -65,7 +65,7 @@ def test_renamed_term_reaches_every_face(full_build):
 
 
 def test_every_face_shows_version_copy_and_glossary_words(full_build):
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
 
     content = validate(full_build["content"])
     texts = face_texts(full_build["result"].face_pdfs)
@@ -85,9 +85,9 @@ def test_every_face_shows_version_copy_and_glossary_words(full_build):
 
 def test_every_face_prints_its_whole_text(full_build):
     """Nothing clipped or lost: each rules text, ability and trigger is on the face."""
-    from tether_build.cards import normalized_cards
-    from tether_build.text import ICON_TOKEN, render_plain
-    from tether_build.validate import validate
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.text import ICON_TOKEN, render_plain
+    from tether_build.content.validate import validate
 
     content = validate(full_build["content"])
     texts = {k: _flat(v) for k, v in face_texts(full_build["result"].face_pdfs).items()}
@@ -105,7 +105,7 @@ def test_every_face_prints_its_whole_text(full_build):
 
 def test_designer_text_prints_as_typed(tmp_path):
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     content_dir = copy_content(tmp_path)
     path = content_dir / "cards" / "starter.yaml"
@@ -140,7 +140,7 @@ def test_text_that_needs_shrinking_fails_unless_the_card_opts_in(tmp_path):
     else a build error naming the card, the field and the flag."""
     from tether_build.commands.printing import build_print
     from tether_build.errors import ContentError
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     content_dir = _long_text_content(tmp_path, 7, shrink=False)
     with pytest.raises(ContentError) as err:
@@ -153,8 +153,8 @@ def test_text_that_needs_shrinking_fails_unless_the_card_opts_in(tmp_path):
 
 def test_long_text_shrinks_within_bounds(tmp_path):
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
-    from tether_build.render.fit import TEXT_SIZES
+    from tether_build.print.cards.build import PrintOptions
+    from tether_build.print.cards.fit import TEXT_SIZES
 
     content_dir = _long_text_content(tmp_path, 7)
     result = build_print(content_dir, tmp_path / "build", PrintOptions(
@@ -179,8 +179,8 @@ def test_text_that_cannot_fit_is_a_build_error_naming_the_card(tmp_path):
 
 def test_size_bounds_match_the_stylesheet():
     """fit.py's text sizes are the ones cards.css sets; none is below 7 pt."""
-    from tether_build.render.fit import TEXT_SIZES
-    from tether_build.render.html import TEMPLATES
+    from tether_build.print.cards.fit import TEXT_SIZES
+    from tether_build.print.html import TEMPLATES
 
     css = (TEMPLATES / "cards" / "cards.css").read_text(encoding="utf-8")
     base = re.search(r"\.text-flow \{[^}]*font-size: ([\d.]+)pt", css)
@@ -192,7 +192,7 @@ def test_size_bounds_match_the_stylesheet():
 
 
 def test_no_network_and_only_bundled_fonts():
-    from tether_build.render.html import TEMPLATES
+    from tether_build.print.html import TEMPLATES
 
     for path in TEMPLATES.joinpath("cards").glob("*"):
         text = path.read_text(encoding="utf-8")
@@ -205,7 +205,7 @@ def test_no_network_and_only_bundled_fonts():
 
 @pytest.mark.parametrize("term", ["gold", "mana", "hp", "die", "bounty", "vp", "burn"])
 def test_icons_exist_for_every_term_icon(term):
-    from tether_build.render.html import TEMPLATES
+    from tether_build.print.html import TEMPLATES
 
     assert (TEMPLATES / "icons" / f"{term}.svg").exists()
 
@@ -218,7 +218,7 @@ PIPELINE_WORDS = re.compile(
 def test_no_pipeline_words_on_any_face_back_or_marker(full_build):
     """Player text never speaks of the tool ('computed by the build', 'compiled' ...).
     'Build' as the game's own verb (build a Bridge) is allowed where a glossary term says so."""
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
 
     content = validate(full_build["content"])
     allowed = {w.lower() for t in content.terms.values()

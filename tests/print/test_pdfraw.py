@@ -1,4 +1,4 @@
-"""Face pages are read back as bytes (render/pdfraw.py), not by pypdf: the same pages, drawn
+"""Face pages are read back as bytes (print/pdfparts/pdfraw.py), not by pypdf: the same pages, drawn
 the same, and any file that reader does not know is read by pypdf instead."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader, PdfWriter
 
-from tether_build.render import pdfasm, pdfobjects, pdfraw
-from tether_build.render.geometry import sheet_for
-from tether_build.render.sheets import build_sheets
+from tether_build.print.cards.sheets import build_sheets
+from tether_build.print.geometry import sheet_for
+from tether_build.print.pdfparts import pdfasm, pdfobjects, pdfraw
 
 
 def _by_pypdf(pdf: bytes) -> list[pdfasm.Fragment]:

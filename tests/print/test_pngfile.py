@@ -12,7 +12,7 @@ import zlib
 import pytest
 from PIL import Image, ImageDraw
 
-from tether_build.render.pngfile import png
+from tether_build.print.pngfile import png
 
 
 def _flat(size=(330, 450), mode="RGB") -> Image.Image:

@@ -18,7 +18,7 @@ SCALE = 60 / 72   # 60 DPI
 
 def _build(out, content, modes=(), cache=None):
     from tether_build.commands.printing import build_print
-    from tether_build.render.build import PrintOptions
+    from tether_build.print.cards.build import PrintOptions
 
     return build_print(FIXTURE, out, PrintOptions(
         cards=CARDS, papers=("a4",), png=None, tts=False, modes=modes, cache=cache),
@@ -115,8 +115,8 @@ def test_grayscale_keeps_the_text_a_player_reads(builds):
 
 
 def test_modes_have_their_own_cache_keys(shipped_content, shipped_cards):
-    from tether_build.render.context import Renderer
-    from tether_build.render.html import TEMPLATES, Pages
+    from tether_build.print.cards.context import Renderer
+    from tether_build.print.html import TEMPLATES, Pages
 
     card = shipped_cards["ironclad_warden"]
     keys = {modes: Pages(Renderer(shipped_content, TEMPLATES), modes=modes).face_key(card)
@@ -125,7 +125,7 @@ def test_modes_have_their_own_cache_keys(shipped_content, shipped_cards):
 
 
 def test_gray_text_leaves_entities_and_words_alone():
-    from tether_build.render.modes import gray_html, gray_text, luma
+    from tether_build.print.modes import gray_html, gray_text, luma
 
     assert gray_text("a { color: #ff0000; fill: #0f0 }") == "a { color: #363636; fill: #b6b6b6 }"
     assert gray_text("rgba(255, 0, 0, 0.5)") == "rgba(54,54,54, 0.5)"
@@ -149,14 +149,14 @@ def test_cli_flags(tmp_path):
 def test_build_prints_the_modes_beside_the_normal_sheets(shipped_content, monkeypatch):
     """`tether build --ink-saver --grayscale`: the cards stage also renders the mode sheets
     (no PNGs or TTS for them), and its key changes with the modes."""
-    from tether_build import build
-    from tether_build.render import build as render_build
+    from tether_build.commands import build
+    from tether_build.print.cards import build as render_build
 
     calls = []
 
     def fake_render_all(content, chosen, opts, out, progress, result):
         calls.append(opts)
-        from tether_build.render.modes import suffix
+        from tether_build.print.modes import suffix
 
         return {out / "print" / f"cards-a4{suffix(opts.modes)}.pdf": b"%PDF"}
 
@@ -184,7 +184,7 @@ def test_the_settings_a_stage_prints_are_in_its_key_and_no_other():
     """The TTS address (--tts-url) is printed into the decks and the table, so it is in the
     cards' and the table's keys; the tiles print no address, so their key ignores it. The
     board seed is in every key, as the rulebook and print guide name the board files."""
-    from tether_build import build
+    from tether_build.commands import build
 
     stages = {s.name: s for s in build.STAGES}
     plain = build.Context(FIXTURE, Path("unused"), ("a4",))

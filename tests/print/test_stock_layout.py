@@ -1,6 +1,6 @@
 """TETHER_STOCK_LAYOUT=1: every layout through the stock libraries, the same outputs (issue 40).
 
-The speed-ups that reach into WeasyPrint, cffi and fontTools live in render/patches.py. With
+The speed-ups that reach into WeasyPrint, cffi and fontTools live in print/layout/patches.py. With
 the switch set (or with library versions they were not written for) none is installed, and
 a clean build writes the same bytes as the patched one.
 """
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from tether_build.build import select
+from tether_build.buildsys.verify import differences, outputs
+from tether_build.commands.build import select
 from tether_build.errors import TetherError
-from tether_build.render import patches
-from tether_build.verify import differences, outputs
+from tether_build.print.layout import patches
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,7 +33,7 @@ def _run(code: str, stock: bool, *args: str, cwd: Path = ROOT) -> subprocess.Com
 
 PROBE = """
 import sys
-from tether_build.render import patches, pdf
+from tether_build.print.layout import patches, pdf
 from weasyprint.pdf import fonts
 print(patches.mode(), type(fonts.ffi).__module__, "fontTools.subset" in sys.modules)
 """

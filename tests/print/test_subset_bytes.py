@@ -40,9 +40,9 @@ def test_players_subset_leaves_the_full_build_byte_identical(small_content, monk
     full = len(PdfReader(build / "print" / "cards-a4.pdf").pages)
     assert subset.exists() and len(PdfReader(subset).pages) < full
     # the print guide's page counts are those of the files written (pile markers included)
-    from tether_build.cards import normalized_cards
-    from tether_build.rulebook.printguide import card_pages
-    from tether_build.validate import validate
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.validate import validate
+    from tether_build.print.rulebook.printguide import card_pages
 
     content = validate(small_content)
     cards = normalized_cards(content)
@@ -53,9 +53,9 @@ def test_players_subset_leaves_the_full_build_byte_identical(small_content, monk
 def test_guide_page_counts_are_the_written_sheets(full_build):
     """The print guide's card pages (pile markers among the fronts) against the pages of the
     full fixture build's written files, both papers (the guide once said 52 of 54)."""
-    from tether_build.cards import normalized_cards
-    from tether_build.rulebook.printguide import card_pages
-    from tether_build.validate import validate
+    from tether_build.content.cards import normalized_cards
+    from tether_build.content.validate import validate
+    from tether_build.print.rulebook.printguide import card_pages
 
     content = validate(full_build["content"])
     cards = normalized_cards(content)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import jinja2
 
-from tether_build.render.cache import Cache
-from tether_build.render.templatecode import bytecode_cache
+from tether_build.print.cache import Cache
+from tether_build.print.templatecode import bytecode_cache
 
 
 def _env(folder, cache):

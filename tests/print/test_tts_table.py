@@ -17,8 +17,8 @@ URL = "https://x.test/tts"
 
 @pytest.fixture(scope="module")
 def table(content):
-    from tether_build.cards import normalized_cards
-    from tether_build.printing import ttstable
+    from tether_build.content.cards import normalized_cards
+    from tether_build.print.tts import table as ttstable
 
     cards = normalized_cards(content)
     built = ttstable.build_table(content, cards, 4, 1, URL)
@@ -54,7 +54,7 @@ def _walk(objects):
 
 
 def test_the_built_table_keeps_the_format_and_names_only_files_of_the_build(built):
-    from tether_build.printing.ttstable import KNOWN_OBJECTS, check_save
+    from tether_build.print.tts.table import KNOWN_OBJECTS, check_save
 
     doc = json.loads((built / "tts" / "table.json").read_text(encoding="utf-8"))
     files = {p.relative_to(built).as_posix() for p in (built / "tts").rglob("*.png")}
@@ -90,7 +90,7 @@ def test_the_decks_on_the_table_are_the_deck_files(built):
 
 
 def test_every_printed_token_and_special_tile_is_on_the_table(table, content):
-    from tether_build.printing import tiles, tokens
+    from tether_build.print.tiles import tiles, tokens
 
     doc, cards = table["doc"], table["cards"]
     objects = list(_walk(doc["ObjectStates"]))
@@ -102,7 +102,7 @@ def test_every_printed_token_and_special_tile_is_on_the_table(table, content):
         assert len(named) >= token.count, token.name
     caps = [s for s in tiles.tile_set(content) if s.kind == "capital"]
     assert sum(1 for o in objects if o["Nickname"].startswith(caps[0].name + " (")) == len(caps)
-    layout = __import__("tether_build.printing.boardmap", fromlist=["layout"]).layout(
+    layout = __import__("tether_build.print.tiles.boardmap", fromlist=["layout"]).layout(
         4, 1, content.game)
     special = [h for h in layout["hexes"] if h["tile"] in ("center", "forge", "mine")]
     placed = [o for o in doc["ObjectStates"] if o.get("Description", "").count(",") == 1
@@ -112,8 +112,8 @@ def test_every_printed_token_and_special_tile_is_on_the_table(table, content):
 
 
 def test_pieces_are_their_printed_size_and_stand_on_their_hexes(table, content):
-    from tether_build.printing import common, tokens
-    from tether_build.printing.ttstable import UNIT_MM, scale_mm
+    from tether_build.print.tiles import common, tokens
+    from tether_build.print.tts.table import UNIT_MM, scale_mm
 
     doc = table["doc"]
     objects = list(_walk(doc["ObjectStates"]))
@@ -134,7 +134,7 @@ def test_pieces_are_their_printed_size_and_stand_on_their_hexes(table, content):
 @pytest.mark.parametrize("fault", ["guid", "type", "shared key", "card id", "deck ids",
                                    "image", "address"])
 def test_check_save_names_each_broken_rule(table, fault):
-    from tether_build.printing.ttstable import check_save
+    from tether_build.print.tts.table import check_save
 
     doc = copy.deepcopy(table["doc"])
     objs = doc["ObjectStates"]
@@ -168,8 +168,8 @@ def test_check_save_names_each_broken_rule(table, fault):
 
 def test_a_token_picture_is_the_printed_piece_cut_round(table, content):
     """One picture drawn: the Cohort, its printed size at 240 DPI, transparent outside."""
-    from tether_build.printing import tokens
-    from tether_build.printing.ttstable import DPI
+    from tether_build.print.tiles import tokens
+    from tether_build.print.tts.table import DPI
 
     images = table["table"].images
     name = next(n for n in sorted(images) if n.startswith("cohort-"))
@@ -183,8 +183,8 @@ def test_a_token_picture_is_the_printed_piece_cut_round(table, content):
 def test_nothing_is_dropped_on_the_board_but_its_tiles(table, content):
     """Bags, decks, dice, Capitals and tracks stand off the board; only the special tiles and
     their Mine Values stand on it."""
-    from tether_build.printing import boardmap, common
-    from tether_build.printing.ttstable import NATIVE_UNITS, UNIT_MM
+    from tether_build.print.tiles import boardmap, common
+    from tether_build.print.tts.table import NATIVE_UNITS, UNIT_MM
 
     objs = table["doc"]["ObjectStates"]
     radius = boardmap.layout(4, 1, content.game)["radius"]
@@ -208,7 +208,7 @@ def test_a_picture_is_drawn_once_and_then_comes_from_the_cache_byte_for_byte(tab
     """A card's text edit rebuilds the table's JSON; its pictures (tokens, tiles, board) are
     then read from the render cache, keyed by the PDF they are cut from: the same bytes as
     drawn without any cache."""
-    from tether_build.printing import common
+    from tether_build.print.tiles import common
 
     images = table["table"].images
     names = [next(n for n in sorted(images) if n.startswith(p)) for p in ("cohort-", "tile-")]

@@ -35,7 +35,7 @@ def _probe(importer: str) -> dict:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the Linux sonames")
 def test_weasyprint_loads_its_libraries_without_looking_them_up():
-    ours = _probe("import tether_build.render.pdf")
+    ours = _probe("import tether_build.print.layout.pdf")
     usual = _probe("import weasyprint")
     assert ours["spawned"] == []          # no ldconfig, gcc or ld
     assert usual["spawned"]               # the usual import runs them (what is saved)
@@ -65,9 +65,9 @@ def _layout(importer: str, env: dict | None = None) -> dict:
 
 def test_weasyprint_declarations_are_parsed_once_and_lay_out_the_same_bytes(tmp_path,
                                                                             monkeypatch):
-    from tether_build.render import wpffi
+    from tether_build.print.layout import wpffi
 
-    ours = _layout("import tether_build.render.pdf")
+    ours = _layout("import tether_build.print.layout.pdf")
     usual = _layout("import weasyprint")
     assert ours["pdf"] == usual["pdf"]
     assert not ours["pycparser"] and usual["pycparser"]   # no C parsing in our process
@@ -96,7 +96,7 @@ def test_weasyprint_declarations_are_parsed_once_and_lay_out_the_same_bytes(tmp_
     "import cffi\nffi = cffi.FFI(backend=None)\nffi.cdef('int f(int);')\n",
 ])
 def test_another_shape_of_weasyprints_module_is_imported_the_usual_way(tmp_path, body):
-    from tether_build.render import wpffi
+    from tether_build.print.layout import wpffi
 
     (tmp_path / "ffi.py").write_text(body)
     assert wpffi.shape(tmp_path / "ffi.py") is None
@@ -108,7 +108,7 @@ def test_another_shape_of_weasyprints_module_is_imported_the_usual_way(tmp_path,
 
 FONTTOOLS = """
 import sys
-import tether_build.render.pdf
+import tether_build.print.layout.pdf
 from weasyprint.pdf import fonts
 print(sorted(m for m in ("fontTools.subset", "fontTools.varLib", "fontTools.varLib.mutator")
              if m in sys.modules))
@@ -125,7 +125,7 @@ def test_fonttools_subsetter_is_loaded_only_when_weasyprint_subsets_with_it():
     by_fonttools = ("\nimport weasyprint.pdf.fonts as fonts_module\n"
                     "fonts_module.harfbuzz_subset = None\n")
     fixed = {"SOURCE_DATE_EPOCH": "0"}   # (fontTools stamps a font it writes with the time)
-    ours = _layout("import tether_build.render.pdf" + by_fonttools, fixed)
+    ours = _layout("import tether_build.print.layout.pdf" + by_fonttools, fixed)
     usual = _layout("import weasyprint" + by_fonttools, fixed)
     assert ours["pdf"] == usual["pdf"]
     assert ours["pdf"] != _layout("import weasyprint", fixed)["pdf"]   # (fontTools subset)

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from tether_print_helpers import cli
 
-from tether_build.board import distance, generate_board
+from tether_build.engine.board import distance, generate_board
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = yaml.safe_load((ROOT / "tests" / "fixtures" / "content" / "game.yaml").read_text())

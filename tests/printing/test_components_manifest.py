@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from tether_print_helpers import print_build as _print_build
 
-from tether_build.printing import components, tiles, tokens
+from tether_build.print.tiles import components, tiles, tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def content():
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
     return validate(ROOT / "tests" / "fixtures" / "content")
 
 
@@ -25,7 +25,7 @@ def data(content):
 
 
 def test_every_card_is_listed(content, data):
-    from tether_build.cards import normalized_cards
+    from tether_build.content.cards import normalized_cards
 
     cards = normalized_cards(content)
     listed = {c["id"]: c for deck in data["decks"] for c in deck["cards"]}
@@ -83,7 +83,7 @@ def test_dice_and_pile_markers_are_counted_from_content(content, data):
     cards) and one pile marker per Archive and Power draw pile (as the card sheets print)."""
     import yaml
 
-    from tether_build.render.build import PrintOptions, pile_markers
+    from tether_build.print.cards.build import PrintOptions, pile_markers
 
     rolled = [int(card["champion"]["dice"])
               for path in sorted((ROOT / "tests/fixtures/content/cards").glob("*.yaml"))
@@ -101,7 +101,7 @@ def test_dice_and_pile_markers_are_counted_from_content(content, data):
 
 
 def test_dice_count_follows_the_cards(content):
-    from tether_build.cards import normalized_cards
+    from tether_build.content.cards import normalized_cards
 
     cards = [dict(c) for c in normalized_cards(content)]
     champ = next(c for c in cards if c.get("champion"))
@@ -110,9 +110,9 @@ def test_dice_count_follows_the_cards(content):
 
 
 def test_rulebook_components_chapter_gives_dice_and_markers(content, data):
-    from tether_build.rulebook.directives import Ctx
-    from tether_build.rulebook.directives import components as chapter
-    from tether_build.rulebook.words import Words
+    from tether_build.print.rulebook.directives import Ctx
+    from tether_build.print.rulebook.directives import components as chapter
+    from tether_build.print.rulebook.words import Words
 
     html = str(chapter(Ctx(content, Words(content), lambda: data)))
     assert f"{data['totals']['markers']} pile markers" in html

@@ -12,7 +12,7 @@ from tether_pdf_geometry import hexagons, read_paths
 from tether_print_helpers import board_build as _board_build
 from tether_print_helpers import print_build as _print_build
 
-from tether_build.printing import common, palette, tiles, tokens
+from tether_build.print.tiles import common, palette, tiles, tokens
 
 COORD = re.compile(r"-?\d+,\s?-?\d+")
 
@@ -56,7 +56,7 @@ def test_plain_texture_is_light_and_survives_grayscale(content):
 
 
 def test_mana_tracker_follows_content(content, content_copy):
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
 
     most = int(content.game["resources"]["max_mana"])
     tracks = [t for t in tokens.token_set(content) if t.group == "mana_track"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tether_build.board import capital_slots
-from tether_build.printing import boardmap, build, common, tiles
+from tether_build.engine.board import capital_slots
+from tether_build.print.tiles import boardmap, build, common, tiles
 
 FLAT = common.DEFAULT_TILE_MM
 

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tether_build.errors import ContentError
-from tether_build.printing import palette
+from tether_build.print.tiles import palette
 
 BAR = 20.0
 
@@ -67,7 +67,7 @@ def test_old_palette_fails_with_the_known_clash():
 
 
 def test_validate_locates_a_clash(content_copy):
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
 
     path = content_copy / "factions.yaml"
     text = path.read_text(encoding="utf-8")
@@ -88,7 +88,7 @@ def test_a_faction_colour_close_to_a_tile_colour_is_a_located_warning(content):
     """Faction tokens stand on every tile: a faction colour closer to a tile's than the bar
     is a warning at the tile's colour, with the worst vision type (the fixture's Refiner
     on the Forge, Vapourborn on a Plain under protanopia); a distant tile gives none."""
-    from tether_build.crosscheck import warnings
+    from tether_build.content.consistency import warnings
 
     tiles = palette.tile_colours(content)
     assert "forge" in tiles and "capital" not in tiles and "mine" not in tiles

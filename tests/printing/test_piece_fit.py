@@ -1,14 +1,14 @@
-"""The fit check of tiles and tokens (printing/fitcheck.py): a planted overflow is a build
+"""The fit check of tiles and tokens (print/tiles/fitcheck.py): a planted overflow is a build
 error naming the piece and the field, located in content; the fixture's pieces all fit."""
 
 from __future__ import annotations
 
 import pytest
 
+from tether_build.content.validate import validate
 from tether_build.errors import ContentError
-from tether_build.printing import build as printing
-from tether_build.printing import common, fitcheck, tiles, tokens
-from tether_build.validate import validate
+from tether_build.print.tiles import build as printing
+from tether_build.print.tiles import common, fitcheck, tiles, tokens
 
 
 def test_the_fixture_tokens_fit(content):

@@ -10,7 +10,7 @@ import pytest
 from tether_print_helpers import print_build as _print_build
 
 from tether_build.errors import ContentError
-from tether_build.printing import common, fitcheck, textwidth, tiles, tokens
+from tether_build.print.tiles import common, fitcheck, textwidth, tiles, tokens
 
 
 @pytest.fixture(scope="module")

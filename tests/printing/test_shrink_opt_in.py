@@ -1,4 +1,4 @@
-"""Shrink to fit on tiles and tokens, opted in as on cards (`shrink: true`; printing/shrink.py):
+"""Shrink to fit on tiles and tokens, opted in as on cards (`shrink: true`; print/tiles/shrink.py):
 one planted overflow per kind is a build error by default, and with the opt-in a warning
 with the text set smaller until it fits."""
 
@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
+from tether_build.content.validate import validate
 from tether_build.errors import ContentError
-from tether_build.printing import common, fitcheck, shrink, tiles, tokens
-from tether_build.validate import validate
+from tether_build.print.tiles import common, fitcheck, shrink, tiles, tokens
 
 LONG_NAME = "Leadbound of the Unending Eastern Marches"
 LONG_WORD = "Leadershipstaffs"
@@ -107,8 +107,8 @@ def test_a_token_opted_in_shrinks_and_warns(content_copy):
 
 
 def test_the_opt_in_is_in_the_schemas():
-    from tether_build.content_kinds import tiles_schema
-    from tether_build.schemas import terms_schema
+    from tether_build.schemas.generate import terms_schema
+    from tether_build.schemas.kinds import tiles_schema
 
     tile = tiles_schema()["properties"]["tiles"]["additionalProperties"]
     assert tile["properties"]["shrink"]["type"] == "boolean"

@@ -13,7 +13,7 @@ from tether_print_helpers import board_build as _board_build
 from tether_print_helpers import cli
 from tether_print_helpers import print_build as _print_build
 
-from tether_build.printing import common, tiles, tokens
+from tether_build.print.tiles import common, tiles, tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAT = common.DEFAULT_TILE_MM
@@ -33,7 +33,7 @@ def board_build(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def content():
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
     return validate(ROOT / "tests" / "fixtures" / "content")
 
 
@@ -198,7 +198,7 @@ def test_a_map_page_draws_only_the_hexes_its_window_shows_and_looks_the_same(con
     the same image as drawing the whole map under the window."""
     import pypdfium2 as pdfium
 
-    from tether_build.printing import boardmap
+    from tether_build.print.tiles import boardmap
 
     data = boardmap.layout(4, 1, boardmap.load_game(content.root))
     shown = boardmap.render_map(content, data, "a4")
@@ -219,10 +219,10 @@ def test_a_map_page_draws_only_the_hexes_its_window_shows_and_looks_the_same(con
 
 
 def test_a_sheet_page_is_the_same_bytes_whatever_was_laid_out_with_its_fonts(content):
-    """The pages of a stage's sheets share one font configuration (render/pdf.py's shared()),
+    """The pages of a stage's sheets share one font configuration (print/layout/pdf.py's shared()),
     which reads the fonts once; each page's PDF is still the same bytes as laid out alone,
     in whatever order the pages come, so the render cache can keep each one."""
-    from tether_build.render import pdf
+    from tether_build.print.layout import pdf
 
     width, height = common.paper_size("letter")
     pages = tokens.pack(tokens.token_set(content), tokens.sheet_area("letter"), content)[:3]

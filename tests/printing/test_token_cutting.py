@@ -11,7 +11,7 @@ import pytest
 from tether_pdf_geometry import read_paths
 from tether_print_helpers import print_build as _print_build
 
-from tether_build.printing import common, tokens
+from tether_build.print.tiles import common, tokens
 
 MIN_GUTTER_MM = 2.0  # bare paper between the ink of two tokens, and between two rows
 
@@ -75,7 +75,7 @@ def _numerals(pdf, page_no):
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    from tether_build.render.geometry import PT_PER_MM
+    from tether_build.print.geometry import PT_PER_MM
 
     page = pdfium.PdfDocument(str(pdf))[page_no]
     height, chars = page.get_height(), page.get_textpage()

@@ -8,10 +8,10 @@ import itertools
 
 import pytest
 
-from tether_build.render.geometry import CARD_H, CARD_W
-from tether_build.rulebook import anatomy
-from tether_build.rulebook.faces import Faces
-from tether_build.rulebook.words import Words
+from tether_build.print.geometry import CARD_H, CARD_W
+from tether_build.print.rulebook import anatomy
+from tether_build.print.rulebook.faces import Faces
+from tether_build.print.rulebook.words import Words
 
 CORE = {("cost", "mana"), ("name-box",), ("typeline",), ("init-tab",), ("text-box",),
         ("footer",)}
@@ -41,7 +41,7 @@ def test_parts_are_measured_on_the_card(content):
 def test_the_measure_is_kept_in_the_render_cache(content, tmp_path, monkeypatch):
     """A rulebook rebuild reads the parts' places from the render cache (the face's HTML and
     all that shapes its layout are the key) instead of laying the face out again."""
-    from tether_build.render.cache import Cache
+    from tether_build.print.cache import Cache
 
     faces = Faces(content, Cache(tmp_path))
     card = anatomy.pick_card(faces.cards)

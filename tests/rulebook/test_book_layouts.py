@@ -10,10 +10,10 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from tether_build.render.cache import Cache
-from tether_build.render.geometry import PAPERS, PT_PER_MM
-from tether_build.rulebook import book, runon
-from tether_build.rulebook.stamp import stamp
+from tether_build.print.cache import Cache
+from tether_build.print.geometry import PAPERS, PT_PER_MM
+from tether_build.print.rulebook import book, runon
+from tether_build.print.rulebook.stamp import stamp
 
 HTML = ('<style>@page {{ size: {size}; bleed: {bleed}; margin: 10mm; }}</style>'
         '<p>One layout for every paper</p><p style="break-before: page">{note}</p>')
@@ -31,7 +31,7 @@ def _pdf(found: tuple) -> PdfReader:
 
 
 def test_the_papers_share_one_layout_then_the_cache(tmp_path, monkeypatch):
-    from tether_build.render.pdf import Layout
+    from tether_build.print.layout.pdf import Layout
 
     base = book.TEMPLATES.as_uri() + "/"
     cache, real, laid = Cache(tmp_path), Layout.render, []

@@ -14,8 +14,8 @@ import pytest
 from bookmarks import outline, page_glyphs
 from pypdf import PdfReader
 
-from tether_build.rulebook import book, chapterdocs
-from tether_build.validate import validate
+from tether_build.content.validate import validate
+from tether_build.print.rulebook import book, chapterdocs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -155,7 +155,7 @@ def test_the_guide_prints_the_books_page_count_whatever_the_cache_held(project):
     the cache changes nothing in the outputs."""
     import re
 
-    from tether_build.render.cache import Cache, digest
+    from tether_build.print.cache import Cache, digest
 
     base, cache, _ = project
     content = validate(base / "content")

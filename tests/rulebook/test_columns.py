@@ -1,10 +1,10 @@
 """Rules text in two columns, with tables, figures and directive blocks across the page
-(rulebook/columns.py): how a chapter's HTML is cut into runs."""
+(print/rulebook/columns.py): how a chapter's HTML is cut into runs."""
 
 from __future__ import annotations
 
-from tether_build.rulebook.columns import runs
-from tether_build.rulebook.directives import ANATOMY
+from tether_build.print.rulebook.columns import runs
+from tether_build.print.rulebook.directives import ANATOMY
 
 
 def _kinds(html: str) -> list[tuple[str, str]]:

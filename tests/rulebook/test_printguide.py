@@ -1,4 +1,4 @@
-"""The print-and-assemble page (rulebook/printguide.py): numbers from content and from the
+"""The print-and-assemble page (print/rulebook/printguide.py): numbers from content and from the
 print stages' own pagination. The PDFs (print/README.pdf, the book's guide, anatomy and card
 reference) are read in test_rulebook_pdf.py, which builds the book once."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 
-from tether_build.cards import normalized_cards
-from tether_build.printing import boardmap, common
-from tether_build.rulebook import printguide
+from tether_build.content.cards import normalized_cards
+from tether_build.print.rulebook import printguide
+from tether_build.print.tiles import boardmap, common
 
 
 def test_card_pages_follow_the_players(content):

@@ -10,9 +10,9 @@ from collections import Counter
 from bookmarks import page_glyphs
 from pypdf import PdfReader
 
-from tether_build.render.cache import Cache
-from tether_build.render.pdfasm import Writer
-from tether_build.rulebook import book, reference
+from tether_build.print.cache import Cache
+from tether_build.print.pdfparts.pdfasm import Writer
+from tether_build.print.rulebook import book, reference
 
 
 def _page_pdfs(refs) -> list[bytes]:
@@ -118,7 +118,7 @@ def _match(expected: Counter, got: Counter, near: int = 2) -> tuple[Counter, Cou
 def test_a_text_edit_lays_out_its_own_run_of_rows_again(content, tmp_path, monkeypatch):
     from markupsafe import Markup
 
-    from tether_build.render import pdf
+    from tether_build.print.layout import pdf
 
     monkeypatch.setattr(reference, "ROWS", 2)
     laid: list[str] = []
@@ -155,7 +155,7 @@ def test_a_part_that_cannot_start_below_the_one_before_starts_a_fresh_page(tmp_p
     laid out again on a fresh page, instead of running past the page's foot."""
     from pathlib import Path
 
-    from tether_build.rulebook import runon
+    from tether_build.print.rulebook import runon
 
     _, height = runon.box()
     blocks = [height - 5.0, 20.0]   # the second part's block is taller than what is left
@@ -180,8 +180,8 @@ def test_runs_after_a_run_that_grew_are_drawn_lower_not_laid_out_again(content, 
     had (laid out on a whole page), so the edit lays out its own run alone."""
     from markupsafe import Markup
 
-    from tether_build.render import pdf
-    from tether_build.rulebook import runon
+    from tether_build.print.layout import pdf
+    from tether_build.print.rulebook import runon
 
     monkeypatch.setattr(reference, "ROWS", 2)
     laid: list[str] = []

@@ -88,7 +88,7 @@ def test_names_with_control_characters_tokens_or_markup_are_refused(content_copy
 def test_rename_validates_before_writing_nothing_half_done_on_a_crash(content_copy,
                                                                      monkeypatch):
     """A crash between validation and writing leaves the files as they were (17.12)."""
-    from tether_build.rulebook import rename as mod
+    from tether_build.print.rulebook import rename as mod
 
     before = {p: p.read_bytes() for p in content_copy.rglob("*.yaml")}
     calls = []
@@ -105,7 +105,7 @@ def test_rename_validates_before_writing_nothing_half_done_on_a_crash(content_co
 
 
 def test_rename_refuses_when_the_file_changed_since_it_was_read(content_copy, monkeypatch):
-    from tether_build.rulebook import rename as mod
+    from tether_build.print.rulebook import rename as mod
 
     real = mod._validate_copy
 
@@ -152,5 +152,5 @@ def test_rename_names_renames_card_names_keeping_the_design_name_and_tokenises_n
     assert "name: Aurum Plated Armor\n    design_name: \"Gold Plated Armor\"" in cards
     notes = (content_copy / "cards" / "age1_market.yaml").read_text()
     assert "Its {gold} cost is flat" in notes
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
     validate(content_copy)  # still valid content

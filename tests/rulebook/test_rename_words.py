@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from tether_build.cli import main
-from tether_build.rulebook.rename_text import countable, form, quoted_spans
-from tether_build.text import render_plain
+from tether_build.content.text import render_plain
+from tether_build.print.rulebook.rename_text import countable, form, quoted_spans
 
 
 def rename(content_dir, *args):

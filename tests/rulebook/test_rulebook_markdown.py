@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tether_build import text as textmod
 from tether_build.cli import main
-from tether_build.rulebook import odds
-from tether_build.rulebook.chapters import check_chapters, render_chapters
-from tether_build.rulebook.directives import DIRECTIVES, Ctx
-from tether_build.rulebook.words import Words
-from tether_build.validate import validate
+from tether_build.content import text as textmod
+from tether_build.content.validate import validate
+from tether_build.print.rulebook import odds
+from tether_build.print.rulebook.chapters import check_chapters, render_chapters
+from tether_build.print.rulebook.directives import DIRECTIVES, Ctx
+from tether_build.print.rulebook.words import Words
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +44,7 @@ def test_shipped_chapters_render_without_problems(content):
 def test_chapters_read_from_the_render_cache_are_the_chapters_rendered(content, tmp_path):
     """Each chapter's HTML is kept in the render cache under its Markdown: a second reading
     finds every one there and gives the same chapters; an edit parses its chapter alone."""
-    from tether_build.render.cache import Cache
+    from tether_build.print.cache import Cache
 
     rules = ROOT / "tests" / "fixtures" / "content" / "rules"
     plain, _ = render_chapters(_ctx(content), rules, ROOT)
@@ -113,7 +113,7 @@ def test_rules_constants_are_plain_lookups_never_code(content_copy, expression, 
 
 
 def test_constant_forms_fill_lists_mappings_and_arithmetic():
-    from tether_build.constants import fill
+    from tether_build.content.constants import fill
     game = {"b": {"values": {4: 50, 5: 30}, "dist": [2, 3], "n": 3}}
     text, problems = fill("{{ b.values | keys | or }}; {{ b.values | chances }}; "
                           "{{ b.dist | and }}; {{ b.n - 1 }}; {{b.n}}", game)
@@ -178,8 +178,8 @@ def test_rulebook_templates_name_no_game_word_literally(content):
 
 
 def test_figures_come_from_the_board_generator(content):
-    from tether_build.board import generate_board
-    from tether_build.rulebook import svg
+    from tether_build.engine.board import generate_board
+    from tether_build.print.rulebook import svg
 
     _, facts = svg.distance_figure(content)
     assert facts["distance"] == 2 and facts["steps"] == 3  # bridges make the way longer
@@ -235,8 +235,8 @@ def test_a_clean_chapter_is_not_checked_again_until_the_glossary_changes(content
     """A chapter whose tokens and names were checked and found clean is kept so in the
     render cache: the next build does not read it line by line again, unless its text, the
     glossary or the code changed (a rename can make its words a glossary name)."""
-    from tether_build.render.cache import Cache
-    from tether_build.rulebook.chapters import ChapterRenderer
+    from tether_build.print.cache import Cache
+    from tether_build.print.rulebook.chapters import ChapterRenderer
 
     cache = Cache(tmp_path / "cache")
     _chapter(content_copy, "A Legion rolls.")
@@ -266,7 +266,7 @@ def test_distance_figure_bridges_cover_no_label(content):
     import math
     import re as _re
 
-    from tether_build.rulebook import svg
+    from tether_build.print.rulebook import svg
 
     html, _ = svg.distance_figure(content)
     bars = [(*map(float, m.groups()[:4]), float(m.group(5))) for m in _re.finditer(
@@ -295,7 +295,7 @@ def test_player_aid_bids_come_from_the_bid_draft_chapter(tmp_path, content):
     """The aid's bidding box is the [bid_draft] chapter's section naming the [buy_bid]
     (buy and pass bids, payment, roll-off), in glossary words; without it, a located error."""
     from tether_build.errors import TetherError
-    from tether_build.rulebook import aid
+    from tether_build.print.rulebook import aid
 
     words = Words(content)
     rules = ROOT / "tests" / "fixtures" / "content" / "rules"

@@ -15,11 +15,11 @@ from click.testing import CliRunner
 from PIL import Image
 from pypdf import PdfReader
 
-from tether_build.cards import normalized_cards
 from tether_build.cli import main
-from tether_build.printing import tiles
-from tether_build.rulebook import anatomy, printguide
-from tether_build.rulebook.faces import Faces
+from tether_build.content.cards import normalized_cards
+from tether_build.print.rulebook import anatomy, printguide
+from tether_build.print.rulebook.faces import Faces
+from tether_build.print.tiles import tiles
 
 ROOT = Path(__file__).resolve().parents[2]
 RENAMES = {"mana": ("Aether", "Aether"), "power_deck": ("Relic Deck", "Relic Decks")}
@@ -285,7 +285,7 @@ def test_anatomy_and_icon_key_in_the_book(guide_out, content):
 
 def test_card_reference_is_a_compact_table(guide_out, content):
     """One row per card with its cost and the initiative the rules use, in a few pages."""
-    from tether_build.render.context import initiative_shown
+    from tether_build.print.cards.context import initiative_shown
 
     reader = PdfReader(guide_out / "rulebook-a4.pdf")
     pages = [p.extract_text() for p in reader.pages]

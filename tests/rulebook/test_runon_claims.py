@@ -8,8 +8,8 @@ import os
 import subprocess
 import sys
 
-from tether_build.render.cache import Cache
-from tether_build.rulebook import runon
+from tether_build.print.cache import Cache
+from tether_build.print.rulebook import runon
 
 
 def test_a_live_claim_is_respected_and_a_dead_ones_taken_over(tmp_path):
@@ -35,7 +35,7 @@ def test_a_live_claim_is_respected_and_a_dead_ones_taken_over(tmp_path):
 
 
 def test_a_waiting_chain_gets_the_holders_entry(tmp_path):
-    from tether_build.render.cache import pack
+    from tether_build.print.cache import pack
 
     cache = Cache(tmp_path)
     holder = runon._claim(cache, "bookch", "k")

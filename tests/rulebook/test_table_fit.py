@@ -1,4 +1,4 @@
-"""The fit check of the book's tables (rulebook/tablefit.py): measured after layout, a table
+"""The fit check of the book's tables (print/rulebook/tablefit.py): measured after layout, a table
 past the text area, text outside its cell or type under the minimum is refused by name."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tether_build.errors import TetherError
-from tether_build.render.pdf import Layout
-from tether_build.rulebook import tablefit
-from tether_build.rulebook.pagebase import TEMPLATES
+from tether_build.print.layout.pdf import Layout
+from tether_build.print.rulebook import tablefit
+from tether_build.print.rulebook.pagebase import TEMPLATES
 
 BASE = TEMPLATES.as_uri() + "/"
 
@@ -82,9 +82,9 @@ def test_a_table_opted_in_shrinks_until_it_fits():
 
 
 def test_a_chapter_opts_in_by_its_front_matter(content, content_copy):
-    from tether_build.rulebook.chapters import ChapterRenderer
-    from tether_build.rulebook.directives import Ctx
-    from tether_build.rulebook.words import Words
+    from tether_build.print.rulebook.chapters import ChapterRenderer
+    from tether_build.print.rulebook.directives import Ctx
+    from tether_build.print.rulebook.words import Words
 
     path = content_copy / "rules" / "14-board.md"
     text = path.read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The rulebook's worked examples come from engine runs (rulebook/examples.py, worked.py).
+"""The rulebook's worked examples come from engine runs (print/rulebook/examples.py, worked.py).
 
 Each example is read from a real run on the fixture content: its names are the content's,
 its numbers move when content's numbers move, the same content gives the same bytes, and
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tether_build.rulebook import examples as ex
-from tether_build.rulebook.directives import DIRECTIVES, Ctx
-from tether_build.rulebook.words import Words
+from tether_build.print.rulebook import examples as ex
+from tether_build.print.rulebook.directives import DIRECTIVES, Ctx
+from tether_build.print.rulebook.words import Words
 
 NAMES = ("bid-example", "action-example", "siege-example", "setup-figure", "combat-example")
 
@@ -33,7 +33,7 @@ def _text(html: str) -> str:
 
 
 def _edited(content_copy: Path, old: str, new: str) -> object:
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
 
     game = content_copy / "game.yaml"
     text = game.read_text(encoding="utf-8")
@@ -152,7 +152,7 @@ def test_examples_follow_the_content(content_copy, rendered):
         "force: {hp: 1, dice: 1, hit: 2}", "force: {hp: 1, dice: 1, hit: 3}", 1)
     text = re.sub(r"(starting:\n  forces:) 4", r"\1 5", text, count=1)
     (content_copy / "game.yaml").write_text(text, encoding="utf-8")
-    from tether_build.validate import validate
+    from tether_build.content.validate import validate
 
     after = _render(validate(content_copy))
     assert "holds 5 Cohorts" in _text(after["setup-figure"])
@@ -166,7 +166,7 @@ def test_examples_follow_the_content(content_copy, rendered):
 def test_no_moment_is_a_located_chapter_error(content_copy):
     """No Buy Bid can ever be made and no Pass Pot holds Gold: the Bid-Draft example has
     nothing to show, and the chapter says so at its directive line."""
-    from tether_build.rulebook.chapters import ChapterRenderer
+    from tether_build.print.rulebook.chapters import ChapterRenderer
 
     content = _edited(content_copy, "min_buy_bid: 1", "min_buy_bid: 999")
     ex._RULES.clear()
@@ -200,7 +200,7 @@ def test_lead_in_stays_with_its_figure():
     with the figure they introduce, not stay behind alone (the "Anatomy of a card" page)."""
     import weasyprint
 
-    from tether_build.render.patches import page_root
+    from tether_build.print.layout.patches import page_root
 
     css = (Path(__file__).resolve().parents[2] / "templates" / "rulebook" /
            "worked.css").read_text(encoding="utf-8")
@@ -244,7 +244,7 @@ def test_runs_kept_in_the_render_cache_read_back_the_same(content, rendered, tmp
                                                           monkeypatch):
     """The examples' engine runs kept in the render cache (examples.stored) give the same
     examples, byte for byte, as runs played with no cache; a damaged entry is played again."""
-    from tether_build.render.cache import Cache
+    from tether_build.print.cache import Cache
 
     cache = Cache(tmp_path / "cache")
     with ex.stored(cache):
@@ -271,7 +271,7 @@ def test_a_text_edit_keeps_the_runs_key(content):
     reads the kept runs; its effect is in the key."""
     import json
 
-    from tether_build.render.cache import Cache
+    from tether_build.print.cache import Cache
 
     ex._RULES.clear()
     with ex.stored(Cache(Path("unused"))):

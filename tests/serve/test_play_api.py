@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tether_build.playserve import Lobby, content_version, handle
+from tether_build.serve.play import Lobby, content_version, handle
 
 
 @pytest.fixture(scope="module")
@@ -197,8 +197,8 @@ class Broken:
 
 
 def test_a_failing_game_does_not_stop_the_others(lobby, monkeypatch):
-    from tether_build import playserve
     from tether_build.engine.simulate import AGENTS
+    from tether_build.serve import play as playserve
 
     gid, tokens = _new(lobby, ["human", "heuristic"], seed=6)
     monkeypatch.setattr(playserve, "_agents", lambda: {**AGENTS, "broken": Broken})

@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from tether_build.playboard import CHAR_EM, board_svg
-from tether_build.playserve import Lobby, handle
+from tether_build.serve.board import CHAR_EM, board_svg
+from tether_build.serve.play import Lobby, handle
 
 NS = "{http://www.w3.org/2000/svg}"
 SLACK = 0.05  # mm: boxes that only touch do not overlap

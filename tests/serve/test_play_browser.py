@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(
 
 def _serve(**kw):
     from tests.conftest import CONTENT
-    from tether_build.serve import Site, default_pages, make_server
+    from tether_build.serve.app import Site, default_pages, make_server
 
     srv = make_server(Site(CONTENT, default_pages(), **kw), port=0)
     threading.Thread(target=srv.serve_forever, daemon=True).start()

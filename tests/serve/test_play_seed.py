@@ -9,7 +9,7 @@ import stat
 
 import pytest
 
-from tether_build.playserve import Lobby, handle
+from tether_build.serve.play import Lobby, handle
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +152,7 @@ def test_a_changed_or_foreign_save_is_refused(lobby, tmp_path):
 
 
 def test_an_open_save_still_loads_and_says_its_seed_is_open(lobby):
-    from tether_build.playserve import content_version
+    from tether_build.serve.play import content_version
     rules = lobby.current()
     old = {"format": 2, "players": 2, "seed": 7, "seats": ["human", "heuristic"],
            "factions": None, "options": {}, "content_version": rules.version,

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from tether_build.playserve import Lobby, handle
+from tether_build.serve.play import Lobby, handle
 
 NS = "{http://www.w3.org/2000/svg}"
 

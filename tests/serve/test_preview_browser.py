@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def server(content_copy):
-    from tether_build.serve import Site, default_pages, make_server
+    from tether_build.serve.app import Site, default_pages, make_server
 
     srv = make_server(Site(content_copy, default_pages()), port=0)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)

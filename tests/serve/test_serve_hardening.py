@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tether_build.serve import Site, make_server
+from tether_build.serve.app import Site, make_server
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_nul_in_a_static_path_and_an_unexpected_error_are_answered(site_server):
 
 
 def test_a_silent_connection_is_closed_after_the_read_timeout(content_copy, monkeypatch):
-    from tether_build import serve
+    from tether_build.serve import app as serve
 
     monkeypatch.setattr(serve, "READ_TIMEOUT", 1)
     srv = make_server(Site(content_copy, {}), port=0)
@@ -106,7 +106,7 @@ def test_serve_port_out_of_range_and_port_in_use_are_one_line_errors(content_cop
 
 def test_gallery_shows_the_engine_reading_and_drift_under_each_card(content_copy):
     """Issue 18.2/18.8: the preview shows what the engine reads, and drift in red."""
-    from tether_build.preview import gallery_page
+    from tether_build.serve.preview import gallery_page
 
     path = content_copy / "cards" / "starter.yaml"
     path.write_text(path.read_text().replace('text: "Gain +2 {gold}."',
@@ -119,7 +119,7 @@ def test_gallery_shows_the_engine_reading_and_drift_under_each_card(content_copy
 
 
 def test_gallery_shows_a_card_that_does_not_resolve(content_copy):
-    from tether_build.preview import gallery_page
+    from tether_build.serve.preview import gallery_page
 
     path = content_copy / "cards" / "age1_market.yaml"
     text = path.read_text()
@@ -134,7 +134,7 @@ def test_gallery_shows_a_card_that_does_not_resolve(content_copy):
 def test_card_art_is_served_from_the_project_folder_only(content_copy, tmp_path):
     """The gallery shows a card's art: picture through /art/; nothing outside the project
     folder, and nothing but pictures, is served there."""
-    from tether_build.preview import gallery_page
+    from tether_build.serve.preview import gallery_page
 
     project = content_copy.parent
     from PIL import Image

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..render.cache import digest, files_digest
+from ..print.cache import digest, files_digest
 
 DEFAULT_GAMES = 120  # a multiple of 30: every player count meets every faction rotation equally
 _PKG = Path(__file__).resolve().parent.parent
@@ -35,7 +35,7 @@ def play_key(play: dict[str, bytes], games: int, seed: int) -> str:
 
 def _played(play: dict[str, bytes], *head: str) -> str:
     """`head`, the compiled definitions `play` and the code that plays them, hashed."""
-    from .. import board  # read through its module: the file may move (scripts/relayout.py)
+    from ..engine import board  # read through its module: the file may move (scripts/relayout.py)
 
     return digest(*head, *(part for name in sorted(play) for part in (name, play[name])),
                   files_digest(_PKG, PLAY_CODE), Path(board.__file__).read_bytes())

@@ -17,8 +17,8 @@ import json
 import time
 from dataclasses import asdict
 
-from ..compile import compile_engine
-from ..textcheck import drift
+from ..content.textcheck import drift
+from ..effects.compile import compile_engine
 from .examples import examples_form, locate_failures, run_examples
 from .instrument import instrumented_rules
 from .memo import (

@@ -13,6 +13,6 @@ from pathlib import Path
 def load(content_dir, memo=None):
     """The validated content of `content_dir` (ContentError listing every problem if it is
     not valid). memo: a render cache remembering files found schema-valid."""
-    from ..validate import validate
+    from ..content.validate import validate
 
     return validate(Path(content_dir), memo)

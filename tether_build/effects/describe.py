@@ -320,7 +320,7 @@ def ability_reading(ability: dict, terms: dict | None = None, passive: bool = Fa
 
 def every_reading(content, cards: list[dict] | None = None) -> list[tuple[str, str]]:
     """(where, reading) of every card and faction passive of the content."""
-    from ..cards import normalized_cards
+    from ..content.cards import normalized_cards
 
     out = []
     for card in normalized_cards(content) if cards is None else cards:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from ..board import capital_slots, generate_board
 from . import rand
+from .board import capital_slots, generate_board
 from .game import Game
 from .options import Options
 from .state import CardInst, Player, State

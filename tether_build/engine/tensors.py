@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..board import generate_board
+from .board import generate_board
 from .decisions import DECISIONS
 from .topo import edge_key, topology
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .. import board as geo
+from . import board as geo
 from .core import shared
 
 

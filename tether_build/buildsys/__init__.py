@@ -1,0 +1,1 @@
+"""The build system: keys from recorded reads, workers, commit, manifest, watch, verify. Stages never import it."""

@@ -1,0 +1,1 @@
+"""Content: load, schema-check and validate the designer's files; the model's own views."""

@@ -1,0 +1,167 @@
+"""One guard for every path the tool reads or writes (issue 43).
+
+Reads: the path is resolved (every symlink followed) and must lie inside the given root (the
+project folder for content, the output folder for build records and caches); it must be a
+regular file (no folder, FIFO, device or socket) no larger than a limit, checked with stat
+before a byte is read, and read through a descriptor opened non-blocking (a FIFO swapped in
+after the check cannot hang the read) with at most limit + 1 bytes taken.
+
+Writes, removals and moves inside an output folder: `out_path` takes the path relative to the
+folder and refuses an absolute path, `..`, and any symlink on the way (a folder or the file
+itself), so a tampered build folder cannot send a write or a removal outside it.
+
+A refusal is a `Refused` (a TetherError) whose message names the path and why, never the
+file's bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from ..errors import TetherError
+
+TEXT_MAX = 8 * 2**20      # a YAML or Markdown content file (the largest is ~200 kB)
+IMAGE_MAX = 20 * 2**20    # a picture of the content (card art, rules images)
+RECORD_MAX = 64 * 2**20   # a build record (manifest, commit record) or a cache entry
+FILE_MAX = 512 * 2**20    # anything else the tool reads back (outputs it wrote)
+
+
+class Refused(TetherError):
+    """A path the guard refuses; str() is one line: the path and why."""
+
+    def __init__(self, path, why: str):
+        super().__init__(f"{path}: {why}")
+        self.path, self.why = path, why
+
+
+def _mb(limit: int) -> str:
+    return f"{limit / 2**20:g} MiB"
+
+
+def project_of(content_root) -> Path:
+    """The project folder of a content folder (the folder that holds it)."""
+    root = Path(content_root).resolve()
+    return root.parent
+
+
+def why_not_readable(path, root=None, limit: int = FILE_MAX) -> str | None:
+    """Why `path` may not be read (outside `root` once resolved, not a regular file, larger
+    than `limit`), or None when it may. root None: no containment (a file the user named)."""
+    path = Path(path)
+    try:
+        real = path.resolve(strict=True)
+    except FileNotFoundError:
+        return "is a link to nothing" if path.is_symlink() else "no such file"
+    except (OSError, RuntimeError) as exc:   # a link loop, a name too long
+        return f"cannot be resolved ({getattr(exc, 'strerror', None) or exc})"
+    if root is not None and not real.is_relative_to(Path(root).resolve()):
+        return ("is a link to a file outside " if path.is_symlink() or real != path.absolute()
+                else "lies outside ") + f"the folder {root}"
+    try:
+        st = os.stat(real)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if not stat.S_ISREG(st.st_mode):
+        return "is not a regular file (a folder, FIFO, device or socket)"
+    if st.st_size > limit:
+        return f"is larger than {_mb(limit)}"
+    return None
+
+
+def read_bytes(path, root=None, limit: int = FILE_MAX) -> bytes:
+    """The bytes of `path` once the guard allows it; raises Refused otherwise (or when the
+    file changed into something else or grew past `limit` meanwhile)."""
+    why = why_not_readable(path, root, limit)
+    if why:
+        raise Refused(path, why)
+    try:
+        fd = os.open(Path(path).resolve(), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise Refused(path, f"cannot be read ({exc.strerror})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Refused(path, "is not a regular file (a folder, FIFO, device or socket)")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(2**20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise Refused(path, f"cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise Refused(path, f"is larger than {_mb(limit)}")
+    return b"".join(chunks)
+
+
+def read_text(path, root=None, limit: int = TEXT_MAX) -> str:
+    """`read_bytes` decoded as UTF-8 (Refused when it is not)."""
+    try:
+        return read_bytes(path, root, limit).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Refused(path, f"is not UTF-8 text (byte {exc.start})") from None
+
+
+def rel_ok(rel) -> bool:
+    """Whether `rel` is a plain relative path (no absolute path, drive, `..`, NUL, empty)."""
+    if not isinstance(rel, str) or not rel or "\0" in rel or "\\" in rel:
+        return False
+    p = Path(rel)
+    return not p.is_absolute() and ".." not in p.parts and p.parts[:1] != ("/",) \
+        and all(part not in ("", ".") for part in rel.split("/"))
+
+
+def out_path(out, rel) -> Path:
+    """`out / rel` for a write, removal or move, once no part of it can lead outside `out`:
+    `rel` is plain (rel_ok) and no folder on the way, nor the file itself, is a symlink.
+    Raises Refused otherwise. Folders not made yet are fine (the write makes them)."""
+    out = Path(out)
+    if not rel_ok(rel):
+        raise Refused(out / str(rel), "not a plain path inside the output folder")
+    here = out
+    for part in Path(rel).parts:
+        here = here / part
+        try:
+            st = os.lstat(here)
+        except FileNotFoundError:
+            break
+        except OSError as exc:
+            raise Refused(here, f"cannot be checked ({exc.strerror})") from None
+        if stat.S_ISLNK(st.st_mode):
+            raise Refused(here, "is a symlink inside the output folder (the tool writes "
+                                "only real files and folders there; remove it)")
+    return out / rel
+
+
+def out_path_ok(out, rel) -> bool:
+    try:
+        out_path(out, rel)
+    except Refused:
+        return False
+    return True
+
+
+# ---- what laid-out pages may load -------------------------------------------------------
+TOOL_ROOT = Path(__file__).resolve().parents[2]   # templates/, fonts, the package
+_READ_ROOTS: set[Path] = set()
+
+
+def allow_reads(project) -> None:
+    """Let pages of this process (and the workers it forks) load files of `project` (the
+    folder holding the content: card art, rules images). Called when content is loaded."""
+    _READ_ROOTS.add(Path(project).resolve())
+
+
+def may_load(path) -> bool:
+    """Whether a page may load `path`: once resolved, inside the tool's folder (templates)
+    or a project whose content this process loaded; nothing else on the disk."""
+    try:
+        real = Path(path).resolve(strict=True)
+    except (OSError, RuntimeError):
+        return False
+    return any(real.is_relative_to(root) for root in (TOOL_ROOT, *_READ_ROOTS))

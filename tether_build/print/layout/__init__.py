@@ -1,0 +1,1 @@
+"""The one place that touches WeasyPrint, Pango, fontTools, cffi and pypdf internals."""

@@ -1,0 +1,289 @@
+"""The one module that imports WeasyPrint: lay out HTML, measure text boxes, write PDF."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+from ...errors import TetherError
+from ...forking import collector_paused
+from . import patches
+from .boxes import first as _first
+from .boxes import walk as _walk
+from .patches import page_root, parse
+from .resources import local_file
+
+patches.import_weasyprint()
+
+# (after import_weasyprint: these find WeasyPrint imported)
+from weasyprint.text.fonts import FontConfiguration
+
+patches.install()
+
+try:  # WeasyPrint >= 69: a fetcher object that refuses every protocol but file:
+    from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
+
+    class _LocalFetcher(URLFetcher):
+        def __init__(self, grayscale: bool = False, **kwargs):
+            super().__init__(**kwargs)
+            self.grayscale = grayscale
+
+        def fetch(self, url, headers=None):
+            try:
+                local_file(url)
+            except TetherError as exc:
+                raise FatalURLFetchingError(str(exc)) from None
+            response = super().fetch(url, headers)
+            if not self.grayscale:
+                return response
+            from ..modes import gray_resource
+
+            try:
+                data = gray_resource(url, response.content_type, response.read())
+            finally:
+                response.close()
+            kind = response.content_type
+            kind = "image/png" if kind.startswith("image/") and kind != "image/svg+xml" \
+                else kind
+            return URLFetcherResponse(response.url, data, {"Content-Type": kind})
+
+    def _fetcher(grayscale: bool = False):
+        return _LocalFetcher(grayscale, allowed_protocols={"file"}, fail_on_errors=True)
+except ImportError:  # WeasyPrint 62-68 (requirements.lock holds 66: it lays out faster)
+    from weasyprint import default_url_fetcher
+
+    def _fetcher(grayscale: bool = False):
+        def fetch(url: str, *args, **kwargs):
+            local_file(url)
+            resource = default_url_fetcher(url, *args, **kwargs)
+            if grayscale:
+                from ..modes import gray_resource
+
+                body = resource.pop("file_obj", None)
+                data = body.read() if body is not None else resource.pop("string")
+                resource["string"] = gray_resource(url, resource.get("mime_type", ""), data)
+            return resource
+        return fetch
+
+PX_PER_MM = 96 / 25.4
+TOLERANCE_PX = 0.5
+FOOTER_GAP_PX = 2 * PX_PER_MM
+# The print services' safe zone, from the edge of a face drawn with 1/8 in of bleed: The
+# Game Crafter's poker template keeps text 1/8 in inside the cut line, as does
+# MakePlayingCards' (its 822 x 1122 px image is centred on the same trim, 36 px of bleed).
+SAFE_ZONES_MM = {"tgc": 3.175 + 3.175, "mpc": 3.175 + 3.175}
+SAFE_MM = max(SAFE_ZONES_MM.values())
+MIN_PT = {"stamp": 4.4}   # smallest type per measured box (data-fit); others MIN_PT_DEFAULT
+MIN_PT_DEFAULT = 6.0
+PX_PER_PT = 96 / 72
+
+# WeasyPrint logs unsupported CSS at WARNING; the templates are ours, so keep the CLI quiet
+# and let tests catch real problems (missing files raise below).
+logging.getLogger("weasyprint").setLevel(logging.ERROR)
+logging.getLogger("fontTools").setLevel(logging.ERROR)
+
+
+@dataclass
+class Fit:
+    """What one laid-out page reports: which face, and whether name or text overflow."""
+
+    key: str            # data-face or data-back value
+    card: str | None
+    name_over: float    # mm the name is too wide (0 when it fits)
+    text_over: float    # mm the text is too tall (0 when it fits)
+    footer_over: float  # mm the footer's two sides overlap (0 when they fit)
+    art_mm: float | None = None   # height of the art box (None: none shown)
+    boxes: dict = None  # measured box (data-fit) -> why it does not fit; {} when all do
+
+
+class Layout:
+    """Lays out HTML documents with one font configuration and one image cache."""
+
+    def __init__(self, base_url: str, grayscale: bool = False):
+        # fontTools stamps subset fonts with the current time unless this is set; a fixed
+        # stamp makes the PDFs reproducible, so unchanged outputs are not rewritten.
+        os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
+        self.base_url = base_url
+        self.grayscale = grayscale   # modes.py: every colour the pages load made gray
+        self.fonts = FontConfiguration()
+        self.cache: dict = {}
+
+    def render(self, html: str):
+        """A laid-out WeasyPrint document (one page per section)."""
+        # templates, fonts and icons come from disk only: the build never uses the network
+        if self.grayscale:
+            from ..modes import gray_html
+
+            html = gray_html(html)
+        with collector_paused():
+            return parse(html, self.base_url, _fetcher(self.grayscale)).render(
+                font_config=self.fonts, cache=self.cache)
+
+    @staticmethod
+    def measure(document) -> list[Fit]:
+        """Per page: how far the name and the rules text overflow their boxes."""
+        return [_measure_page(page_root(page)) for page in document.pages]
+
+    @staticmethod
+    def write(pages: list, first_document) -> bytes:
+        """One PDF of the given laid-out pages (they may come from several documents)."""
+        with collector_paused():
+            return first_document.copy(pages).write_pdf()
+
+
+_SHARED: dict = {}     # base URL -> the Layout this process's documents of it share
+
+
+def shared(base: str) -> Layout:
+    """The Layout (font configuration, parsed style sheets, images) that a stage's documents
+    with this base URL are laid out with in this process: the fonts are read once for all
+    of them, not once a document, in this process and those it forks. A document's bytes do not depend on what
+    shared its Layout. A stage starts with fresh()."""
+    found = _SHARED.get(base)
+    if found is None:
+        found = _SHARED[base] = Layout(base)
+    return found
+
+
+def fresh(base: str, warm: str | None = None) -> None:
+    """Start a stage's layouts of `base`: forget a Layout of an earlier stage in this
+    process (a file it read may have changed since: `tether build --watch`), and lay out
+    `warm` (a document linking the style sheets the stage's documents link) in the new one,
+    so a process forked next finds them read."""
+    _SHARED.pop(base, None)
+    if warm is not None:
+        shared(base).render(warm)
+
+
+WARM_UP_HTML = """<!DOCTYPE html><html><head><link rel="stylesheet" href="fonts/fonts.css">
+<style>@page { size: 63mm 88mm; margin: 3mm; } p { font-family: "Tether Sans"; }
+h1 { font-family: "Tether Serif"; font-weight: bold; } img { width: 4mm; }</style></head>
+<body><h1>Warm 1/2</h1><p>Text <b>bold</b> <i>italic</i> 0123456789 <img src="icons/gold.svg"
+alt=""></p></body></html>"""
+
+
+def warm_up(base_url: str) -> None:
+    """Lay out, write and draw one small page, as a process that forks builds does before
+    its first (`tether build --watch`): the libraries' first-use work (font configuration,
+    the C type declarations cffi parses on first use, PDFium's start) is then done once, not
+    in every build. Nothing of it reaches an output."""
+    import pypdfium2 as pdfium
+
+    layout = Layout(base_url)
+    document = layout.render(WARM_UP_HTML)
+    pdf = Layout.write(document.pages, document)
+    page = pdfium.PdfDocument(pdf)[0]
+    page.render(scale=1).to_pil().tobytes()
+
+
+def _measure_page(page_box) -> Fit:
+    section = next((b for b in _walk(page_box)
+                    if getattr(b, "element", None) is not None
+                    and (b.element.get("data-face") or b.element.get("data-back"))), None)
+    if section is None:
+        raise TetherError("a rendered page has no data-face or data-back section")
+    key = section.element.get("data-face") or section.element.get("data-back")
+    card = section.element.get("data-card")
+    name_over = text_over = 0.0
+    name_box, name = _first(section, "name-box", None), _first(section, "name", None)
+    if name_box is not None and name is not None:
+        # a name may wrap (two lines fit the box); too wide a word or too many lines overflow
+        lines = [b for b in _walk(name) if type(b).__name__ == "LineBox"]
+        widest = max([_line_extent(b) for b in lines] + [name.margin_width()])
+        tall = sum(b.height for b in lines) if lines else name.margin_height()
+        name_over = max(0.0, widest - name_box.width, tall - name_box.height)
+    typeline = _first(section, "typeline", "BlockBox")
+    kind, init = _first(section, "type", None), _first(section, "initiative", None)
+    if typeline is not None and kind is not None and init is not None:
+        # the type line shrinks with the name (same header level)
+        name_over = max(name_over, kind.margin_width() + init.margin_width() + FOOTER_GAP_PX
+                        - typeline.width)
+    body, flow = _first(section, "body", None), _first(section, "text-flow", None)
+    if body is not None and flow is not None:
+        # the text box is as tall as its text, in a column under the art: it overflows
+        # when its lines run past the bottom of the body (or above its top)
+        lines = [b for b in _walk(flow) if type(b).__name__ == "LineBox"]
+        top = min([flow.content_box_y()] + [b.position_y for b in lines])
+        bottom = max([flow.content_box_y() + flow.height]
+                     + [b.position_y + b.height for b in lines])
+        body_top = body.content_box_y()
+        text_over = max(0.0, bottom - (body_top + body.height), body_top - top)
+    art = _first(section, "art-box", None)
+    art_mm = art.border_height() / PX_PER_MM if art is not None else None
+    footer_over = 0.0
+    footer = _first(section, "footer", "BlockBox")
+    left, right = _first(section, "foot-left", None), _first(section, "foot-right", None)
+    if footer is not None and left is not None and right is not None:
+        footer_over = max(0.0, left.margin_width() + right.margin_width() + FOOTER_GAP_PX
+                          - footer.width)
+    return Fit(key, card, _mm(name_over), _mm(text_over), _mm(footer_over), art_mm,
+               _boxes(section))
+
+
+def _text_boxes(box):
+    return [b for b in _walk(box) if type(b).__name__ == "TextBox" and b.text.strip()]
+
+
+ASCENT_EM, DESCENT_EM = 0.76, 0.24   # DejaVu: the tallest glyph above and below the line
+DESCENDERS = set("gjpqyQ,;()[]{}/|_")
+
+
+def _ink_rows(text) -> tuple[float, float]:
+    """Top and bottom of a text box's glyphs (not of its font's line box: a digit in a
+    tight badge may fit while the font's line height does not)."""
+    size = text.style["font_size"]
+    baseline = getattr(text, "baseline", None)
+    if baseline is None:
+        return text.position_y, text.position_y + text.height
+    base = text.position_y + baseline
+    below = DESCENT_EM * size if DESCENDERS & set(text.text) else 0.0
+    return base - ASCENT_EM * size, base + below
+
+
+def _boxes(section) -> dict[str, str]:
+    """Every measured box (an element with `data-fit`) of a face or back: why its text does
+    not fit (runs outside the box, or smaller than MIN_PT), and every text outside the
+    print services' safe zone; {} when all fit."""
+    problems: dict[str, str] = {}
+    done: set[int] = set()
+    page_w = section.margin_width()
+    page_h = section.margin_height()
+    safe = SAFE_MM * PX_PER_MM - TOLERANCE_PX
+    for box in _walk(section):
+        element = getattr(box, "element", None)
+        name = element.get("data-fit") if element is not None else None
+        if not name or id(element) in done or type(box).__name__ == "LineBox":
+            continue
+        done.add(id(element))
+        x0, y0 = box.border_box_x(), box.border_box_y()
+        x1, y1 = x0 + box.border_width(), y0 + box.border_height()
+        texts = _text_boxes(box)
+        for text in texts:
+            tx0, tx1 = text.position_x, text.position_x + text.width
+            ty0, ty1 = _ink_rows(text)
+            over = max(x0 - tx0, tx1 - x1, y0 - ty0, ty1 - y1)
+            if over > TOLERANCE_PX:
+                problems[name] = (f"{text.text.strip()!r} runs {_mm(over):.1f} mm outside "
+                                  f"its box ({_mm(x1 - x0):.1f} x {_mm(y1 - y0):.1f} mm)")
+                break
+            size = text.style["font_size"] / PX_PER_PT
+            if size < MIN_PT.get(name, MIN_PT_DEFAULT) - 0.05:
+                problems[name] = (f"{text.text.strip()!r} is set at {size:.1f} pt, under "
+                                  f"the {MIN_PT.get(name, MIN_PT_DEFAULT)} pt minimum")
+                break
+            if min(tx0, ty0, page_w - tx1, page_h - ty1) < safe:
+                problems[name] = (f"{text.text.strip()!r} lies outside the print services' "
+                                  f"safe zone ({SAFE_MM:.2f} mm from the edge of the face)")
+                break
+    return problems
+
+
+def _line_extent(line) -> float:
+    """How wide the text of a line box runs (a line box spans its block; its text may not)."""
+    ends = [c.position_x + c.margin_width() for c in line.children]
+    return max(ends, default=line.position_x) - line.position_x
+
+
+def _mm(px: float) -> float:
+    return 0.0 if px <= TOLERANCE_PX else px / PX_PER_MM

@@ -1,0 +1,1 @@
+"""Cutting laid-out PDFs into reusable page fragments and joining them."""

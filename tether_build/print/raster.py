@@ -1,0 +1,117 @@
+"""Rasterize the faces PDF with pypdfium2: per-card PNGs at 300 DPI and TTS cells.
+
+Cards are never redrawn: every pixel comes from the same PDF pages WeasyPrint laid out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from concurrent.futures import ThreadPoolExecutor
+
+import pypdfium2 as pdfium
+
+from . import pngfile
+from .geometry import ART_BLEED, CARD_W, MM_PER_INCH, PT_PER_MM
+
+DPI = 300
+# name -> (width px, height px) at 300 DPI, trim 750 x 1050 px centred
+PRESETS = {"tgc": (825, 1125), "mpc": (822, 1122)}
+
+
+def _render(page, scale: float, box_px: tuple[int, int, int, int]):
+    """A PIL image of the page at `scale`, cut to box_px (left, top, width, height) in px.
+
+    pdfium rounds sizes and crops up to whole pixels, so the cut is done here, exactly.
+    """
+    image = page.render(scale=scale).to_pil()
+    left, top, width, height = box_px
+    return image.crop((left, top, left + width, top + height))
+
+
+def _preset_box(page, preset: str) -> tuple[int, int, int, int]:
+    """Centre the preset on the page at 300 DPI (MPC: 1 px off centre, 0.08 mm)."""
+    w_px, h_px = PRESETS[preset]
+    w_pt, h_pt = page.get_size()
+    full_w, full_h = round(w_pt * DPI / 72), round(h_pt * DPI / 72)
+    return (full_w - w_px) // 2, (full_h - h_px) // 2, w_px, h_px
+
+
+def salt() -> str:
+    """What every raster image shares: the drawing code and the libraries that draw and encode."""
+    from pypdfium2.version import PDFIUM_INFO
+
+    from .cache import code_digest, digest, versions
+
+    return digest("raster/1", code_digest("print/raster.py", "print/geometry.py",
+                                      "print/pngfile.py"),
+                  versions("pypdfium2", "pillow"), str(PDFIUM_INFO))
+
+
+class Raster:
+    """The faces PDFs, opened when first drawn; finds a face's page by its key.
+
+    With a cache (render.cache.Cache), a PNG is reused when its face PDF page is the same.
+    """
+
+    def __init__(self, parts: list[tuple[bytes, list[str]]], cache=None):
+        from .cache import Cache
+
+        self.parts = parts
+        self.docs: dict[int, object] = {}
+        self.where = {k: (d, i) for d, (_, keys) in enumerate(parts) for i, k in enumerate(keys)}
+        self.cache = cache if cache is not None else Cache(None)
+        self._digests: dict[int, str] = {}
+        self._salt: str | None = None
+
+    def close(self) -> None:
+        for doc in self.docs.values():
+            doc.close()
+        self.docs.clear()
+
+    def page(self, key: str):
+        """The pdfium page of a face or back key."""
+        doc, index = self.where[key]
+        if doc not in self.docs:
+            self.docs[doc] = pdfium.PdfDocument(self.parts[doc][0])
+        return self.docs[doc][index]
+
+    def face_id(self, key: str) -> str:
+        """What a face's pixels come from: the drawing salt, its PDF's SHA-256 and page."""
+        doc, index = self.where[key]
+        if doc not in self._digests:
+            self._digests[doc] = hashlib.sha256(self.parts[doc][0]).hexdigest()
+        if self._salt is None:
+            self._salt = salt()
+        return f"{self._salt}:{self._digests[doc]}:{index}"
+
+    def pngs(self, keys: list[str], preset: str = "tgc") -> dict[str, bytes]:
+        """PNG bytes per key at 300 DPI with bleed, sized by the preset (tgc, mpc)."""
+        from .cache import digest
+
+        data, images, cache_keys = {}, {}, {}
+        for key in keys:
+            cache_keys[key] = digest("png", self.face_id(key), preset, DPI)
+            hit = self.cache.get("png", cache_keys[key])
+            if hit is not None:
+                data[key] = hit
+                continue
+            page = self.page(key)
+            images[key] = _render(page, DPI / 72, _preset_box(page, preset))
+        with ThreadPoolExecutor(max_workers=2) as pool:   # zlib compresses without the GIL
+            for key, png in zip(images, pool.map(lambda im: pngfile.png(im, DPI),
+                                                 images.values())):
+                data[key] = png
+                self.cache.put("png", cache_keys[key], png)
+        return {key: data[key] for key in keys}
+
+    def trimmed(self, key: str, width_px: int, height_px: int):
+        """A PIL image of the face cut at the trim (no bleed), e.g. for a TTS sheet cell."""
+        page = self.page(key)
+        scale = width_px / (CARD_W * PT_PER_MM)
+        bleed_px = round(ART_BLEED * PT_PER_MM * scale)
+        return _render(page, scale, (bleed_px, bleed_px, width_px, height_px))
+
+
+def trim_dpi(width_px: int) -> float:
+    """The resolution a trimmed cell of width_px has."""
+    return width_px / (CARD_W / MM_PER_INCH)

@@ -1,0 +1,1 @@
+"""Tabletop Simulator: card decks and the table."""

@@ -1,0 +1,1 @@
+"""The JSON Schemas of content, generated from the code (`tether schemas`)."""

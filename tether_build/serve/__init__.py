@@ -1,0 +1,1 @@
+"""`tether serve`: the live preview and the Play page."""
