@@ -493,11 +493,22 @@ def battle(content) -> dict:
     """A battle of Cohorts only, no card or faction ability in play: seat 1 (the Attacker)
     marches its stack along a Bridge into a hex held by seat 0 (the Defender), and the
     engine fights the battle at once (§12.7). The dice streams (scenario seeds) are tried
-    in order and the most telling battle kept (ties: the first)."""
+    in order and the most telling battle kept (ties: the first). Kept in the render cache
+    like the other runs (stored())."""
+    a, d = BATTLE["attackers"], BATTLE["defenders"]
+    memo = _memo_key(content, "battle", a, d, seated(content, 2))
+    kept = _recall(memo)
+    if isinstance(kept, dict):
+        return kept
+    got = _battle(content, rules_of(content), a, d)
+    _keep(memo, got)
+    return got
+
+
+def _battle(content, rules, a: int, d: int) -> dict:
+    """The battle played (see battle)."""
     from ...engine.scenario import scenario
 
-    rules = rules_of(content)
-    a, d = BATTLE["attackers"], BATTLE["defenders"]
     best = None
     for seed in SIEGE_SEEDS:
         g = scenario(rules, 2, seed, factions=seated(content, 2), passives=False)
