@@ -49,22 +49,29 @@ DEFAULTS = {"players": 2, "seed": -1, "options": "", "content": "content"}
 _RULES: dict[str, object] = {}   # content folder -> Ruleset
 _USE: list = []                  # a Ruleset set by use_rules (overrides `content`)
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="The Last Tether",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=6,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULTS,
-)
+def _game_type(short_name: str, long_name: str, observations: bool):
+    """The game's OpenSpiel type (both registrations): turn-based (the Action Step's secret
+    choices one after another), imperfect information, 2-6 players; `observations`: whether
+    the states give observation and information-state strings and tensors."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=6,
+        min_num_players=2,
+        provides_information_state_string=observations,
+        provides_information_state_tensor=observations,
+        provides_observation_string=observations,
+        provides_observation_tensor=observations,
+        parameter_specification=DEFAULTS,
+    )
+
+
+GAME_TYPE = _game_type(SHORT_NAME, "The Last Tether", observations=True)
 
 
 def use_rules(rules) -> None:
@@ -225,22 +232,7 @@ pyspiel.register_game(GAME_TYPE, TetherGame)
 
 
 NATIVE_NAME = "tether_native"
-NATIVE_TYPE = pyspiel.GameType(
-    short_name=NATIVE_NAME,
-    long_name="The Last Tether (native engine)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=6,
-    min_num_players=2,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=False,
-    provides_observation_tensor=False,
-    parameter_specification=DEFAULTS,
-)
+NATIVE_TYPE = _game_type(NATIVE_NAME, "The Last Tether (native engine)", observations=False)
 
 
 class TetherNativeGame(TetherGame):
