@@ -408,8 +408,8 @@ def siege(content) -> dict:
     """A stack marches into the Defender's Capital (no battle), then the Siege is fought.
 
     Two seats: the Defender holds its starting Cohorts in its Capital; the Attacker has one
-    more on a neighbouring hex with a Bridge into it. The first dice stream (scenario seed)
-    whose Siege lasts two or more Combat Rounds is kept."""
+    more on a neighbouring hex with a Bridge into it; no faction ability is in play. The
+    first dice stream (scenario seed) whose Siege lasts two or more Combat Rounds is kept."""
     rules = rules_of(content)
     start = int(content.game["starting"]["forces"])
     memo = _memo_key(content, "siege", start, seated(content, 2))
@@ -427,7 +427,9 @@ def _siege(content, rules, start: int) -> dict:
 
     first = None
     for seed in SIEGE_SEEDS:
-        g = scenario(rules, 2, seed, factions=seated(content, 2))
+        # no faction ability in play, as in the combat example: the text gives every
+        # Cohort the plain dice and hit number (a Defender's Shield Wall would change them)
+        g = scenario(rules, 2, seed, factions=seated(content, 2), passives=False)
         s = g.s
         cap = s.players[0].capital
         near = min(s.topo.nbrs[cap], key=lambda h: (s.tile[h] != "plain", h))

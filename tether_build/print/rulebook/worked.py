@@ -338,7 +338,8 @@ def siege_example(ctx) -> Markup:
                 if not sg["entered_battle"] else "")
              + f" When the [action_phase] ends, the [siege] is fought to the death, "
              f"{dfn} as the [defender] and {att} as the [attacker]. Each [force] rolls "
-             f"{_n(force['dice'], 'die')} and hits on {force['hit']} or less.")
+             f"{_n(force['dice'], 'die')} and hits on {force['hit']} or less (no card or "
+             f"faction ability in play; dice stream {sg['seed']}).")
     items, current = [], None
     for e in sg["events"]:
         kind = e["e"]
