@@ -104,6 +104,8 @@ def _rules(content: str):
 class TetherGame(pyspiel.Game):
     """The Last Tether for OpenSpiel (see the module docstring)."""
 
+    game_type = GAME_TYPE   # the registration this class is made for
+
     def __init__(self, params=None):
         params = {**DEFAULTS, **(params or {})}
         players = int(params["players"])
@@ -116,7 +118,7 @@ class TetherGame(pyspiel.Game):
             num_distinct_actions=NUM_ACTIONS, max_chance_outcomes=SEEDS, num_players=players,
             min_utility=0.0, max_utility=1.0, utility_sum=1.0,
             max_game_length=MAX_GAME_LENGTH)
-        super().__init__(GAME_TYPE, info, params)
+        super().__init__(self.game_type, info, params)
 
     def new_initial_state(self):
         """The game set up from `seed`, waiting at its first decision; with seed -1,
@@ -238,19 +240,7 @@ NATIVE_TYPE = _game_type(NATIVE_NAME, "The Last Tether (native engine)", observa
 class TetherNativeGame(TetherGame):
     """The Last Tether for OpenSpiel on the native engine's state (no observations)."""
 
-    def __init__(self, params=None):
-        params = {**DEFAULTS, **(params or {})}
-        players = int(params["players"])
-        if not 2 <= players <= 6:
-            raise ValueError(f"players={players}: the game takes 2-6")
-        self.players, self.seed = players, int(params["seed"])
-        self.opts = parse_options(str(params["options"]))
-        self.rules = _rules(str(params["content"]))
-        info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS, max_chance_outcomes=SEEDS, num_players=players,
-            min_utility=0.0, max_utility=1.0, utility_sum=1.0,
-            max_game_length=MAX_GAME_LENGTH)
-        pyspiel.Game.__init__(self, NATIVE_TYPE, info, params)
+    game_type = NATIVE_TYPE
 
     def state_for(self, seed: int):
         """The native engine state of a game set up from `seed`."""
