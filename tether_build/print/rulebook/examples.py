@@ -433,18 +433,9 @@ def _siege(content, rules, start: int) -> dict:
         s = g.s
         cap = s.players[0].capital
         near = min(s.topo.nbrs[cap], key=lambda h: (s.tile[h] != "plain", h))
-        s.add_forces(0, cap, start)
-        s.add_forces(1, near, start + 1)
-        s.bridges.add(_edge(cap, near))
-        march = [o for o in g.move_options(1, "stack", rules.march_distance, False, False)
-                 if o[4][-1] == cap]
-        if not march:
-            raise NoMoment("a [stack] next to an enemy [capital] cannot [march] into it",
-                           "the Siege example marches in along a [bridge]; check "
-                           "game.yaml basic_actions")
-        mark = len(g.events)
-        g.do_move(1, march[0], rules.march_distance, False, False)
-        g.resolve_contacts(1)
+        mark = _march_in(g, rules, cap, start, near, start + 1, NoMoment(
+            "a [stack] next to an enemy [capital] cannot [march] into it",
+            "the Siege example marches in along a [bridge]; check game.yaml basic_actions"))
         entered = [e for e in g.events[mark:] if e["e"] == "battle"]
         held = {p: s.forces[cap].get(p, 0) for p in (0, 1)}
         mark = len(g.events)
@@ -464,6 +455,25 @@ def _siege(content, rules, start: int) -> dict:
             return got
         first = first or got
     return first
+
+
+def _march_in(g, rules, into: int, defenders: int, frm: int, attackers: int,
+              none: NoMoment) -> int:
+    """Seat 0 holds `into` with `defenders` Cohorts, seat 1 stands next to it on `frm` with
+    `attackers` and a Bridge between; seat 1 marches its stack in and contact is resolved.
+    The length of the event log before the march (raises `none` if it cannot march)."""
+    s = g.s
+    s.add_forces(0, into, defenders)
+    s.add_forces(1, frm, attackers)
+    s.bridges.add(_edge(into, frm))
+    march = [o for o in g.move_options(1, "stack", rules.march_distance, False, False)
+             if o[4][-1] == into]
+    if not march:
+        raise none
+    mark = len(g.events)
+    g.do_move(1, march[0], rules.march_distance, False, False)
+    g.resolve_contacts(1)
+    return mark
 
 
 def _edge(a: int, b: int) -> int:
@@ -522,18 +532,9 @@ def _battle(content, rules, a: int, d: int) -> dict:
             raise NoMoment("the board has no two neighbouring plain [hex:pl]",
                            "the combat example fights in one; check game.yaml board")
         where, frm = spots[0]
-        s.add_forces(0, where, d)
-        s.add_forces(1, frm, a)
-        s.bridges.add(_edge(where, frm))
-        march = [o for o in g.move_options(1, "stack", rules.march_distance, False, False)
-                 if o[4][-1] == where]
-        if not march:
-            raise NoMoment("a [stack] cannot [march] into an enemy-held [hex] next to it",
-                           "the combat example marches in along a [bridge]; check "
-                           "game.yaml basic_actions")
-        mark = len(g.events)
-        g.do_move(1, march[0], rules.march_distance, False, False)
-        g.resolve_contacts(1)
+        mark = _march_in(g, rules, where, d, frm, a, NoMoment(
+            "a [stack] cannot [march] into an enemy-held [hex] next to it",
+            "the combat example marches in along a [bridge]; check game.yaml basic_actions"))
         got = {"seed": seed, "attackers": a, "defenders": d, "hex": s.topo.coords[where],
                "rounds": _battle_rounds(g.events[mark:]),
                "after": {str(p): s.forces[where].get(p, 0) for p in (0, 1)}}
