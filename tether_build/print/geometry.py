@@ -131,13 +131,17 @@ class Sheet:
         ys = [self.y0 + i * CARD_H for i in range(self.rows + 1)]
         return xs, ys
 
+    def outer_x(self, xs: list[float]) -> tuple[float, float]:
+        """The left and right edges the side marks stand off from (`xs`: the cut lines)."""
+        return self.x0, self.x0 + self.cols * CARD_W
+
     def marks(self) -> list[tuple[float, float, float, float]]:
         """Crop mark segments (x1, y1, x2, y2): in the margin, in line with every cut."""
         xs, ys = self.cut_lines()
         top, bottom = _mark_span(self, "top"), _mark_span(self, "bottom")
         left, right = _mark_span(self, "left"), _mark_span(self, "right")
         y_top, y_bot = self.y0, self.y0 + self.rows * CARD_H
-        x_left, x_right = self.x0, self.x0 + self.cols * CARD_W
+        x_left, x_right = self.outer_x(xs)
         out = []
         for x in xs:
             out.append((x, y_top - top[0], x, y_top - top[1]))

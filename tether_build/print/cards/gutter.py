@@ -81,20 +81,9 @@ class GutterSheet(Sheet):
         ys = [self.y0 + i * CARD_H for i in range(self.rows + 1)]
         return sorted(set(xs)), ys
 
-    def marks(self):
-        xs, ys = self.cut_lines()
-        top, bottom = _mark_span(self, "top"), _mark_span(self, "bottom")
-        left, right = _mark_span(self, "left"), _mark_span(self, "right")
-        y_top, y_bot = self.y0, self.y0 + self.rows * CARD_H
-        x_left, x_right = xs[0], xs[-1]
-        out = []
-        for x in xs:
-            out.append((x, y_top - top[0], x, y_top - top[1]))
-            out.append((x, y_bot + bottom[0], x, y_bot + bottom[1]))
-        for y in ys:
-            out.append((x_left - left[0], y, x_left - left[1], y))
-            out.append((x_right + right[0], y, x_right + right[1], y))
-        return out
+    def outer_x(self, xs: list[float]) -> tuple[float, float]:
+        """The outermost cut lines (the fold's gutter lies between the two halves)."""
+        return xs[0], xs[-1]
 
 
 def gutter_sheet(paper: str) -> GutterSheet:
