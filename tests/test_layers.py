@@ -2,6 +2,9 @@
 
 - only the commands layer loads and validates content: every other module (the print layer,
   the checks, the engine, the serve pages) receives the loaded model;
+- the stages never import the build system (`buildsys/`: keys, cache, workers, commit, lock):
+  what they need of it (the atomic writer, waiting for another stage) the commands layer hands
+  them as an argument;
 - a private name (`_x`) is private to its module: no other module of the package imports it or
   reads it from an imported module."""
 
@@ -66,6 +69,45 @@ def test_the_load_rule_can_fail():
     assert _loads_content(package, module)   # `from package import validate`
     assert _loads_content("tether_build.content.load", "load_partial")
     assert not _loads_content("tether_build.content.load", "Content")
+
+
+# the stage layers, and the build system they never import
+STAGE_LAYERS = ("print", "check", "engine", "effects", "content", "analysis")
+BUILDSYS = "tether_build.buildsys"
+
+
+def _imports_buildsys(module: str, what: str | None) -> bool:
+    full = f"{module}.{what}" if what else module
+    return any(m == BUILDSYS or m.startswith(BUILDSYS + ".") for m in (module, full))
+
+
+def _stage_modules(mods) -> dict:
+    return {name: path for name, path in mods.items()
+            if any(name == f"tether_build.{layer}" or name.startswith(f"tether_build.{layer}.")
+                   for layer in STAGE_LAYERS)}
+
+
+def _buildsys_imports(mods) -> list[str]:
+    return [f"{path}:{line}: {module} {what or ''}".rstrip()
+            for name, path in sorted(_stage_modules(mods).items())
+            for module, what, line in _imported(name, path) if _imports_buildsys(module, what)]
+
+
+def test_stages_never_import_the_build_system():
+    found = [f.replace(str(PACKAGE.parent) + "/", "") for f in _buildsys_imports(_modules())]
+    assert found == [], "the build system imported by a stage layer:\n" + "\n".join(found)
+
+
+def test_the_buildsys_rule_can_fail(tmp_path):
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text("def f():\n    from ...buildsys.lock import write_outputs\n")
+    plain = tmp_path / "plain.py"
+    plain.write_text("from tether_build import buildsys\nimport tether_build.buildsys.reads\n")
+    mods = {"tether_build.print.cards.lazy": lazy, "tether_build.check.plain": plain,
+            "tether_build.commands.ok": lazy}   # the commands layer may
+    assert [f.rsplit(":", 2)[1:] for f in _buildsys_imports(mods)] == [   # sorted by module
+        ["1", " tether_build buildsys"], ["2", " tether_build.buildsys.reads"],
+        ["2", " tether_build.buildsys.lock write_outputs"]]
 
 
 def _private_uses(name: str, path, mods) -> list[str]:

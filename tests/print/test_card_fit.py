@@ -239,7 +239,7 @@ def test_players_and_options_print_to_their_own_folder(tmp_path, monkeypatch):
 
     seen = []
 
-    def fake(content_dir, out, opts, progress=None):
+    def fake(content_dir, out, opts, progress=None, **_write):
         seen.append((Path(out), opts.players, opts.initiative))
         raise SystemExit(0)
 

@@ -200,7 +200,7 @@ def test_a_map_page_draws_only_the_hexes_its_window_shows_and_looks_the_same(con
 
     from tether_build.print.tiles import boardmap
 
-    data = boardmap.layout(4, 1, boardmap.load_game(content.root))
+    data = boardmap.layout(4, 1, content.game)
     shown = boardmap.render_map(content, data, "a4")
     map_w, map_h = boardmap.map_size(data["radius"], FLAT)
     pages = boardmap.split(map_w, map_h, "a4")

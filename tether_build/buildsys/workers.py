@@ -122,7 +122,7 @@ def _prefetch(ctx, layout: bool = True) -> None:
 
 
 def _import_layout() -> None:
-    from .preload import load_layout
+    from ..print.preload import load_layout
 
     load_layout()   # the layout libraries and the versions the cache keys name: inherited
 

@@ -38,9 +38,10 @@ def board(content_dir: Path, players: int, seed: int, as_json: bool, out: Path, 
     from ..print.tiles import build
 
     if as_json:
+        from ..commands.printing import board_json
         from ..print.tiles.boardmap import layout_json
 
-        sys.stdout.write(layout_json(build.board_json(content_dir, players, seed)))
+        sys.stdout.write(layout_json(board_json(content_dir, players, seed)))
         return
     from ..commands.printing import build_board
 

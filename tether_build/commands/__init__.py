@@ -16,3 +16,23 @@ def load(content_dir, memo=None):
     from ..content.validate import validate
 
     return validate(Path(content_dir), memo)
+
+
+def load_game(content_dir) -> dict:
+    """content/game.yaml alone, schema-checked, problems located (ContentError): the part of
+    the model `tether board --json` reads, loaded without the rest (fast, for scripts)."""
+    from ..content import schemacheck, yamlio
+    from ..errors import ContentError, Problem
+
+    path = Path(content_dir) / "game.yaml"
+    shown = str(path)
+    if not path.exists():
+        raise ContentError([Problem(shown, 1, 1, "", "required content file is missing")])
+    doc, problems = yamlio.load(path.resolve(), shown)
+    if doc is not None:
+        for where, message, hint in schemacheck.check(doc.data, "game.schema.json"):
+            line, col = doc.locate(where)
+            problems.append(Problem(shown, line, col, yamlio.dotted(where), message, hint))
+    if problems:
+        raise ContentError(problems)
+    return doc.data

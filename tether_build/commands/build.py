@@ -523,6 +523,22 @@ def tiles_stage(ctx: Context) -> dict[str, bytes]:
     return files
 
 
+def rulebook_stage(ctx: Context) -> dict[str, bytes]:
+    """Stage: the rulebook for the build's papers, and print/README.pdf. Side by side with
+    the cards stage, it waits for that stage midway to reuse the faces it laid out."""
+    import os
+
+    from ..buildsys.workers import wait_for
+    from ..print.rulebook.book import render_rulebook
+
+    book = render_rulebook(ctx.content, ctx.content_dir, tuple(ctx.papers), ctx.cache_dir,
+                           (ctx.board_players, ctx.seed),
+                           faces_ready=lambda: wait_for("cards"),
+                           workers=ctx.jobs or os.cpu_count() or 1)
+    ctx.warnings += book.warnings
+    return book.files
+
+
 def board_stage(ctx: Context) -> dict[str, bytes]:
     """Stage: a board layout (JSON), its real-size map and overview."""
     from ..buildsys.views import ContentView, board_view
@@ -564,7 +580,7 @@ STAGES: list[Stage] = [
            "templates/icons/**/*", "templates/fonts/**/*"), ("buildsys/*.py", "print/*.py", "print/cards/*.py", "print/layout/*.py", "print/pdfparts/*.py", "print/tts/*.py", "content/cards.py"),
           uses_paper=True, view="tether_build.commands.build:cards_view", versioned="work",
           parallel=True, settings=("allow_unresolved", "board_players", "seed", "tts_url")),
-    Stage("rulebook", "rulebook", "tether_build.print.rulebook.book:stage",
+    Stage("rulebook", "rulebook", "tether_build.commands.build:rulebook_stage",
           ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
            "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
           ("print/rulebook/*.py", "buildsys/*.py", "print/*.py", "print/cards/*.py", "print/layout/*.py", "print/pdfparts/*.py", "print/tts/*.py", "print/tiles/*.py", "print/tts/*.py", "engine/board.py"), uses_paper=True,

@@ -1,7 +1,8 @@
 """`print-cards`: content -> print sheets (A4, Letter), per-card PNGs and TTS decks.
 
 MkDocs' recipe: gather and validate everything, render in memory, write last: every file
-swapped in together, the output folder locked (buildlock.write_outputs, commit.py).
+swapped in together, the output folder locked: the commands layer hands `build_print` the
+build system's writer (buildsys.lock.write_outputs), which this layer never imports.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...buildsys.lock import write_outputs
 from ...errors import TetherError
 
 MIN_FACES_PER_WORKER = 24
@@ -194,10 +194,15 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
     return files
 
 
+Write = Callable[..., list[str]]   # (out, {relpath: bytes}, removals, command) -> changed
+
+
 def build_print(content, out: Path, opts: PrintOptions,
-                progress: Callable[[str], None] = lambda msg: None) -> PrintResult:
+                progress: Callable[[str], None] = lambda msg: None, *,
+                write: Write) -> PrintResult:
     """Render the chosen cards of the validated content (loaded by the commands layer:
-    commands.printing.build_print), write every output atomically."""
+    commands.printing.build_print), and write every output with `write` (the build system's
+    atomic, locked writer, handed in by the commands layer)."""
     from ...content.cards import normalized_cards
 
     start = time.perf_counter()
@@ -213,8 +218,8 @@ def build_print(content, out: Path, opts: PrintOptions,
 
         removals = _stale(out, result.decks, set(files), suffix(opts.modes))
     # all or nothing, the folder locked: a kill leaves the previous sheets or these
-    written = set(write_outputs(out, {_rel(out, p): data for p, data in files.items()},
-                                [_rel(out, p) for p in removals], "tether print-cards"))
+    written = set(write(out, {_rel(out, p): data for p, data in files.items()},
+                        [_rel(out, p) for p in removals], "tether print-cards"))
     for path, data in sorted(files.items()):
         (result.written if _rel(out, path) in written else result.unchanged).append(str(path))
         result.sizes[str(path)] = len(data)

@@ -254,8 +254,8 @@ def _lay_out(pages, cards: list[dict], backs: list[str], workers: int):
         if len(chunks) == 1:
             results = [_work(0)]
         else:
-            from ...buildsys.preload import load_layout
             from ...forking import fork_pool
+            from ..preload import load_layout
 
             # loaded here, not in each worker: this process needs it too, for the sheets'
             # keys (read_faces), and the workers inherit it

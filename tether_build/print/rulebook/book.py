@@ -447,15 +447,3 @@ def content_version(version: str, content_dir: Path) -> str:
 
     name = describe(content_dir)
     return f"{version} ({name})" if name else version
-
-
-def stage(ctx) -> dict[str, bytes]:
-    """`tether build` stage: the rulebook for the build's papers, and print/README.pdf."""
-    from ...buildsys.workers import wait_for
-
-    book = render_rulebook(ctx.content, ctx.content_dir, tuple(ctx.papers), ctx.cache_dir,
-                           (ctx.board_players, ctx.seed),
-                           faces_ready=lambda: wait_for("cards"),
-                           workers=ctx.jobs or os.cpu_count() or 1)
-    ctx.warnings += book.warnings
-    return book.files

@@ -11,45 +11,16 @@ neighbour so the half-marks meet.
 from __future__ import annotations
 
 import bisect
-import copy
 import json
 import math
 import string
 from collections.abc import Callable
-from functools import lru_cache
-from pathlib import Path
 
 from ...engine.board import all_hexes, capital_slots, generate_board
-from ...errors import ContentError
 from . import common
 
 OVERLAP_MM = 12.0
 LABEL_CORNER_MM = 2.0
-
-
-def load_game(content_dir: Path) -> dict:
-    """content/game.yaml alone, schema-checked (fast: `board --json` needs nothing else)."""
-    from ...errors import Problem
-
-    path = Path(content_dir) / "game.yaml"
-    if not path.exists():
-        raise ContentError([Problem(str(path), 1, 1, "", "required content file is missing")])
-    return copy.deepcopy(_load_game(path.resolve(), path.stat().st_mtime_ns, str(path)))
-
-
-@lru_cache(maxsize=4)
-def _load_game(path: Path, _mtime: int, shown: str) -> dict:
-    from ...content import schemacheck, yamlio
-    from ...errors import Problem
-
-    doc, problems = yamlio.load(path, shown)
-    if doc is not None:
-        for where, message, hint in schemacheck.check(doc.data, "game.schema.json"):
-            line, col = doc.locate(where)
-            problems.append(Problem(shown, line, col, yamlio.dotted(where), message, hint))
-    if problems:
-        raise ContentError(problems)
-    return doc.data
 
 
 def layout(players: int, seed: int, game: dict) -> dict:

@@ -1,8 +1,9 @@
 """The two print builds behind `tether board` and `tether print-tiles`: gather, render, write.
 
-Everything is rendered in memory first and written last, all together (buildlock.write_outputs:
-the output folder locked, the files swapped in by commit.py), so an error or a kill leaves the
-previous outputs untouched.
+Everything is rendered in memory first and written last, all together by the `write` the
+commands layer hands in (the build system's buildsys.lock.write_outputs: the output folder
+locked, the files swapped in by commit.py), so an error or a kill leaves the previous outputs
+untouched.
 """
 
 from __future__ import annotations
@@ -15,16 +16,12 @@ from pathlib import Path
 from . import boardmap, common, components, fitcheck, shrink, tiles, tokens
 
 Echo = Callable[[str], None]
+Write = Callable[..., list[str]]   # (out, {relpath: bytes}, removals, command) -> changed
 
 
 def papers_for(choice: str) -> list[str]:
     """'a4', 'letter' or 'both' -> paper names."""
     return list(common.PAPERS) if choice == "both" else [choice]
-
-
-def board_json(content_dir: Path, players: int, seed: int) -> dict:
-    """The layout only (reads content/game.yaml alone, so scripts can call it fast)."""
-    return boardmap.layout(players, seed, boardmap.load_game(content_dir))
 
 
 def board_files(content, players: int, seed: int, papers: list[str],
@@ -65,13 +62,13 @@ def every_count_files(content, seed: int, papers: list[str], flat: float,
 
 
 def build_board(content, players: int, seed: int, out: Path, papers: list[str],
-                flat: float, echo: Echo) -> list[Path]:
+                flat: float, echo: Echo, *, write: Write) -> list[Path]:
     """Write build/board/board-P-S.json, the real-size map and the overview per paper, from
     the validated content (loaded by the commands layer)."""
     start = time.perf_counter()
     files = {Path(out) / rel: data
              for rel, data in board_files(content, players, seed, papers, flat).items()}
-    _write(out, files, echo)
+    _write(out, files, echo, write)
     radius = content.game["board"]["radius_by_players"][players]
     echo(f"board: {players} players, seed {seed}, radius {radius} "
          f"in {time.perf_counter() - start:.1f} s")
@@ -113,7 +110,7 @@ def print_files(content, cards: list[dict], papers: list[str], flat: float,
 
 
 def build_prints(content, out: Path, papers: list[str], flat: float,
-                 echo: Echo, square: bool = False) -> list[Path]:
+                 echo: Echo, square: bool = False, *, write: Write) -> list[Path]:
     """Write the tile and token sheets per paper, components.txt and components.json, from
     the validated content (loaded by the commands layer)."""
     from ...content.cards import normalized_cards
@@ -122,19 +119,16 @@ def build_prints(content, out: Path, papers: list[str], flat: float,
     rel_files, data = print_files(content, normalized_cards(content), papers, flat, echo,
                                   square)
     files = {Path(out) / rel: blob for rel, blob in rel_files.items()}
-    _write(out, files, echo)
+    _write(out, files, echo, write)
     t = data["totals"]
     echo(f"print: {t['tiles']} tiles, {t['tokens']} tokens, {t['cards']} cards listed "
          f"in {time.perf_counter() - start:.1f} s")
     return list(files)
 
 
-def _write(out: Path, files: dict[Path, bytes], echo: Echo) -> None:
-    from ...buildsys.lock import write_outputs
-
-    written = set(write_outputs(Path(out), {p.relative_to(out).as_posix(): data
-                                            for p, data in files.items()},
-                                command="tether print"))
+def _write(out: Path, files: dict[Path, bytes], echo: Echo, write: Write) -> None:
+    written = set(write(Path(out), {p.relative_to(out).as_posix(): data
+                                    for p, data in files.items()}, [], "tether print"))
     for path, data in files.items():
         for label, mm in getattr(data, "overflows", []):
             echo(f"warning: {path.name}: {label} text is {mm:g} mm too long for its box "

@@ -1,4 +1,5 @@
-"""Loading the layout libraries ahead of the work, in the process workers fork from."""
+"""Loading the layout libraries ahead of the work, in the process workers fork from (the
+build system's preloaded process, buildsys/workers.py, and the card faces' own workers)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ def load_layout() -> None:
     the render cache's keys name, in this process: done before forking workers that lay
     out, they inherit all of it (each imported them again, on its own critical path), and
     this process has them for the keys it works out after."""
-    from ..print import html  # noqa: F401
-    from ..print.cache import LAYOUT_PACKAGES, versions
-    from ..print.layout import pdf  # noqa: F401
-    from ..print.pdfparts import pdfasm  # noqa: F401
+    from . import html  # noqa: F401
+    from .cache import LAYOUT_PACKAGES, versions
+    from .layout import pdf  # noqa: F401
+    from .pdfparts import pdfasm  # noqa: F401
 
     versions(*LAYOUT_PACKAGES)
