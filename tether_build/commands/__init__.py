@@ -12,10 +12,12 @@ from pathlib import Path
 
 def load(content_dir, memo=None):
     """The validated content of `content_dir` (ContentError listing every problem if it is
-    not valid). memo: a render cache remembering files found schema-valid."""
+    not valid), frozen: the stages receive a read-only model (content/frozen.py). memo: a
+    render cache remembering files found schema-valid."""
+    from ..content.frozen import freeze
     from ..content.validate import validate
 
-    return validate(Path(content_dir), memo)
+    return freeze(validate(Path(content_dir), memo))
 
 
 def load_game(content_dir) -> dict:

@@ -37,6 +37,13 @@ class Content:
     broken: dict[str, yamlio.Doc] = field(default_factory=dict)
     complete: bool = True
 
+    def __setattr__(self, name: str, value) -> None:
+        if self.__dict__.get("frozen"):   # handed to the stages (content/frozen.py)
+            from .frozen import FrozenModelError
+            raise FrozenModelError(f"the content model is read-only: a stage cannot set "
+                                   f"content.{name} (dataclasses.replace makes a changed copy)")
+        object.__setattr__(self, name, value)
+
     def data(self, name: str):
         return self.docs[name].data
 
