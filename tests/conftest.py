@@ -88,14 +88,18 @@ def built_project(tmp_path_factory) -> Path:
     from build_edits import Project
     from run_once import once_per_run
 
+    from tether_build.commands.build import AUDIT_ENV
     from tether_build.print.layout.patches import STOCK_ENV
 
     def make(base):
         project = Project.make(base / "project")
         stock = os.environ.pop(STOCK_ENV, None)   # the patched build (the default)
+        # every stage's reads, unfiltered, for tests/test_stage_key_audit.py
+        os.environ[AUDIT_ENV] = str(project.root / "reads-audit.jsonl")
         try:
             project.build()
         finally:
+            os.environ.pop(AUDIT_ENV, None)
             if stock is not None:
                 os.environ[STOCK_ENV] = stock
         return str(project.root)

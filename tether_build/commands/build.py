@@ -208,6 +208,30 @@ def _file_digest(path: Path, base: Path, seen: dict | None = None) -> bytes:
     return hashlib.sha256(data).digest()
 
 
+# the environment variables that change what a stage writes: fontTools and the PDF writers
+# date their output by SOURCE_DATE_EPOCH (print/layout/pdf.py sets "0" when it is unset: the
+# same key either way), with its value when unset
+OUTPUT_ENV = {"SOURCE_DATE_EPOCH": "0"}
+_LIBRARIES: list[str] = []
+
+
+def libraries() -> str:
+    """Python's version and every installed distribution with its version (the names of the
+    site-packages' *.dist-info folders: one listing, about 0.3 ms), in every stage's key: a
+    library upgrade (WeasyPrint, fontTools, Pillow, PyYAML...) changes the bytes a stage
+    writes, and its key with it. Read once a process."""
+    if not _LIBRARIES:
+        import os
+        import sys
+
+        names = []
+        for folder in sys.path:
+            if folder.endswith("-packages") and os.path.isdir(folder):
+                names += [n for n in os.listdir(folder) if n.endswith(".dist-info")]
+        _LIBRARIES.append(f"{sys.version}|" + ",".join(sorted(names)))
+    return _LIBRARIES[0]
+
+
 def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None = None) -> str:
     """Hash of everything a stage's output depends on.
 
@@ -218,7 +242,11 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
     content and most of the same code), so each file is read once a build.
     """
     seen = {} if seen is None else seen
-    h = hashlib.sha256(f"{__version__}|{stage.name}".encode())
+    import os
+
+    h = hashlib.sha256(f"{__version__}|{stage.name}|{libraries()}".encode())
+    for name, unset in OUTPUT_ENV.items():
+        h.update(f"|{name}={os.environ.get(name, unset)}".encode())
     if stage.uses_paper:
         h.update(("|".join(ctx.papers + ctx.print_modes)).encode())
     for name in stage.settings:
@@ -361,6 +389,7 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
                                     "reads": digests(outputs.reads | ctx.cards_reads,
                                                      *read_roots, seen,
                                                      keyed_files(stage, ctx, seen))}
+        _audit(stage, ctx, outputs.reads | ctx.cards_reads, seen)
         if stage.card_view or stage.view:
             new_manifest[stage.name]["view"] = view_key or stage_key(stage, ctx, view=True,
                                                                       seen=seen)
@@ -383,6 +412,25 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
         prune(ctx.cache_dir)  # the render cache: least recently used entries beyond its bound
     result.seconds = round(time.perf_counter() - start, 2)
     return result
+
+
+# a file to which a build appends, per stage it ran, every file it opened and folder it
+# listed (unfiltered) and the files its key hashes: tests/test_stage_key_audit.py checks
+# that each read is keyed (by the key's files, the tool's code, the libraries, the record)
+AUDIT_ENV = "TETHER_READS_AUDIT"
+
+
+def _audit(stage: Stage, ctx: Context, record, seen: dict) -> None:
+    import os
+
+    where = os.environ.get(AUDIT_ENV)
+    if where:
+        line = {"stage": stage.name, "reads": sorted(record),
+                "keyed": sorted(keyed_files(stage, ctx, seen)),
+                "content": str(ctx.content_dir.resolve()), "out": str(ctx.out.resolve()),
+                "root": str(ROOT), "view": bool(stage.view)}
+        with open(where, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(line) + "\n")
 
 
 def _render(stage: Stage, ctx: Context) -> dict[str, bytes]:
