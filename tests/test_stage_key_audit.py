@@ -12,7 +12,14 @@ process the stage ran in, unfiltered) and the files its key hashes. A read is ke
 - the build's own output folder (the render cache: content-addressed, keyed itself);
 - a file of Python or an installed library (every key names Python's version and each
   installed distribution with its version: commands.build.libraries);
-- a kernel file that holds no input (/proc, /sys, /dev).
+- a kernel file that holds no input (/proc, /sys, /dev);
+- the stage's own scratch files in the system's temporary folder (WeasyPrint writes each
+  font it embeds to a temporary folder and reads it back) and the native engine's built
+  library (made from the C++ sources the key hashes);
+- two system files that change no output: /etc/machine-id (print/templatecode.py signs the
+  compiled templates it caches with it: it decides whether a cache entry is trusted, not
+  what is written) and /etc/mime.types (Python's mimetypes, for the type of a local file
+  WeasyPrint loads: fonts, pictures and style sheets are told by their bytes).
 
 Anything else escapes both the declared key and the record: a change to it would leave the
 stage's outputs stale. C libraries open files the hook never sees (fontconfig's system fonts,
@@ -24,8 +31,9 @@ import json
 import os
 import sys
 import sysconfig
+import tempfile
 
-SYSTEM = ("/proc/", "/sys/", "/dev/")
+SYSTEM = ("/proc/", "/sys/", "/dev/", "/etc/machine-id/", "/etc/mime.types/")
 
 
 def _library_roots() -> tuple[str, ...]:
@@ -42,15 +50,19 @@ def escaped(line: dict, manifest: dict, libraries: tuple[str, ...]) -> list[str]
     recorded = set(manifest.get(line["stage"], {}).get("reads", {}))
     code = os.path.join(line["root"], "tether_build") + os.sep
     out = line["out"] + os.sep
+    project = os.path.realpath(line["root"]) + os.sep
+    scratch = os.path.realpath(tempfile.gettempdir()) + os.sep
     found = []
     for item in line["reads"]:
         kind, _, path = item.partition(":")
         real = os.path.realpath(path)
         if (f"{kind}:{real}" in recorded or (kind == "file" and real in keyed)
                 or (real + os.sep).startswith(out)
-                or real.startswith(SYSTEM) or (real + os.sep).startswith(libraries)
+                or (real + os.sep).startswith(SYSTEM) or (real + os.sep).startswith(libraries)
+                or ((real + os.sep).startswith(scratch)
+                    and not (real + os.sep).startswith(project))
                 or ((real + os.sep).startswith(code)
-                    and (kind == "dir" or real.endswith((".py", ".pyc", ".cpp", ".h"))))):
+                    and (kind == "dir" or real.endswith((".py", ".pyc", ".cpp", ".h", ".so"))))):
             continue
         if "__pycache__" in real.split(os.sep):
             continue
@@ -78,7 +90,8 @@ def test_the_audit_can_fail(tmp_path):
             "reads": [f"file:{root / 'templates' / 'a.css'}", f"file:{out / '.cache' / 'x'}",
                       f"file:{root / 'tether_build' / 'print' / 'html.py'}",
                       f"file:{root / 'templates' / 'b.css'}", f"file:{root / 'art.png'}",
-                      f"file:{tmp_path / 'elsewhere.ttf'}"]}
+                      "file:/opt/fonts/elsewhere.ttf",   # a system font read by Python
+                      f"file:{tmp_path / 'weasyprint-x' / 'font'}"]}   # scratch: the stage's own
     manifest = {"cards": {"reads": {f"file:{root / 'art.png'}": "0" * 64}}}
     assert escaped(line, manifest, ()) == [f"cards: file:{root / 'templates' / 'b.css'}",
-                                           f"cards: file:{tmp_path / 'elsewhere.ttf'}"]
+                                           "cards: file:/opt/fonts/elsewhere.ttf"]
