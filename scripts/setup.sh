@@ -29,6 +29,15 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
+# The native engine: built from its C++ sources (about 20 s of one core); without a compiler
+# the Python engine plays every game (the same games, slower), so a failed build is a warning
+# only. It needs nothing but Python's standard library, so it compiles while pip installs
+# (the two share the machine's cores; CI's set-up is that much shorter).
+native_log="$(mktemp)"
+python3 -m tether_build.engine.native --optional >"$native_log" 2>&1 &
+native=$!
+trap 'kill "$native" 2>/dev/null; rm -f "$native_log"' EXIT   # pip failed: stop it too
+
 extras="print,balance"
 [ "${1:-}" = "--test" ] && extras="print,balance,test"
 # requirements.lock pins every Python package to the exact version the figures were measured
@@ -40,7 +49,10 @@ PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-chec
 # and CI images) Python would otherwise compile about 80 of the tool's modules again in
 # every command: about 0.3 s of each `tether build`.
 python3 -m compileall -q tether_build
-# The native engine: built from its C++ sources (about 20 s); without a compiler the Python
-# engine plays every game (the same games, slower), so a failed build is a warning only.
-python3 -m tether_build.engine.native --optional
+status=0
+wait "$native" || status=$?
+trap - EXIT
+cat "$native_log"
+rm -f "$native_log"
+[ "$status" = 0 ] || exit "$status"
 python3 -c "import tether_build"
