@@ -29,12 +29,34 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-# The native engine: built from its C++ sources (about 20 s of one core); without a compiler
+# The native engine: built from its C++ sources (20-50 CPU-s of one core); without a compiler
 # the Python engine plays every game (the same games, slower), so a failed build is a warning
-# only. It needs nothing but Python's standard library, so it compiles while pip installs
-# (the two share the machine's cores; CI's set-up is that much shorter).
+# only. It needs nothing but Python's standard library, so it compiles while pip installs.
+# A library built before on this machine from the same sources, flags and compiler is taken
+# from ~/.cache/tether-native instead (a fresh clone, CI): the engine checks the digest of the
+# sources it was built from when it loads it, and builds it again if that differs.
+native_build() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/tether-native" key lib
+  read -r key lib < <(python3 - <<'PY'
+import platform, subprocess
+from tether_build.engine.native import LIBRARY, compiler, source_digest
+cxx = compiler()
+version = subprocess.run([cxx, "-dumpfullversion", "-dumpversion"], capture_output=True,
+                         text=True, check=False).stdout.split() if cxx else []
+print(f"{source_digest()}-{platform.machine()}-{''.join(version[:1]) or 'none'}", LIBRARY)
+PY
+  )
+  if [ -f "$cache/$key.so" ]; then
+    cp "$cache/$key.so" "$lib.cached" && mv -f "$lib.cached" "$lib"
+  fi
+  python3 -m tether_build.engine.native --optional || return
+  if python3 -c "from tether_build.engine import native; raise SystemExit(not native.available())"
+  then
+    mkdir -p "$cache" && cp "$lib" "$cache/$key.so.$$" && mv -f "$cache/$key.so.$$" "$cache/$key.so"
+  fi
+}
 native_log="$(mktemp)"
-python3 -m tether_build.engine.native --optional >"$native_log" 2>&1 &
+native_build >"$native_log" 2>&1 &
 native=$!
 trap 'kill "$native" 2>/dev/null; rm -f "$native_log"' EXIT   # pip failed: stop it too
 
