@@ -150,15 +150,51 @@ def content_copy(tmp_path) -> Path:
     return dst
 
 
-@pytest.fixture
-def small_content(tmp_path) -> Path:
-    """A copy of the fixture content with every age deck cut to its first card (26 cards),
-    schemas beside it: quick builds for the build-cache and parallel-build tests."""
-    dst = tmp_path / "content"
+def make_small_content(folder: Path) -> Path:
+    """folder/content: the fixture content with every age deck cut to its first card (26
+    cards), folder/schemas beside it."""
+    dst = folder / "content"
     shutil.copytree(CONTENT, dst)
-    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    shutil.copytree(ROOT / "schemas", folder / "schemas")
     for path in sorted((dst / "cards").glob("age*.yaml")):
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
         starts = [i for i, line in enumerate(lines) if line.startswith("  - id:")]
         path.write_text("".join(lines[:starts[1]]), encoding="utf-8")
     return dst
+
+
+@pytest.fixture
+def small_content(tmp_path) -> Path:
+    """A copy of the fixture content with every age deck cut to its first card (26 cards),
+    schemas beside it: quick builds for the build-cache and parallel-build tests."""
+    return make_small_content(tmp_path)
+
+
+SERIAL_STAGES = ("validate", "tiles", "board")
+
+
+@pytest.fixture(scope="session")
+def small_serial_build(tmp_path_factory) -> dict:
+    """`tether build --jobs 1` of SERIAL_STAGES (two heavy stages that lay out, one light)
+    of the small content, A4: the stages one after another, what the side-by-side builds of
+    test_build_parallel and test_build_preload must write. Made once per test run, shared
+    by the workers (read-only). "out": the build folder; "forked": the stages the build ran
+    side by side (none, with one job); "exit_code", "output": the command's."""
+    from run_once import once_per_run
+
+    def make(base):
+        from tether_cli import run_cli
+
+        from tether_build.buildsys import workers
+
+        content, out, forked = make_small_content(base), base / "build", []
+        real = workers._side_by_side
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(workers, "_side_by_side", lambda ctx, stages, *a: forked.append(
+                [s.name for s in stages]) or real(ctx, stages, *a))
+            only = [arg for stage in SERIAL_STAGES for arg in ("--only", stage)]
+            result = run_cli("build", "--content", str(content), "--out", str(out), "--paper",
+                             "a4", "--json", "--jobs", "1", *only)
+        return {"out": str(out), "forked": forked, "exit_code": result.exit_code,
+                "output": result.output}
+    return once_per_run(tmp_path_factory, "small-serial", make)
