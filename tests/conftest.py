@@ -76,10 +76,21 @@ def pytest_sessionfinish(session, exitstatus):
 # `-n auto --dist loadfile` deals whole files to the workers, and xdist deals the files with
 # the most tests first: a file of a few long tests (a differential build, a stock build) was
 # dealt late and ran alone at the end while the other worker had nothing left. The files below
-# are dealt first, heaviest first (their CPU seconds in a run of the whole suite, measured with
-# --durations at load; only their order matters); every other file follows, the files with the
-# most tests first, as xdist deals them. A name here that no longer exists changes nothing.
+# are dealt first, heaviest first (about their CPU seconds: a whole run's --durations at load 20-30
+# scaled by a file measured in CPU, tests/rulebook/test_chapter_docs.py; only their order matters);
+# every other file follows, the files with the most tests first, as xdist deals them. A name
+# here that no longer exists changes nothing.
 HEAVY_FILES = {
+    "tests/test_build_differential.py": 250, "tests/test_build_cache.py": 150,
+    "tests/rulebook/test_chapter_docs.py": 130, "tests/rulebook/test_rulebook_pdf.py": 85,
+    "tests/print/test_tts_table.py": 65, "tests/test_build_parallel.py": 60,
+    "tests/print/test_stock_layout.py": 55, "tests/test_build_preload.py": 55,
+    "tests/engine/test_native.py": 55, "tests/rulebook/test_reference_chain.py": 50,
+    "tests/printing/test_tile_sheets.py": 45, "tests/print/test_card_text.py": 35,
+    "tests/print/test_card_sheets.py": 30, "tests/analysis/test_verdicts.py": 27,
+    "tests/engine/test_openspiel.py": 23, "tests/printing/test_components_table.py": 22,
+    "tests/analysis/test_balance.py": 22, "tests/check/test_memo.py": 20,
+    "tests/test_fuzz.py": 20, "tests/engine/test_views.py": 17,
 }
 
 
