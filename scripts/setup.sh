@@ -29,6 +29,37 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
+# The native engine: built from its C++ sources (20-50 CPU-s of one core); without a compiler
+# the Python engine plays every game (the same games, slower), so a failed build is a warning
+# only. It needs nothing but Python's standard library, so it compiles while pip installs.
+# A library built before on this machine from the same sources, flags and compiler is taken
+# from ~/.cache/tether-native instead (a fresh clone, CI): the engine checks the digest of the
+# sources it was built from when it loads it, and builds it again if that differs.
+native_build() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/tether-native" key lib
+  read -r key lib < <(python3 - <<'PY'
+import platform, subprocess
+from tether_build.engine.native import LIBRARY, compiler, source_digest
+cxx = compiler()
+version = subprocess.run([cxx, "-dumpfullversion", "-dumpversion"], capture_output=True,
+                         text=True, check=False).stdout.split() if cxx else []
+print(f"{source_digest()}-{platform.machine()}-{''.join(version[:1]) or 'none'}", LIBRARY)
+PY
+  )
+  if [ -f "$cache/$key.so" ]; then
+    cp "$cache/$key.so" "$lib.cached" && mv -f "$lib.cached" "$lib"
+  fi
+  python3 -m tether_build.engine.native --optional || return
+  if python3 -c "from tether_build.engine import native; raise SystemExit(not native.available())"
+  then
+    mkdir -p "$cache" && cp "$lib" "$cache/$key.so.$$" && mv -f "$cache/$key.so.$$" "$cache/$key.so"
+  fi
+}
+native_log="$(mktemp)"
+native_build >"$native_log" 2>&1 &
+native=$!
+trap 'kill "$native" 2>/dev/null; rm -f "$native_log"' EXIT   # pip failed: stop it too
+
 extras="print,balance"
 [ "${1:-}" = "--test" ] && extras="print,balance,test"
 # requirements.lock pins every Python package to the exact version the figures were measured
@@ -40,7 +71,10 @@ PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-chec
 # and CI images) Python would otherwise compile about 80 of the tool's modules again in
 # every command: about 0.3 s of each `tether build`.
 python3 -m compileall -q tether_build
-# The native engine: built from its C++ sources (about 20 s); without a compiler the Python
-# engine plays every game (the same games, slower), so a failed build is a warning only.
-python3 -m tether_build.engine.native --optional
+status=0
+wait "$native" || status=$?
+trap - EXIT
+cat "$native_log"
+rm -f "$native_log"
+[ "$status" = 0 ] || exit "$status"
 python3 -c "import tether_build"

@@ -64,7 +64,8 @@ class Project:
         env = dict(os.environ, PYTHONPATH=str(self.root))
         proc = subprocess.run([sys.executable, "-c", "from tether_build.cli import run; run()",
                                *args], check=False, cwd=self.root, env=env, capture_output=True,
-                              text=True, timeout=600)
+                              text=True, timeout=1800)   # a hang guard: at load 40 a clean
+        # build of this project ran over 600 s (the suite's shared build then failed to set up)
         if check and proc.returncode != 0:
             raise AssertionError(f"tether {' '.join(args)} failed:\n{proc.stdout}\n"
                                  f"{proc.stderr}")

@@ -72,6 +72,56 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
+# ---- dealing the files to the pytest-xdist workers: the heaviest first ---------------------
+# `-n auto --dist loadfile` deals whole files to the workers, and xdist deals the files with
+# the most tests first: a file of a few long tests (a differential build, a stock build) was
+# dealt late and ran alone at the end while the other worker had nothing left. The files below
+# are dealt first, heaviest first (about their CPU seconds: a whole run's --durations at load 20-30
+# scaled by a file measured in CPU, tests/rulebook/test_chapter_docs.py; only their order matters);
+# every other file follows, the files with the most tests first, as xdist deals them. A name
+# here that no longer exists changes nothing.
+HEAVY_FILES = {
+    "tests/test_build_differential.py": 250, "tests/test_build_cache.py": 150,
+    "tests/rulebook/test_chapter_docs.py": 130, "tests/rulebook/test_rulebook_pdf.py": 85,
+    "tests/print/test_tts_table.py": 65, "tests/test_build_parallel.py": 60,
+    "tests/print/test_stock_layout.py": 55, "tests/test_build_preload.py": 55,
+    "tests/engine/test_native.py": 55, "tests/rulebook/test_reference_chain.py": 50,
+    "tests/printing/test_tile_sheets.py": 45, "tests/print/test_card_text.py": 35,
+    "tests/print/test_card_sheets.py": 30, "tests/analysis/test_verdicts.py": 27,
+    "tests/engine/test_openspiel.py": 23, "tests/printing/test_components_table.py": 22,
+    "tests/analysis/test_balance.py": 22, "tests/check/test_memo.py": 20,
+    "tests/test_fuzz.py": 20, "tests/engine/test_views.py": 17,
+}
+
+
+def file_cost(scope: str, tests: int) -> float:
+    """A file's expected seconds: measured for the heavy ones, else a second a test."""
+    return HEAVY_FILES.get(scope, min(tests, 100) * 1.0)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """The loadfile scheduler of pytest-xdist, dealing the heaviest files first."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    if not hasattr(LoadFileScheduling, "_assign_work_unit"):   # another xdist: its own order
+        return None
+
+    class HeaviestFirst(LoadFileScheduling):
+        _dealt = False
+
+        def _assign_work_unit(self, node):
+            if not self._dealt:   # the work queue is complete at the first deal
+                self._dealt = True
+                for scope in sorted(self.workqueue, key=lambda s: -file_cost(
+                        s, len(self.workqueue[s]))):
+                    self.workqueue.move_to_end(scope)
+            super()._assign_work_unit(node)
+
+    return HeaviestFirst(config, log)
+
+
 @pytest.fixture(scope="session")
 def content():
     """The fixture content, validated once per session."""
@@ -115,15 +165,51 @@ def content_copy(tmp_path) -> Path:
     return dst
 
 
-@pytest.fixture
-def small_content(tmp_path) -> Path:
-    """A copy of the fixture content with every age deck cut to its first card (26 cards),
-    schemas beside it: quick builds for the build-cache and parallel-build tests."""
-    dst = tmp_path / "content"
+def make_small_content(folder: Path) -> Path:
+    """folder/content: the fixture content with every age deck cut to its first card (26
+    cards), folder/schemas beside it."""
+    dst = folder / "content"
     shutil.copytree(CONTENT, dst)
-    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    shutil.copytree(ROOT / "schemas", folder / "schemas")
     for path in sorted((dst / "cards").glob("age*.yaml")):
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
         starts = [i for i, line in enumerate(lines) if line.startswith("  - id:")]
         path.write_text("".join(lines[:starts[1]]), encoding="utf-8")
     return dst
+
+
+@pytest.fixture
+def small_content(tmp_path) -> Path:
+    """A copy of the fixture content with every age deck cut to its first card (26 cards),
+    schemas beside it: quick builds for the build-cache and parallel-build tests."""
+    return make_small_content(tmp_path)
+
+
+SERIAL_STAGES = ("validate", "tiles", "board")
+
+
+@pytest.fixture(scope="session")
+def small_serial_build(tmp_path_factory) -> dict:
+    """`tether build --jobs 1` of SERIAL_STAGES (two heavy stages that lay out, one light)
+    of the small content, A4: the stages one after another, what the side-by-side builds of
+    test_build_parallel and test_build_preload must write. Made once per test run, shared
+    by the workers (read-only). "out": the build folder; "forked": the stages the build ran
+    side by side (none, with one job); "exit_code", "output": the command's."""
+    from run_once import once_per_run
+
+    def make(base):
+        from tether_cli import run_cli
+
+        from tether_build.buildsys import workers
+
+        content, out, forked = make_small_content(base), base / "build", []
+        real = workers._side_by_side
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(workers, "_side_by_side", lambda ctx, stages, *a: forked.append(
+                [s.name for s in stages]) or real(ctx, stages, *a))
+            only = [arg for stage in SERIAL_STAGES for arg in ("--only", stage)]
+            result = run_cli("build", "--content", str(content), "--out", str(out), "--paper",
+                             "a4", "--json", "--jobs", "1", *only)
+        return {"out": str(out), "forked": forked, "exit_code": result.exit_code,
+                "output": result.output}
+    return once_per_run(tmp_path_factory, "small-serial", make)

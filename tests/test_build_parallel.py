@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from tether_cli import run_cli
 
+from tests.conftest import SERIAL_STAGES
+
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("tiles", "board")   # the others are slower to build; the order test is below
 
@@ -38,23 +40,26 @@ def _outputs(out: Path) -> dict[str, bytes]:
 
 
 def test_stages_side_by_side_write_the_bytes_of_one_after_another(small_content, tmp_path,
-                                                                  monkeypatch):
+                                                                  monkeypatch,
+                                                                  small_serial_build):
+    """The serial build (--jobs 1) is the run's shared one, made with _side_by_side
+    watched the same way (conftest.small_serial_build, with test_build_preload)."""
     from tether_build.buildsys import workers as stagerun
 
+    assert SERIAL_STAGES == ("validate", *HEAVY)
+    assert small_serial_build["exit_code"] == 0, small_serial_build["output"]
+    assert small_serial_build["forked"] == []
     forked = []
     real = stagerun._side_by_side
     monkeypatch.setattr(stagerun, "_side_by_side",
                         lambda ctx, stages, *a: forked.append([s.name for s in stages])
                         or real(ctx, stages, *a))
-    serial = _build(small_content, tmp_path / "serial", 1, "validate", *HEAVY)
-    assert serial.exit_code == 0, serial.output
-    assert forked == []
     both = _build(small_content, tmp_path / "both", 2, "validate", *HEAVY)
     assert both.exit_code == 0, both.output
     assert forked == [list(HEAVY)]
     summary = json.loads(both.output)
     assert all(summary["stages"][name]["status"] == "built" for name in HEAVY)
-    assert _outputs(tmp_path / "serial") == _outputs(tmp_path / "both")
+    assert _outputs(Path(small_serial_build["out"])) == _outputs(tmp_path / "both")
 
 
 def test_the_first_failure_in_build_order_is_the_one_reported(small_content, tmp_path,

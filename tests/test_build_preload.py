@@ -10,10 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_build_parallel import _build, _outputs
+from test_build_parallel import _outputs
+
+from tests.conftest import SERIAL_STAGES
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ("validate", "tiles", "board")   # two heavy stages that lay out, one light
+STAGES = SERIAL_STAGES   # two heavy stages that lay out, one light
 
 DRIVER = """
 import json, os, sys
@@ -55,19 +57,20 @@ def _fresh(content: Path, out: Path, fail: bool = False) -> tuple[dict, str, str
 
 
 def test_a_fresh_build_lays_out_in_its_preloaded_process_and_writes_the_same_bytes(
-        small_content, tmp_path):
+        small_content, tmp_path, small_serial_build):
+    """Compared with the run's shared serial build of the same stages (--jobs 1)."""
     seen, out, _ = _fresh(small_content, tmp_path / "fresh")
     assert seen == {"code": 0, "weasyprint": False, "preloaded": True, "left": {}}, out
     summary = json.loads(out)
     assert all(summary["stages"][name]["status"] == "built" for name in STAGES)
-    serial = _build(small_content, tmp_path / "serial", 1, *STAGES)
-    assert serial.exit_code == 0, serial.output
-    assert _outputs(tmp_path / "fresh") == _outputs(tmp_path / "serial")
+    assert small_serial_build["exit_code"] == 0, small_serial_build["output"]
+    serial = Path(small_serial_build["out"])
+    assert _outputs(tmp_path / "fresh") == _outputs(serial)
     # nothing to build: no stage key changed, nothing is forked, the outputs stay
     seen, out, _ = _fresh(small_content, tmp_path / "fresh")
     assert seen == {"code": 0, "weasyprint": False, "preloaded": False, "left": {}}
     assert {s["status"] for s in json.loads(out)["stages"].values()} == {"up to date"}
-    assert _outputs(tmp_path / "fresh") == _outputs(tmp_path / "serial")
+    assert _outputs(tmp_path / "fresh") == _outputs(serial)
 
 
 def test_a_failing_stage_in_the_preloaded_process_is_reported_in_build_order(small_content,

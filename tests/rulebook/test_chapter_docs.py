@@ -119,32 +119,39 @@ def _glyphs(pdf: bytes) -> list[Counter]:
     return [page_glyphs(page) for page in pdfium.PdfDocument(pdf)]
 
 
-def test_the_aids_sides_laid_out_apart_print_what_one_document_prints(project, tmp_path,
-                                                                       monkeypatch):
+@pytest.fixture(scope="module")
+def whole(project, tmp_path_factory):
+    """The book of the project's content as it is now, laid out from nothing with the aid
+    as one document (both sides) and the print-and-assemble guide as one part: what the two
+    tests below compare the parts with (one layout from nothing for both, not one each)."""
+    base, _, _ = project
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(chapterdocs, "AID_SIDES", (None,))   # one part: both sides
+        patch.setattr(chapterdocs, "GUIDE_PARTS", 1)
+        return book.render_rulebook(validate(base / "content"), base / "content", ("a4",),
+                                    tmp_path_factory.mktemp("whole") / "cache")
+
+
+def test_the_aids_sides_laid_out_apart_print_what_one_document_prints(project, whole):
     """Each side of the player aid is laid out apart (a number on one side lays out that
     side alone); both sheets that show it print every character where the aid laid out as
     one document prints it."""
     base, cache, _ = project
     content = validate(base / "content")
     first = book.render_rulebook(content, base / "content", ("a4",), cache)
-    monkeypatch.setattr(chapterdocs, "AID_SIDES", (None,))   # one part: both sides
-    whole = book.render_rulebook(content, base / "content", ("a4",), tmp_path / "cache")
     aid = book.AID.format(paper="a4")
     assert len(_glyphs(first.files[aid])) == 2
     assert _glyphs(first.files[aid]) == _glyphs(whole.files[aid])
     assert _glyphs(first.files["rulebook-a4.pdf"]) == _glyphs(whole.files["rulebook-a4.pdf"])
 
 
-def test_the_guide_laid_out_in_parts_prints_what_one_document_prints(project, tmp_path,
-                                                                      monkeypatch):
+def test_the_guide_laid_out_in_parts_prints_what_one_document_prints(project, whole):
     """The print-and-assemble guide is laid out in parts, one below the other (a number one
     part prints lays out that part); the book and print/README.pdf print every character
     where the guide laid out as one document prints it."""
     base, cache, _ = project
     content = validate(base / "content")
     parts = book.render_rulebook(content, base / "content", ("a4",), cache)
-    monkeypatch.setattr(chapterdocs, "GUIDE_PARTS", 1)
-    whole = book.render_rulebook(content, base / "content", ("a4",), tmp_path / "cache")
     for name in ("rulebook-a4.pdf", book.README):
         assert _glyphs(parts.files[name]) == _glyphs(whole.files[name]), name
 
