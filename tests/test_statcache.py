@@ -278,3 +278,27 @@ def test_many_output_paths_get_the_verdicts_of_one_by_one(tmp_path):
             "a\\b", "a\0b", 7, None, "cards/png/a.png/below", "real/../cards/png/a.png"]
     assert out_paths_ok(out, rels) == [out_path_ok(out, rel) for rel in rels]
     assert out_paths_ok(out, rels)[:3] == [True, True, True]
+
+
+def test_a_cache_entry_is_read_only_from_a_plain_file_inside_the_cache(tmp_path):
+    """read_entry (the render cache's read, without resolving) refuses what read_bytes and
+    out_path refuse: a link as the entry or on the way, a FIFO, a device, a large file."""
+    from tether_build.content.paths_guard import Refused, read_entry
+
+    root = tmp_path / "cache"
+    (root / "faces").mkdir(parents=True)
+    (root / "faces" / "ok.bin").write_bytes(b"entry")
+    secret = tmp_path / "secret.bin"
+    secret.write_bytes(b"secret")
+    (root / "faces" / "link.bin").symlink_to(secret)
+    (root / "linked").symlink_to(tmp_path)
+    os.mkfifo(root / "faces" / "fifo.bin")
+    (root / "faces" / "big.bin").write_bytes(b"x" * 100)
+    assert read_entry(root, "faces/ok.bin") == (b"entry", str(root / "faces" / "ok.bin"))
+    for rel in ("faces/link.bin", "linked/secret.bin", "faces/fifo.bin", "../secret.bin",
+                "faces/missing.bin", "faces//ok.bin", "/faces/ok.bin", "faces/ok.bin/x"):
+        with pytest.raises(Refused):
+            read_entry(root, rel)
+    with pytest.raises(Refused):
+        read_entry(root, "faces/big.bin", limit=99)
+    assert read_entry(root, "faces/big.bin", limit=100)[0] == b"x" * 100
