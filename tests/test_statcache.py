@@ -226,11 +226,13 @@ def test_git_names_are_reused_only_while_git_and_the_content_are_unchanged(
         return json.loads((out / "cards.jsonl").read_text().splitlines()[0])["content_version"]
 
     def settled(name: str) -> None:
-        """The next builds give the same name, and within two of them git no longer runs
-        (the first may find git's index refreshed by the last git run: not recorded)."""
-        assert version() == name
-        if calls:
+        """The next builds give the same name, and within a few of them git no longer runs
+        (git may refresh its index while it runs, under load more than once: a name got
+        while git's files changed is not recorded)."""
+        for _ in range(5):
             assert version() == name
+            if not calls:
+                return
         assert calls == []
 
     first = version()
