@@ -9,10 +9,11 @@ its stage run again.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
-from ..content.paths_guard import RECORD_MAX, Refused, read_bytes
+from ..content.paths_guard import RECORD_MAX, Refused, out_paths_ok, read_bytes
 from ..fsutil import write_atomic
 
 MANIFEST = ".tether-build.json"
@@ -29,9 +30,9 @@ def inside(out: Path, rel) -> bool:
     return out_path_ok(out, rel)
 
 
-def _stat(path: Path) -> list[int] | None:
+def _stat(path) -> list[int] | None:
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return None
     return [st.st_size, st.st_mtime_ns]
@@ -41,8 +42,9 @@ def untouched(out: Path, entry: dict) -> bool:
     """Every output of a stage is there as the build left it (size and time): another
     command that wrote over one (e.g. a subset print) makes the stage run again."""
     stats = entry.get("stats") or {}
+    top = os.fspath(out)
     for rel in entry.get("outputs", {}):
-        now = _stat(out / rel)
+        now = _stat(os.path.join(top, rel))
         if now is None or (rel in stats and stats[rel] != now):
             return False
     return True
@@ -50,9 +52,9 @@ def untouched(out: Path, entry: dict) -> bool:
 
 def record_stats(out: Path, manifest: dict) -> None:
     """Note each output's size and time in the manifest, after the outputs are in place."""
-    changed = False
+    changed, top = False, os.fspath(out)
     for entry in manifest.values():
-        stats = {rel: _stat(out / rel) for rel in entry.get("outputs", {})}
+        stats = {rel: _stat(os.path.join(top, rel)) for rel in entry.get("outputs", {})}
         if entry.get("stats") != stats:
             entry["stats"], changed = stats, True
     if changed:
@@ -76,7 +78,8 @@ def load_manifest(out: Path, warn: Callable[[str], None] = lambda _m: None) -> d
         if not isinstance(outputs, dict) or not isinstance(entry.get("key"), str):
             warn(f"ignoring {MANIFEST} entry {name!r}: not a stage record")
             continue
-        bad = [rel for rel in outputs if not inside(out, rel)]
+        bad = [rel for rel, ok in zip(outputs, out_paths_ok(out, list(outputs)), strict=True)
+               if not ok]
         if bad:
             warn(f"ignoring {MANIFEST} entry {name!r}: path outside the build folder "
                  f"({str(bad[0])[:80]!r})")

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .. import __version__
 from ..buildsys.commit import commit
 from ..buildsys.manifest import MANIFEST, inside, load_manifest, record_stats, untouched
 from ..buildsys.reads import changed, digests
@@ -25,6 +25,10 @@ from ..buildsys.stagecall import Only, call_stage
 from ..errors import TetherError
 
 ROOT = Path(__file__).resolve().parents[2]
+# The first thing every stage key hashes: a new form of key makes every stage stale once.
+# (Not the package's version: the key hashes every file of the package already, and looking
+# the version up imports importlib.metadata, about 25 ms of a no-change build's CPU.)
+KEY_FORM = "key-2"
 PAPERS = ("a4", "letter")
 
 
@@ -175,8 +179,28 @@ def _files(patterns: tuple[str, ...], base: Path) -> list[Path]:
 ALL_CODE = ("**/*.py", "engine/native/*.cpp", "engine/native/*.h")
 
 
+def _listing(patterns: tuple[str, ...], base: Path, seen: dict) -> list[str]:
+    """The paths _files finds, as strings, or the list the last build recorded when no
+    folder it lists has changed (seen["stats"]: statcache.py)."""
+    def listed() -> list[str]:
+        return [str(path) for path in _files(patterns, base)]
+
+    stats = seen.get("stats")
+    return listed() if stats is None else stats.listing(base, patterns, listed)
+
+
+def _under(path: str, folder: Path) -> str | None:
+    """`path` relative to `folder` (both as given: a path _files found under it), or None
+    when it is not below it."""
+    top = str(folder)
+    if top == ".":
+        return None if os.path.isabs(path) or path.startswith("../") else path
+    top = top.rstrip(os.sep) + os.sep
+    return path[len(top):] if path.startswith(top) else None
+
+
 def _named_files(base: Path, patterns: tuple[str, ...], content_dir: Path, seen: dict
-                 ) -> list[tuple[Path, bytes, bool]]:
+                 ) -> list[tuple[str, bytes, bool]]:
     """(path, its name relative to `base` as the key hashes it, whether it lies in the
     content's cards folder) of every file the patterns match: worked out once a build
     (seen), not once for each of the nine stages that hash them."""
@@ -184,10 +208,11 @@ def _named_files(base: Path, patterns: tuple[str, ...], content_dir: Path, seen:
     if named is None:
         files = seen.get((base, patterns))
         if files is None:
-            files = seen[base, patterns] = _files(patterns, base)
+            files = seen[base, patterns] = _listing(patterns, base, seen)
         cards_dir = content_dir / "cards"
         named = seen["named", base, patterns] = [
-            (path, str(path.relative_to(base)).encode(), path.is_relative_to(cards_dir))
+            (path, (_under(path, base) or str(Path(path).relative_to(base))).encode(),
+             _under(path, cards_dir) is not None)
             for path in files]
     return named
 
@@ -232,6 +257,15 @@ def libraries() -> str:
     return _LIBRARIES[0]
 
 
+def _digest(path: str, base: Path, seen: dict) -> bytes:
+    """_file_digest, or the digest the last build recorded when the file's stat is the
+    recorded one (seen["stats"]: statcache.py)."""
+    stats = seen.get("stats")
+    if stats is None:
+        return _file_digest(Path(path), base, seen)
+    return stats.digest(path, lambda: _file_digest(Path(path), base, seen))
+
+
 def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None = None) -> str:
     """Hash of everything a stage's output depends on.
 
@@ -244,7 +278,7 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
     seen = {} if seen is None else seen
     import os
 
-    h = hashlib.sha256(f"{__version__}|{stage.name}|{libraries()}".encode())
+    h = hashlib.sha256(f"{KEY_FORM}|{stage.name}|{libraries()}".encode())
     for name, unset in OUTPUT_ENV.items():
         h.update(f"|{name}={os.environ.get(name, unset)}".encode())
     if stage.uses_paper:
@@ -270,9 +304,9 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
             if card_view and in_cards:
                 continue
             h.update(name)
-            digest = seen.get(path)
+            digest = seen.get(("digest", path))
             if digest is None:
-                digest = seen[path] = _file_digest(path, base, seen)
+                digest = seen["digest", path] = _digest(path, base, seen)
             h.update(digest)
     if card_view:
         cards = json.dumps(call_stage(stage.card_view, ctx), sort_keys=True, ensure_ascii=False)
@@ -280,13 +314,36 @@ def stage_key(stage: Stage, ctx: Context, view: bool = False, seen: dict | None 
     return h.hexdigest()
 
 
+def _git_names(ctx: Context, seen: dict) -> None:
+    """The content's git names (Context.git_name) worked out ahead of the keys: none outside
+    a repository, the recorded ones while nothing git reads has changed (gitstate.py), else
+    git's, recorded when nothing changed while git ran."""
+    from ..buildsys.gitstate import fingerprint, outside_git
+
+    if outside_git(ctx.content_dir):
+        ctx._git.update(work=None, commit=None)
+        return
+    stats = seen["stats"]
+    content = b"".join(name + b"\0" + _digest(path, ctx.content_dir, seen)
+                       for path, name, _ in _named_files(ctx.content_dir, ("**/*",),
+                                                         ctx.content_dir, seen))
+    before = fingerprint(ctx.content_dir, content, stats)
+    if before is None:
+        return   # (git runs when a key asks)
+    if stats.old_git.get("fingerprint") == before:
+        ctx._git.update(stats.old_git["names"])
+        stats.git = stats.old_git
+        return
+    names = {level: ctx.git_name(level) for level in ("work", "commit")}
+    if fingerprint(ctx.content_dir, content, stats) == before:
+        stats.git = {"fingerprint": before, "names": names}
+
+
 def keyed_files(stage: Stage, ctx: Context, seen: dict) -> frozenset[str]:
     """The files (real paths) a stage's key hashes whichever key decides (plain or view):
     its templates, fonts and icons, and the content files unless a view stands for them. A
     read of one of these needs no record (reads.py): an edit to it changes the key already,
     so the manifest does not keep it and a no-change build does not hash it a second time."""
-    import os
-
     cached = seen.get(("keyed", stage.name))
     if cached is not None:
         return cached
@@ -299,9 +356,9 @@ def keyed_files(stage: Stage, ctx: Context, seen: dict) -> frozenset[str]:
     for base, patterns in groups:
         files = seen.get((base, patterns))
         if files is None:
-            files = seen[base, patterns] = _files(patterns, base)
+            files = seen[base, patterns] = _listing(patterns, base, seen)
         out.update(os.path.realpath(path) for path in files
-                   if not (stage.card_view and path.is_relative_to(cards_dir)))
+                   if not (stage.card_view and _under(path, cards_dir) is not None))
     seen["keyed", stage.name] = frozenset(out)
     return seen["keyed", stage.name]
 
@@ -323,8 +380,9 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
               force: bool = False) -> Result:
     """Run stages; write every output only after all succeeded; return what happened.
     The output folder is locked meanwhile (buildlock.py: a second build waits, then refuses)."""
+    import sys
+
     from ..buildsys.lock import output_lock
-    from ..buildsys.workers import release
     from ..print.cache import refreshing
 
     try:
@@ -333,8 +391,10 @@ def run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], 
             if done:
                 ctx.warnings.append(done)   # (--force: nothing read from the render cache)
             return _run_build(ctx, stages, progress, force)
-    finally:
-        release()   # the preloaded process, if any (stagerun.preload)
+    finally:   # the preloaded process, if any (workers.preload; a build with nothing to run
+        # never imports the workers, nor multiprocessing: about 10 ms of its CPU)
+        if "tether_build.buildsys.workers" in sys.modules:
+            sys.modules["tether_build.buildsys.workers"].release()
 
 
 def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str], None],
@@ -348,16 +408,20 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
     produced: set[str] = set()
     new_manifest = dict(manifest)
     stale: list[tuple[Stage, str, dict, str | None]] = []
-    seen: dict = {}   # files globbed and hashed by this build's keys
+    from ..buildsys.statcache import StatCache
+    # files globbed and hashed by this build's keys; "stats": the digests and listings the
+    # last build recorded with each file's and folder's stat (none trusted under --force)
+    seen: dict = {"stats": StatCache(ctx.cache_dir, trust=not force)}
     # where a stage's recorded reads may lie (reads.py): the project and the tool, not the
     # output folder nor the tool's code (in every key)
     read_roots = ((ctx.content_dir.parent, ROOT), (ctx.out, ROOT / "tether_build"))
-    from ..buildsys.workers import preload
-
+    if any(stage.versioned for stage in stages):
+        _git_names(ctx, seen)
     for stage in stages:
         key = stage_key(stage, ctx, seen=seen)
         old = manifest.get(stage.name, {})
         if stage.parallel and (force or old.get("key") != key):
+            from ..buildsys.workers import preload
             preload(ctx)   # a heavy stage may run: the process its worker will fork from
         outputs_present = untouched(ctx.out, old)
         fresh, view_key = old.get("key") == key, None
@@ -374,8 +438,10 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
             new_manifest[stage.name] = dict(old, key=key)
             continue
         stale.append((stage, key, old, view_key))
-    from ..buildsys.workers import run_stages
-    done = run_stages(ctx, [s for s, *_ in stale], _render, progress)
+    done = {}
+    if stale:
+        from ..buildsys.workers import run_stages
+        done = run_stages(ctx, [s for s, *_ in stale], _render, progress)
     for stage, key, old, view_key in stale:
         outputs, warnings, seconds = done[stage.name]
         ctx.warnings += warnings
@@ -407,6 +473,7 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
     result.written, unchanged = commit(ctx.out, pending, removals, manifest_bytes)
     result.unchanged = unchanged + len(produced) - len(pending)
     record_stats(ctx.out, new_manifest)
+    seen["stats"].save()
     if any(s["status"] == "built" for s in result.stages.values()) and ctx.cache_dir.is_dir():
         from ..print.cache import prune
         prune(ctx.cache_dir)  # the render cache: least recently used entries beyond its bound

@@ -146,6 +146,88 @@ def out_path_ok(out, rel) -> bool:
     return True
 
 
+def read_entry(out, rel, limit: int = FILE_MAX) -> tuple[bytes, str]:
+    """(bytes, path) of the file `rel` inside the folder `out` (a render-cache entry), with
+    read_bytes' guarantees: `rel` plain, no link on the way nor the file itself (out_path's
+    test, on strings), a regular file no larger than `limit`, opened without following a
+    link (O_NOFOLLOW) nor blocking. Raises Refused otherwise. The file's real path is then
+    inside `out`'s by construction, so it is not resolved (read_bytes resolves the path
+    three times: about a third of a cached face's read, ~700 of them in a card edit)."""
+    top = os.fspath(out)
+    parts = rel.split("/") if isinstance(rel, str) else None
+    if parts is None or "\0" in rel or "\\" in rel or any(p in ("", ".", "..") for p in parts):
+        raise Refused(os.path.join(top, str(rel)), "not a plain path inside the output folder")
+    here = top
+    for part in parts[:-1]:
+        here = os.path.join(here, part)
+        try:
+            mode = os.lstat(here).st_mode
+        except OSError as exc:
+            raise Refused(here, f"cannot be read ({exc.strerror})") from None
+        if not stat.S_ISDIR(mode):
+            raise Refused(here, "is a symlink inside the output folder (the tool writes "
+                                "only real files and folders there; remove it)"
+                          if stat.S_ISLNK(mode) else "is not a folder")
+    path = os.path.join(here, parts[-1])
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+                     | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise Refused(path, f"cannot be read ({exc.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise Refused(path, "is not a regular file (a folder, FIFO, device or socket)")
+        if st.st_size > limit:
+            raise Refused(path, f"is larger than {_mb(limit)}")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(2**24, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise Refused(path, f"cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise Refused(path, f"is larger than {_mb(limit)}")
+    return b"".join(chunks), path
+
+
+def out_paths_ok(out, rels) -> list[bool]:
+    """out_path_ok for each of many paths (a build's ~430 outputs), each folder on the way
+    checked once: the same verdicts, in strings rather than Paths (about 15 ms less)."""
+    top, seen, verdicts = os.fspath(out), {}, []
+    for rel in rels:
+        parts = rel.split("/") if isinstance(rel, str) else None
+        if parts is None or "\0" in rel or "\\" in rel \
+                or any(part in ("", ".", "..") for part in parts):
+            verdicts.append(False)   # (rel_ok's test, on the string)
+            continue
+        ok, prefix = True, ""
+        for part in parts:
+            prefix = f"{prefix}/{part}" if prefix else part
+            kind = seen.get(prefix)
+            if kind is None:
+                try:
+                    kind = "link" if stat.S_ISLNK(os.lstat(os.path.join(top, prefix)).st_mode) \
+                        else "ok"
+                except FileNotFoundError:
+                    kind = "missing"
+                except OSError:
+                    kind = "bad"
+                seen[prefix] = kind
+            if kind == "missing":
+                break   # (folders not made yet are fine: the write makes them)
+            if kind != "ok":
+                ok = False
+                break
+        verdicts.append(ok)
+    return verdicts
+
+
 # ---- what laid-out pages may load -------------------------------------------------------
 TOOL_ROOT = Path(__file__).resolve().parents[2]   # templates/, fonts, the package
 _READ_ROOTS: set[Path] = set()

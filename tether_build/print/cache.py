@@ -195,11 +195,10 @@ class Cache:
         if os.environ.get(REFRESH_ENV) == "1":
             self.misses += 1
             return None
-        from ..content.paths_guard import FILE_MAX, Refused, out_path, read_bytes
+        from ..content.paths_guard import FILE_MAX, Refused, read_entry
 
         try:   # a regular file of the cache folder: never a link out, a FIFO, a device
-            path = out_path(self.root, f"{kind}/{key}.bin")
-            data = read_bytes(path, self.root, FILE_MAX)
+            data, path = read_entry(self.root, f"{kind}/{key}.bin", FILE_MAX)
         except (OSError, Refused):
             self.misses += 1
             return None
