@@ -23,8 +23,12 @@ def _render(page, scale: float, box_px: tuple[int, int, int, int]):
 
     pdfium rounds sizes and crops up to whole pixels, so the cut is done here, exactly.
     """
-    image = page.render(scale=scale).to_pil()
+    # rev_byteorder: PDFium writes RGB itself, the same pixels as its default BGR turned
+    # into RGB by Pillow (tested: tests/print/test_raster.py), without that conversion
+    image = page.render(scale=scale, rev_byteorder=True).to_pil()
     left, top, width, height = box_px
+    if (left, top, width, height) == (0, 0, *image.size):   # a face at the preset's size
+        return image
     return image.crop((left, top, left + width, top + height))
 
 

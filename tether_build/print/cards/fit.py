@@ -29,7 +29,6 @@ STANDARD_LEVEL = 1                      # 9.2 pt: smaller than this is "shrunk"
 ART_MIN_MM = 6.0                        # a picture squeezed under this is left out
 ART_BIG_MIN_MM = 12.0                   # the large text size only above such a picture
 MIN_FACES_PER_WORKER = 24              # fewer faces than this are not worth a fork
-DERIVED_COST = 0.3                      # a derived copy's CPU against a laid-out face's
 SPILL_MM = 99.0                         # reported when text pushes a face onto a second page
 WITH_REMINDERS = [(level, True) for level in range(5)]
 WITHOUT_REMINDERS = [(level, False) for level in range(STANDARD_LEVEL, len(TEXT_SIZES))]
@@ -226,17 +225,15 @@ def _parts(cards: list[dict], card_pdfs: dict, backs: list[str], back_pdfs: dict
     return parts + [(back_pdfs[deck], [f"back:{deck}"]) for deck in backs]
 
 
-def _split(cards: list[dict], workers: int) -> list[list[dict]]:
-    """Consecutive chunks with about the same work: a card's first copy counts 1 and each
-    further copy DERIVED_COST (most are derived from the first, see _copies)."""
-    def work(card: dict) -> float:
-        return 1 + DERIVED_COST * (card["copies"] - 1)
-
-    total = sum(work(c) for c in cards)
-    chunks, done = [[] for _ in range(workers)], 0.0
+def _split(cards: list[dict], workers: int, backs: int = 0) -> list[list[dict]]:
+    """Consecutive chunks with about the same work: every copy of a card is laid out and
+    drawn in full, so a card counts its copies; the first chunk also lays out the `backs`
+    (fit_part's backs go to chunk 0), so it takes that many faces fewer."""
+    total = sum(c["copies"] for c in cards) + backs
+    chunks, done = [[] for _ in range(workers)], float(backs)
     for card in cards:
         chunks[min(workers - 1, int(done * workers / max(total, 1)))].append(card)
-        done += work(card)
+        done += card["copies"]
     return [c for c in chunks if c] or [[]]
 
 
@@ -248,7 +245,7 @@ def _lay_out(pages, cards: list[dict], backs: list[str], workers: int):
         workers = 1   # the workers inherit the templates by fork; elsewhere lay out in-process
     faces = sum(c["copies"] for c in cards) + len(backs)
     workers = max(1, min(workers, faces // MIN_FACES_PER_WORKER))  # a fork costs a few faces
-    chunks = _split(cards, workers)
+    chunks = _split(cards, workers, len(backs))
     _JOB.update(pages=pages, chunks=chunks, backs=backs)
     try:
         if len(chunks) == 1:

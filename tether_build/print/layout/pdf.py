@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ...errors import TetherError
 from ...forking import collector_paused
 from . import patches
-from .boxes import first as _first
+from .boxes import firsts as _firsts
 from .boxes import walk as _walk
 from .patches import page_root, parse
 from .resources import local_file
@@ -177,6 +177,12 @@ def warm_up(base_url: str) -> None:
     page.render(scale=1).to_pil().tobytes()
 
 
+# the boxes a face's measure reads: (class, box type or None for any)
+MEASURED = [("name-box", None), ("name", None), ("typeline", "BlockBox"), ("type", None),
+            ("initiative", None), ("body", None), ("text-flow", None), ("art-box", None),
+            ("footer", "BlockBox"), ("foot-left", None), ("foot-right", None)]
+
+
 def _measure_page(page_box) -> Fit:
     section = next((b for b in _walk(page_box)
                     if getattr(b, "element", None) is not None
@@ -185,21 +191,26 @@ def _measure_page(page_box) -> Fit:
         raise TetherError("a rendered page has no data-face or data-back section")
     key = section.element.get("data-face") or section.element.get("data-back")
     card = section.element.get("data-card")
+    boxes = _firsts(section, MEASURED)
+
+    def first(cls: str, kind: str | None):
+        return boxes[(cls, kind)]
+
     name_over = text_over = 0.0
-    name_box, name = _first(section, "name-box", None), _first(section, "name", None)
+    name_box, name = first("name-box", None), first("name", None)
     if name_box is not None and name is not None:
         # a name may wrap (two lines fit the box); too wide a word or too many lines overflow
         lines = [b for b in _walk(name) if type(b).__name__ == "LineBox"]
         widest = max([_line_extent(b) for b in lines] + [name.margin_width()])
         tall = sum(b.height for b in lines) if lines else name.margin_height()
         name_over = max(0.0, widest - name_box.width, tall - name_box.height)
-    typeline = _first(section, "typeline", "BlockBox")
-    kind, init = _first(section, "type", None), _first(section, "initiative", None)
+    typeline = first("typeline", "BlockBox")
+    kind, init = first("type", None), first("initiative", None)
     if typeline is not None and kind is not None and init is not None:
         # the type line shrinks with the name (same header level)
         name_over = max(name_over, kind.margin_width() + init.margin_width() + FOOTER_GAP_PX
                         - typeline.width)
-    body, flow = _first(section, "body", None), _first(section, "text-flow", None)
+    body, flow = first("body", None), first("text-flow", None)
     if body is not None and flow is not None:
         # the text box is as tall as its text, in a column under the art: it overflows
         # when its lines run past the bottom of the body (or above its top)
@@ -209,11 +220,11 @@ def _measure_page(page_box) -> Fit:
                      + [b.position_y + b.height for b in lines])
         body_top = body.content_box_y()
         text_over = max(0.0, bottom - (body_top + body.height), body_top - top)
-    art = _first(section, "art-box", None)
+    art = first("art-box", None)
     art_mm = art.border_height() / PX_PER_MM if art is not None else None
     footer_over = 0.0
-    footer = _first(section, "footer", "BlockBox")
-    left, right = _first(section, "foot-left", None), _first(section, "foot-right", None)
+    footer = first("footer", "BlockBox")
+    left, right = first("foot-left", None), first("foot-right", None)
     if footer is not None and left is not None and right is not None:
         footer_over = max(0.0, left.margin_width() + right.margin_width() + FOOTER_GAP_PX
                           - footer.width)

@@ -1,0 +1,32 @@
+"""print/raster.py draws a face as PDFium's default rendering would, only faster."""
+
+from __future__ import annotations
+
+
+def test_rgb_rendering_gives_the_pixels_of_the_default_bgr_one(small_build):
+    """raster._render asks PDFium for RGB (rev_byteorder) rather than for BGR that Pillow
+    then converts: the same pixels, for a PNG (the whole page) and a TTS cell (cut)."""
+    from tether_build.print import raster
+
+    parts = small_build["result"].face_pdfs
+    keys = ["zap-1", "back:starter"]
+    drawn = raster.Raster(parts)
+    try:
+        for key in keys:
+            page = drawn.page(key)
+            box = raster._preset_box(page, "tgc")
+            default = page.render(scale=raster.DPI / 72).to_pil()
+            assert default.mode == "RGB"
+            fast = raster._render(page, raster.DPI / 72, box)
+            left, top, width, height = box
+            assert fast.size == (width, height)
+            assert fast.tobytes() == default.crop((left, top, left + width,
+                                                   top + height)).tobytes(), key
+            cell = drawn.trimmed(key, 400, 560)
+            scale = 400 / (raster.CARD_W * raster.PT_PER_MM)
+            bleed = round(raster.ART_BLEED * raster.PT_PER_MM * scale)
+            whole = page.render(scale=scale).to_pil()
+            assert cell.tobytes() == whole.crop((bleed, bleed, bleed + 400,
+                                                 bleed + 560)).tobytes(), key
+    finally:
+        drawn.close()
