@@ -68,6 +68,13 @@ def recording() -> Iterator[set[str]]:
         del _ACTIVE[next(i for i, r in enumerate(_ACTIVE) if r is record)]
 
 
+def note(items: set[str]) -> None:
+    """Add what another process read for this one (a part of a stage done in a forked
+    process, recorded there with recording()) to every record open here."""
+    for record in _ACTIVE:
+        record.update(items)
+
+
 @contextmanager
 def paused() -> Iterator[None]:
     """Within: nothing is recorded (the content's own files, which keys cover otherwise)."""

@@ -14,7 +14,8 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -660,12 +661,56 @@ def board_stage(ctx: Context) -> dict[str, bytes]:
     from ..print.tiles import build as printing
     from ..print.tiles import common
     content = ContentView(board_view(ctx))
-    with common.cached(ctx.cache_dir):
-        files = printing.board_files(content, ctx.board_players, ctx.seed, list(ctx.papers),
-                                     common.DEFAULT_TILE_MM)
-        files |= printing.every_count_files(content, ctx.seed, list(ctx.papers),
-                                            common.DEFAULT_TILE_MM, skip=ctx.board_players)
-    return files
+    papers, flat = list(ctx.papers), common.DEFAULT_TILE_MM
+    with common.cached(ctx.cache_dir), _aside(
+            ctx, lambda: printing.grid_map_files(content, papers, flat)) as grids:
+        # the grid maps (about half the stage's work) in a process of their own meanwhile:
+        # the stage ends last in a clean build, its documents one after another on one core
+        files = printing.board_files(content, ctx.board_players, ctx.seed, papers, flat)
+        counts = printing.count_files(content, ctx.seed, papers, flat, skip=ctx.board_players)
+        return files | grids() | counts   # (every_count_files: the grids, then the counts)
+
+
+_ASIDE: list = []   # the work _aside's forked process does (set before it forks)
+
+
+@contextmanager
+def _aside(ctx: Context, work: Callable[[], dict]) -> Iterator[Callable[[], dict]]:
+    """Within: `work` runs in a forked process (when the build may use two or more: --jobs),
+    and what is yielded waits for its result; else that does the work here. What the
+    process read is added to this one's records (reads.note), so the stage's recorded reads
+    are the same either way; so are the bytes (the same code on the same inherited content).
+    Left early (an error here), the process is waited for and its result dropped."""
+    import multiprocessing
+
+    if (ctx.jobs or os.cpu_count() or 1) < 2 \
+            or "fork" not in multiprocessing.get_all_start_methods():
+        yield work
+        return
+    from ..buildsys.reads import note
+    from ..forking import fork_pool
+
+    _ASIDE[:] = [work]
+    try:
+        with fork_pool(1, cancel=True) as pool:
+            future = pool.submit(_aside_work)
+
+            def result() -> dict:
+                files, reads = future.result()
+                note(reads)
+                return files
+            yield result
+    finally:
+        _ASIDE.clear()
+
+
+def _aside_work() -> tuple[dict, set[str]]:
+    """In _aside's process: its work, and the files it read (reads.recording)."""
+    from ..buildsys.reads import recording
+
+    with recording() as record:
+        files = _ASIDE[0]()
+    return files, set(record)
 
 
 def table_stage(ctx: Context) -> dict[str, bytes]:

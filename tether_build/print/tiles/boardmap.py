@@ -257,6 +257,12 @@ def _overlaps(box: tuple[float, float, float, float], corners) -> bool:
     return True
 
 
+def _bounded(corners) -> tuple:
+    """(corners, least x, most x, least y, most y) of a polygon."""
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    return corners, min(xs), max(xs), min(ys), max(ys)
+
+
 def _label_spot(win: dict, pages: dict, hexes: list[dict], flat: float) -> dict:
     """Where the page label goes: on the part of the page that stays visible after trimming
     and gluing, off the hex grid. Corners first, then along the top and bottom edges, then
@@ -277,12 +283,19 @@ def _free_spot(win: dict, pages: dict, hexes: list[dict], flat: float, size) -> 
     top = win["y"] + (ov if win["row"] > 0 else 0) + LABEL_CORNER_MM
     right = win["x"] + win["w"] - (ov if win["col"] < pages["cols"] - 1 else 0) - 2 - w
     bottom = win["y"] + win["h"] - (ov if win["row"] < pages["rows"] - 1 else 0) - 2 - h
-    near = [hx["corners"] for hx in hexes
+    near = [_bounded(hx["corners"]) for hx in hexes
             if win["x"] - flat < hx["cx"] < win["x"] + win["w"] + flat
             and win["y"] - flat < hx["cy"] < win["y"] + win["h"] + flat]
 
     def covered(spot):
-        return sum(1 for corners in near if _overlaps((*spot, w, h), corners))
+        # a hex whose box the label's misses is not touched (_overlaps's first two axes,
+        # the same sums, tested first here without building the projections)
+        x0, y0 = spot
+        x1, y1 = x0 + w, y0 + h
+        return sum(1 for corners, lo_x, hi_x, lo_y, hi_y in near
+                   if not (x1 <= lo_x + 1e-9 or hi_x <= x0 + 1e-9
+                           or y1 <= lo_y + 1e-9 or hi_y <= y0 + 1e-9)
+                   and _overlaps((x0, y0, w, h), corners))
 
     xs = [left + i * LABEL_STEP_MM for i in range(int((right - left) // LABEL_STEP_MM) + 1)]
     ys = [top + i * LABEL_STEP_MM for i in range(int((bottom - top) // LABEL_STEP_MM) + 1)]

@@ -43,12 +43,26 @@ def every_count_files(content, seed: int, papers: list[str], flat: float,
     that use them, coordinates on every hex: only the special tiles are laid on it) and,
     for every player count, the layout and overview of `seed` that say where each special
     tile goes. `skip`: a count board_files covers already."""
-    game = content.game
+    return grid_map_files(content, papers, flat) | count_files(content, seed, papers, flat,
+                                                              skip)
+
+
+def grid_map_files(content, papers: list[str], flat: float) -> dict[str, bytes]:
+    """The blank grid map of every board radius (every_count_files' first part)."""
     files: dict[str, bytes] = {}
-    for grid in boardmap.blank_layouts(game):
+    for grid in boardmap.blank_layouts(content.game):
         for paper in papers:
             files[f"board/{boardmap.grid_name(grid)}-map-{paper}.pdf"] = boardmap.render_map(
                 content, grid, paper, flat)
+    return files
+
+
+def count_files(content, seed: int, papers: list[str], flat: float,
+                skip: int | None = None) -> dict[str, bytes]:
+    """The layout and overview of `seed` for every player count but `skip`
+    (every_count_files' second part)."""
+    game = content.game
+    files: dict[str, bytes] = {}
     for players in range(int(game["players"]["min"]), int(game["players"]["max"]) + 1):
         if players == skip:
             continue
