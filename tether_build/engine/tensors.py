@@ -133,3 +133,83 @@ def information_state_tensor(g, p: int, asked: tuple | None, mine: list) -> list
     for kind, _o in mine:
         counts[order[kind]] += 0.1
     return observation_tensor(g, p, asked) + counts + [len(mine) / 100.0]
+
+
+@lru_cache(maxsize=32)
+def _board(game_key, players: int):
+    """The board's topology for this player count, with each hex's index by its name."""
+    topo = topology(generate_board(players, 0, _GAMES[game_key]).radius)
+    return topo, {topo.name(h): h for h in range(topo.n)}
+
+
+def tensor_of(rules, obs: dict, mine: list | None = None) -> list[float]:
+    """The observation tensor (with `mine`, seat p's own answers as (kind, id) pairs: the
+    information state tensor) built from seat p's observation alone (`Game.observation`
+    with its "decision" when p is to act): what a native state gives (engine/native)."""
+    n = len(obs["players"])
+    _GAMES[id(rules.game)] = rules.game
+    topo, at = _board(id(rules.game), n)
+    p = obs["seat"]
+    rel = [(q - p) % n for q in range(n)]
+    tiles = {t: i for i, t in enumerate(tile_kinds(rules))}
+    width = len(tiles) + 1 + 4 * n + 6
+    base = len(tiles)
+    rows = [[0.0] * width for _ in range(topo.n)]
+    for h in range(topo.n):
+        t = tiles.get(obs["tiles"].get(topo.name(h), "plain"))
+        if t is not None:
+            rows[h][t] = 1.0
+    for where, v in obs["mines"].items():
+        rows[at[where]][base] = v / 10.0
+    for pl in obs["players"]:
+        if pl["capital"] is not None:
+            rows[at[pl["capital"]]][base + 1 + rel[pl["seat"]]] = 1.0
+    for where, forces in obs["forces"].items():
+        for q, f in forces:
+            rows[at[where]][base + 1 + n + rel[q]] = f / 10.0
+    champs = [0] * n
+    for owner, _cid, where, hp, _mx in obs["champions"]:
+        rows[at[where]][base + 1 + 2 * n + rel[owner]] += 1.0
+        rows[at[where]][base + 1 + 3 * n + rel[owner]] += hp / 10.0
+        champs[owner] += 1
+    bridges = set(obs["bridges"])  # "a-b" (names hold "-" too: matched whole)
+    for h in range(topo.n):
+        for j, b in enumerate(topo.nbrs[h][:6]):
+            x, y = topo.name(h), topo.name(b)
+            if f"{x}-{y}" in bridges or f"{y}-{x}" in bridges:
+                rows[h][base + 1 + 4 * n + j] = 1.0
+    out: list[float] = [x for row in rows for x in row]
+    index = {c.id: i for i, c in enumerate(rules.cards)}
+    me = obs["players"][p]
+    for ids in (me["hand"], me["draw_contents"], me["discard"], obs["revealed"]):
+        counts = [0.0] * len(index)
+        for cid in ids:
+            counts[index[cid]] += 1.0
+        out += counts
+    seats = [[0.0] * SEAT_FIGURES for _ in range(n)]
+    for pl in obs["players"]:
+        q = pl["seat"]
+        seats[rel[q]] = [
+            pl["gold"] / 10.0, pl["mana"] / 10.0, pl["control_vp"] / 10.0,
+            pl["hand_size"] / 10.0, pl["draw_size"] / 10.0, len(pl["discard"]) / 10.0,
+            len(pl["burn"]) / 10.0, len(pl["scrapped"]) / 10.0, len(pl["played"]) / 10.0,
+            float(champs[q]), 1.0 if obs["lead"] == q else 0.0,
+            pl["permanent_vp"] / 10.0 if q == p else 0.0]
+    for row in seats:
+        out += row
+    cap = rules.game["victory"]["round_cap"]
+    out += [obs["round"] / cap, AGES.get(obs["age"], 0) / 3.0,
+            sum(obs["deck_sizes"].values()) / 100.0]
+    decision = [0.0] * (1 + len(kinds()))
+    asked = obs.get("decision")
+    if asked is not None and asked["seat"] == p:
+        decision[0] = 1.0
+        decision[1 + kinds().index(asked["kind"])] = 1.0
+    out += decision
+    if mine is None:
+        return out
+    order = {k: i for i, k in enumerate(kinds())}
+    counts = [0.0] * len(order)
+    for kind, _o in mine:
+        counts[order[kind]] += 0.1
+    return out + counts + [len(mine) / 100.0]
