@@ -73,6 +73,8 @@ class NativeState:
         self._h = handle
         self.players, self.seed, self.rules = players, seed, rules
         self._ids: list[int] | None = None
+        self._views: dict[int, str] = {}  # seat -> its view's JSON, until the state moves
+        self._words: dict[tuple, list[str]] = {}  # (seat, reprs) -> the options' words
         self.words: dict | None = None  # the glossary for labels (state_api.glossary_words)
 
     def __del__(self):
@@ -140,6 +142,7 @@ class NativeState:
         if self._lib.tn_state_apply(self._h, x, by_id) != 0:
             raise ValueError(why)
         self._ids = None
+        self._views.clear()
         if self._lib.tn_state_player(self._h) == _ERROR:
             raise RuntimeError(f"the native rules stopped: {self.info()['error']}")
 
@@ -148,6 +151,7 @@ class NativeState:
         with `seed`), to the end or `max_steps` answers; returns the answers given."""
         n = self._lib.tn_state_playout(self._h, seed, max_steps)
         self._ids = None
+        self._views.clear()
         if n < 0:
             raise RuntimeError(f"the native rules stopped: {self.info()['error']}")
         return n
@@ -207,15 +211,18 @@ class NativeState:
         game crosses to Python for observations."""
         if not 0 <= p < self.players:
             raise ValueError(f"no seat {p} in a {self.players}-player game")
-        ptr = self._lib.tn_state_view(self._h, p)
-        if not ptr:
-            raise ValueError("the game is not set up")
-        return json.loads(_text(self._lib, ptr))
+        got = self._views.get(p)
+        if got is None:
+            ptr = self._lib.tn_state_view(self._h, p)
+            if not ptr:
+                raise ValueError("the game is not set up")
+            got = self._views[p] = _text(self._lib, ptr)
+        return json.loads(got)
 
     def observation(self, p: int) -> dict:
         """Seat p's observation (the Python state's: `Game.observation` with its waiting
         decision, in words, when p is to act)."""
-        return _observation(self.seat_view(p), self.words)
+        return _observation(self.seat_view(p), self.words, self._words)
 
     def observation_string(self, p: int) -> str:
         """Seat p's observation as canonical JSON (the Python state's string)."""
@@ -224,19 +231,19 @@ class NativeState:
     def information_state_string(self, p: int) -> str:
         """Seat p's observation and its own answers so far, as canonical JSON."""
         view = self.seat_view(p)
-        return json.dumps({"observation": _observation(view, self.words), "mine": view["mine"]},
-                          sort_keys=True, default=str)
+        return json.dumps({"observation": _observation(view, self.words, self._words),
+                           "mine": view["mine"]}, sort_keys=True, default=str)
 
     def observation_tensor(self, p: int) -> list[float]:
         """Seat p's observation as a fixed-size float vector (engine/tensors.py)."""
         from ..tensors import tensor_of
-        return tensor_of(self._need_rules(), _observation(self.seat_view(p), None, False))
+        return tensor_of(self._need_rules(), _observation(self.seat_view(p), None, None))
 
     def information_state_tensor(self, p: int) -> list[float]:
         """Seat p's observation tensor and a count of its own answers by kind."""
         from ..tensors import tensor_of
         view = self.seat_view(p)
-        return tensor_of(self._need_rules(), _observation(view, None, False), view["mine"])
+        return tensor_of(self._need_rules(), _observation(view, None, None), view["mine"])
 
     def observation_tensor_size(self) -> int:
         """The length of `observation_tensor` for this game's player count."""
@@ -248,8 +255,8 @@ class NativeState:
         p = self.current_player()
         if p < 0:
             raise ValueError("the game is over: no decision is waiting")
-        return [o["label"] for o in _observation(self.seat_view(p), self.words)["decision"][
-            "options"]]
+        return [o["label"] for o in _observation(self.seat_view(p), self.words, self._words)[
+            "decision"]["options"]]
 
     def _need_rules(self):
         if self.rules is None:
@@ -262,6 +269,7 @@ class NativeState:
         if self._lib.tn_state_deal(self._h, p, seed) != 0:
             raise ValueError("no decision is waiting (or no such seat) to deal at")
         self._ids = None
+        self._views.clear()
 
     def resample_from_infostate(self, p: int, sampler, policy=None) -> NativeState:
         """A copy in which what seat p cannot see is dealt again from what p knows (never
@@ -414,8 +422,9 @@ def _option(text: str, kind: str, champs: dict):
     return o
 
 
-def _observation(view: dict, words, labels: bool = True) -> dict:
-    """The observation dict of a seat view (with its decision in words when `labels`)."""
+def _observation(view: dict, words, memo: dict | None) -> dict:
+    """The observation dict of a seat view (with its decision in words unless `memo` is
+    None: the words of decisions already told, by the decision's view)."""
     obs = view["observation"]
     d = view["decision"]
     if d is None:
@@ -423,13 +432,19 @@ def _observation(view: dict, words, labels: bool = True) -> dict:
     from ..state_api import PROMPTS, label
     kind, p = d["kind"], obs["seat"]
     texts: list[str] = []
-    if labels:
-        g = _LabelGame(d)
-        seen: dict[str, int] = {}
-        for r in d["reprs"]:
-            text = label(g, kind, _option(r, kind, g.s.champions), words)
-            k = seen[text] = seen.get(text, 0) + 1
-            texts.append(text if k == 1 else f"{text} ({k})")
+    if memo is not None:
+        key = json.dumps(d, sort_keys=True)
+        texts = memo.get(key) or []
+        if not texts:
+            g = _LabelGame(d)
+            seen: dict[str, int] = {}
+            for r in d["reprs"]:
+                text = label(g, kind, _option(r, kind, g.s.champions), words)
+                k = seen[text] = seen.get(text, 0) + 1
+                texts.append(text if k == 1 else f"{text} ({k})")
+            if len(memo) > 64:
+                memo.clear()
+            memo[key] = texts
     obs["decision"] = {"seat": p, "kind": kind, "prompt": PROMPTS.get(kind, kind),
                        "secret": kind == "action",
                        "options": [{"id": a, "label": t} for a, t in zip(d["ids"], texts)]}
