@@ -10,9 +10,17 @@ has the same id in both engines. `clone()` copies the Game as the current round 
 is offered whole card plays (card + locked targets as one action), as the Python state's
 default. No chance nodes: the seeded generator is inside the rules (SAMPLED_STOCHASTIC).
 
-Not here (the Python state has them): observation and information-state strings and
-tensors, resample_from_infostate, labels and pending() for a UI. `snapshot()` and
-`events()` give the whole state and the log, the data to build them from.
+What a seat knows: `seat_view(p)` is all that crosses from the native game to Python for
+observations (nview.cpp's seat_view: the public board, every seat's public figures and
+face-up piles, p's own hand, Permanent VP and draw pile contents, p's own answers, and p's
+decision when p is to act). `observation_string`, `information_state_string` and the
+tensors are built from it alone, equal to the Python state's for the same game (tested at
+every step); `labels()` words the options as the Python state does (state_api.label on
+the view). `resample_from_infostate(p, sampler)` deals the hidden things in the native
+engine (nview.cpp's deal_hidden: from what p knows, every hidden list sorted before it is
+dealt), at an Action Step choice from the start of the step, as the Python state does.
+`snapshot()` and `events()` give the whole state and the log (for tests and tools, not
+for agents).
 """
 
 from __future__ import annotations
