@@ -19,6 +19,18 @@ def make(native_built):
     return new_native_state
 
 
+def _same_observations(py, nat, players, every: bool = True):
+    """Every seat's information state, as a string and as a tensor; with `every`, its
+    observation too (in both states the information state's first part: checked every
+    few steps to keep the test fast)."""
+    for q in range(players):
+        assert nat.information_state_string(q) == py.information_state_string(q)
+        assert nat.information_state_tensor(q) == py.information_state_tensor(q)
+        if every:
+            assert nat.observation_string(q) == py.observation_string(q)
+            assert nat.observation_tensor(q) == py.observation_tensor(q)
+
+
 def _step_both(py, nat, rng, players):
     """One step of both states: every figure the API gives compared, then one action."""
     assert nat.current_player() == py.current_player()
@@ -31,13 +43,14 @@ def _step_both(py, nat, rng, players):
     assert nat.asked() == (p, kind, [repr(option_key(o)) for o in options])
     for q in range(players):   # only the seat to act has actions
         assert nat.legal_actions(q) == py.legal_actions(q)
+    _same_observations(py, nat, players, len(py.history()) % 5 == 0)
     a = rng.choice(py.legal_actions())
     py.apply_action(a)
     nat.apply_action(a)
     return True
 
 
-@pytest.mark.parametrize("players,seed", [(2, 3), (2, 40), (4, 7), (4, 41)])
+@pytest.mark.parametrize("players,seed", [(2, 3), (2, 40), (4, 7), (4, 41), (6, 11), (6, 12)])
 def test_native_state_is_the_python_state_step_by_step(rules, make, players, seed):
     facs = sorted(rules.factions)
     seats = [facs[(seed + i) % len(facs)] for i in range(players)]
@@ -46,6 +59,7 @@ def test_native_state_is_the_python_state_step_by_step(rules, make, players, see
     rng, steps = random.Random(seed), 0
     while _step_both(py, nat, rng, players):
         steps += 1
+    _same_observations(py, nat, players)   # (at the end too)
     assert steps > 50 and nat.current_player() == TERMINAL
     assert sum(nat.returns()) == pytest.approx(1.0)
     assert nat.history() == py.history()
@@ -154,3 +168,71 @@ def test_a_state_can_be_answered_from_another_thread(rules, make):
     _walk(ref, random.Random(7), 10_000)
     assert done and st.is_terminal() and st.history() == ref.history()
     assert st.returns() == ref.returns()
+
+
+# ---- what a seat may know, and worlds dealt from it -----------------------------------------
+def _to(nat, rng, kind):
+    """Walk on to a decision of `kind` from round 2 (an Action Step choice with a seat that
+    chose before it in the step)."""
+    while not nat.is_terminal():
+        i = nat.info()
+        if i["round"] >= 2 and i["kind"] == kind and (
+                kind != "action" or i["step_at"] < len(i["history"])):
+            return nat.current_player()
+        nat.apply_action(rng.choice(nat.legal_actions()))
+    raise AssertionError(f"no {kind} decision from round 2")
+
+
+def _sampler(seed):
+    return random.Random(seed).random
+
+
+def _hidden_from(snapshot: dict, p: int) -> list:
+    """What seat p cannot see in a snapshot: the other hands and every draw order."""
+    return [(q, pl["hand"], pl["draw"]) for q, pl in enumerate(snapshot["players"])
+            if q != p] + [snapshot["decks"]]
+
+
+@pytest.mark.parametrize("players,seed", [(2, 5), (4, 9), (6, 13)])
+@pytest.mark.parametrize("kind", ["bid", "action"])
+def test_a_world_is_dealt_from_what_the_seat_knows_only(rules, make, players, seed, kind):
+    """The leak test: two games that differ only in what seat p cannot see give p the same
+    view and information state, and the same dealt world for the same sampler (so the
+    same distribution); the world keeps p's information state and legal actions, differs
+    from the truth in what p cannot see, and another sampler deals another."""
+    nat = make(rules, players, seed)
+    p = _to(nat, random.Random(seed), kind)
+    other = nat.clone()
+    other.resample(p, 77)                   # what p cannot see dealt otherwise
+    assert _hidden_from(other.snapshot(), p) != _hidden_from(nat.snapshot(), p)
+    assert other.seat_view(p) == nat.seat_view(p)
+    assert other.information_state_string(p) == nat.information_state_string(p)
+    world = nat.resample_from_infostate(p, _sampler(1))
+    assert other.resample_from_infostate(p, _sampler(1)).snapshot() == world.snapshot()
+    assert world.information_state_string(p) == nat.information_state_string(p)
+    assert world.information_state_tensor(p) == nat.information_state_tensor(p)
+    assert world.legal_actions() == nat.legal_actions() and world.current_player() == p
+    assert _hidden_from(world.snapshot(), p) != _hidden_from(nat.snapshot(), p)
+    assert nat.resample_from_infostate(p, _sampler(2)).snapshot() != world.snapshot()
+    deal = world.info()["deals"][-1]
+    assert deal[:2] == [world.info()["step_at"] if kind == "action" else len(
+        nat.history()), p] and deal[3] == (kind == "action")
+    copy = world.clone()                    # a dealt world copies exactly (its deal re-run)
+    assert copy.snapshot() == world.snapshot() and copy.history() == world.history()
+
+
+def test_a_seat_view_holds_nothing_the_seat_cannot_see(rules, make):
+    nat = make(rules, 4, 9)
+    p = _to(nat, random.Random(9), "action")
+    view = nat.seat_view(p)
+    seats = view["observation"]["players"]
+    for q, seat in enumerate(seats):
+        hidden = [seat["hand"], seat["draw_contents"], seat["permanent_vp"]]
+        if q == p:
+            assert None not in hidden
+        else:
+            assert hidden == [None, None, None]
+    assert set(view) == {"observation", "mine", "decision"}
+    assert "decks" not in view["observation"] and "draw" not in seats[p]
+    assert [nat.seat_view(q)["decision"] for q in range(4)].count(None) == 3
+    assert len(view["mine"]) == nat.info()["who"].count(p)   # its own answers, no other's

@@ -70,13 +70,23 @@ def test_resample_keeps_the_seat_s_information_state(spiel):
     assert hands[p] == dealt[p] and hands != dealt
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_random_sim_test_passes_on_the_native_state(spiel, native_built, players):
+@pytest.fixture
+def native_spiel(spiel, native_built):
     if "tether_native" not in spiel.registered_names():   # (built after the import)
         openspiel._register_native()
+    return spiel
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_random_sim_test_passes_on_the_native_state(native_spiel, players):
+    spiel = native_spiel
     game = spiel.load_game("tether_native", {"players": players})
     assert game.get_type().dynamics == spiel.GameType.Dynamics.SEQUENTIAL
-    spiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    assert game.get_type().provides_information_state_string
+    assert game.get_type().provides_observation_tensor
+    spiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    if players == 6:
+        return
     seeded = spiel.load_game("tether_native", {"players": players, "seed": 5})
     py = spiel.load_game("tether", {"players": players, "seed": 5})
     a, b = seeded.new_initial_state(), py.new_initial_state()
@@ -87,3 +97,42 @@ def test_random_sim_test_passes_on_the_native_state(spiel, native_built, players
         a.apply_action(act)
         b.apply_action(act)
     assert a.is_terminal() and a.returns() == b.returns()
+
+
+def test_ismcts_bot_plays_a_complete_native_game(native_spiel):
+    """OpenSpiel's ISMCTSBot on `tether_native`: its information states, worlds dealt by
+    the native engine (resample_from_infostate) and the native state's clones."""
+    spiel = native_spiel
+    game = spiel.load_game("tether_native", {"players": 2, "seed": 5})
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=2,
+                           random_state=np.random.RandomState(1))
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        p = state.current_player()
+        action = bot.step(state) if p == 0 else rng.choice(state.legal_actions())
+        state.apply_action(action)
+        moves += 1
+    assert moves > 50 and sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_the_native_game_s_observations_are_the_python_game_s(native_spiel):
+    spiel = native_spiel
+    nat = spiel.load_game("tether_native", {"players": 3, "seed": 8}).new_initial_state()
+    py = spiel.load_game("tether", {"players": 3, "seed": 8}).new_initial_state()
+    rng = np.random.default_rng(8)
+    for _ in range(60):
+        for p in range(3):
+            assert nat.information_state_string(p) == py.information_state_string(p)
+            assert nat.observation_string(p) == py.observation_string(p)
+            assert list(nat.information_state_tensor(p)) == list(
+                py.information_state_tensor(p))
+        act = int(rng.choice(py.legal_actions()))
+        nat.apply_action(act)
+        py.apply_action(act)
+    p = nat.current_player()
+    other = nat.resample_from_infostate(p, np.random.RandomState(3).uniform)
+    assert other.information_state_string(p) == nat.information_state_string(p)
+    assert other.legal_actions() == nat.legal_actions()

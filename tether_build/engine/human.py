@@ -55,6 +55,8 @@ def describe(g, kind: str, opt, words=None) -> str:
     """One option of a decision, in words (the glossary's, if `words` is given)."""
     if opt is None:
         return "skip"
+    if opt is True:  # a "may" step taken (not the card that happens to have id 1)
+        return "yes"
     if isinstance(opt, tuple) and opt and isinstance(opt[0], str):
         head = opt[0]
         if head == "done":

@@ -112,7 +112,7 @@ def label(g, kind: str, option, words=None) -> str:
     if kind == "move" and head is not None:
         return "move " + group(g, option, words)
     text = describe(g, kind, option, words)
-    if kind == "action" and isinstance(option, tuple) and len(option) == 3:
+    if kind == "action" and isinstance(option, tuple) and len(option) == 3 and head == "card":
         aims = [describe(g, k, v, words) for k, v, _step in option[2]]
         if aims:
             text += ": " + ", ".join(aims)

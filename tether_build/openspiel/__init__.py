@@ -26,9 +26,10 @@ seat's own past answers by kind, it is not a perfect-recall encoding).
 
 `tether_native` is the same game on the native engine's state (engine/native/nstate.py:
 the same action ids and games, move for move), registered when the native engine is built.
-It provides no observations or information states yet (the native state has no
-observation strings or tensors), so OpenSpiel's algorithms that read them, and
-`resample_from_infostate`, need `tether`.
+Its observations and information states are the Python state's, string for string and
+tensor for tensor, built from the seat view the native engine gives (nview.cpp: only what
+the seat may know); its `resample_from_infostate` deals the hidden things in the native
+engine, from what the seat knows.
 """
 
 from __future__ import annotations
@@ -234,11 +235,11 @@ pyspiel.register_game(GAME_TYPE, TetherGame)
 
 
 NATIVE_NAME = "tether_native"
-NATIVE_TYPE = _game_type(NATIVE_NAME, "The Last Tether (native engine)", observations=False)
+NATIVE_TYPE = _game_type(NATIVE_NAME, "The Last Tether (native engine)", observations=True)
 
 
 class TetherNativeGame(TetherGame):
-    """The Last Tether for OpenSpiel on the native engine's state (no observations)."""
+    """The Last Tether for OpenSpiel on the native engine's state."""
 
     game_type = NATIVE_TYPE
 
@@ -246,10 +247,6 @@ class TetherNativeGame(TetherGame):
         """The native engine state of a game set up from `seed`."""
         from ..engine.native.nstate import new_native_state
         return new_native_state(self.rules, self.players, seed, None, self.opts)
-
-    def make_py_observer(self, iig_obs_type=None, params=None):
-        """None: the native state has no observations yet (use `tether`)."""
-        raise ValueError("tether_native provides no observations: load_game('tether')")
 
 
 def _register_native() -> None:

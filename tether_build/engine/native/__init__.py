@@ -31,7 +31,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SOURCES = ("json.h", "mt.h", "defs.h", "load.h", "state.h", "game.h", "rules.cpp", "play.cpp",
-           "heur.cpp", "search.cpp", "invariants.cpp", "nstate.h", "nstate.cpp",
+           "heur.cpp", "search.cpp", "invariants.cpp", "nstate.h", "nstate.cpp", "nview.cpp",
            "capi.cpp")
 LIBRARY = HERE / "_tether_engine.so"
 FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-fno-plt")

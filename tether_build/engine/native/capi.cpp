@@ -475,6 +475,69 @@ void* tn_state_clone(void* st, char** err) {
   }
 }
 
+// what seat p may know (nview.cpp: seat_view), with p's own answers so far and, when p is
+// to act, its decision (kind, each option's text and id, the cards the options name)
+char* tn_state_view(void* st, int p) {
+  auto* s = (tn::NState*)st;
+  if (!s->g || p < 0 || p >= s->cfg.players) return nullptr;
+  std::string o = "{\"observation\":" + s->g->seat_view(p) + ",\"mine\":[";
+  auto& mine = s->mine[(size_t)p];
+  for (size_t k = 0; k < mine.size(); ++k) {
+    o += k ? ",[" : "[";
+    tn::put_str(o, mine[k].first);
+    o += "," + std::to_string(mine[k].second) + "]";
+  }
+  o += "],\"decision\":";
+  if (s->waiting && s->p == p) {
+    s->texts();
+    o += "{\"kind\":";
+    tn::put_str(o, s->kind);
+    o += ",\"reprs\":[";
+    for (size_t k = 0; k < s->reprs.size(); ++k) {
+      if (k) o += ",";
+      tn::put_str(o, s->reprs[k]);
+    }
+    o += "],\"ids\":[";
+    for (size_t k = 0; k < s->ids.size(); ++k) o += (k ? "," : "") + std::to_string(s->ids[k]);
+    o += "],\"cards\":{";
+    bool first = true;
+    for (size_t k = 0; s->ask_->card && k < s->n_; ++k) {
+      int iid = s->ask_->card(k);
+      if (iid < 0) continue;
+      o += (first ? "\"" : ",\"") + std::to_string(iid) + "\":";
+      first = false;
+      tn::put_str(o, s->g->cards[(size_t)iid].defn->name);
+    }
+    o += "}," + s->g->public_board().substr(1) + "}";
+  } else {
+    o += "null}";
+  }
+  return tn::dup(o);
+}
+
+// deal again in place what seat p cannot see, from a generator seeded with `seed`
+int tn_state_deal(void* st, int p, int64_t seed) {
+  auto* s = (tn::NState*)st;
+  if (!s->waiting || p < 0 || p >= s->cfg.players) return -1;
+  s->deal(p, seed);
+  return 0;
+}
+
+// a copy after the first n answers, with a world dealt for seat p from `seed` as the Action
+// Step starting there starts (resample_from_infostate at an Action Step choice)
+void* tn_state_clone_dealt(void* st, int64_t n, int p, int64_t seed, char** err) {
+  auto* s = (tn::NState*)st;
+  try {
+    if (n < 0 || (size_t)n > s->hist.size() || p < 0 || p >= s->cfg.players)
+      throw std::runtime_error("the state API: no such answer or seat to deal at");
+    tn::NState::Deal d{(size_t)n, p, seed, true};
+    return s->clone_upto((size_t)n, &d);
+  } catch (std::exception& e) {
+    if (err) *err = tn::dup(e.what());
+    return nullptr;
+  }
+}
+
 // the seat to act, -4 at the end (pyspiel's TERMINAL), -5 when the rules stopped on an error
 int tn_state_player(void* st) {
   auto* s = (tn::NState*)st;
@@ -531,7 +594,16 @@ char* tn_state_info(void* st, int full) {
   for (size_t k = 0; k < s->ids.size(); ++k) o += (k ? "," : "") + std::to_string(s->ids[k]);
   o += "],\"history\":[";
   for (size_t k = 0; k < s->hist.size(); ++k) o += (k ? "," : "") + std::to_string(s->hist[k]);
-  o += "],\"finished\":" + std::string(s->finished ? "true" : "false") + ",\"error\":";
+  o += "],\"who\":[";
+  for (size_t k = 0; k < s->who.size(); ++k) o += (k ? "," : "") + std::to_string(s->who[k]);
+  o += "],\"deals\":[";
+  for (size_t k = 0; k < s->deals.size(); ++k) {
+    auto& d = s->deals[k];
+    o += (k ? ",[" : "[") + std::to_string(d.at) + "," + std::to_string(d.p) + "," +
+         std::to_string(d.seed) + "," + (d.step ? "true" : "false") + "]";
+  }
+  o += "],\"step_at\":" + std::to_string(s->step_at);
+  o += ",\"finished\":" + std::string(s->finished ? "true" : "false") + ",\"error\":";
   tn::put_str(o, s->error);
   o += ",\"snap_n\":" + std::to_string(s->snap ? (int64_t)s->snap_n : -1);
   if (s->g) {

@@ -95,6 +95,7 @@ struct Game;
 struct Waiter {
   virtual int wait(int p, const char* kind, size_t n, const Ask* ask) = 0;
   virtual void on_round(Game& g) = 0;
+  virtual void on_step(Game& g) { (void)g; }  // an Action Step starts (before any seat chooses)
   virtual ~Waiter() = default;
 };
 
@@ -417,9 +418,6 @@ struct Game {
   bool in_sim = false;         // a simulation's copy: no seat searches
   double noise = 0.0;          // the simulated seats' slips (decide), but noise_exempt's
   int noise_exempt = -1;
-  int forced_seat = -1, forced_index = -1;  // a simulation's first answer of the searching seat
-  size_t forced_n = 0;         // ... and the number of options it was chosen among
-  bool forced_ok = true;       // false: the copy offered another option list
   int action_step = 0;         // the Action Step being played (action_phase)
   int64_t stop_round = 0;      // a simulation stops after this round (0: play to the end)
   // cards a seat gained from a supply deck unseen by the others: card -> (seat, deck), as
@@ -447,6 +445,11 @@ struct Game {
   double simulate_tree(int p, uint64_t seed, int entry, STree& T);
   void relink(const Game& from);
   void determinize(int p, MT& r);
+  // the state API's observations and worlds (nview.cpp)
+  std::string seat_view(int p) const;  // what seat p may know, as views.observation's JSON
+  std::string public_board() const;    // every hex and Champion, for an option's words
+  std::string defn_list(const std::vector<int>& iids) const;
+  void deal_hidden(int p, MT& r);      // deal again what seat p cannot see (views.resample)
   void perturb_hidden(int p);
   int search_root(int p, const char* kind, size_t n, const Ask& ask, int entry);
 

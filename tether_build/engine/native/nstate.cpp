@@ -205,9 +205,37 @@ void NState::apply(int i) {
   if (!waiting) throw std::runtime_error("the game is over: no decision is waiting");
   if (i < 0 || (size_t)i >= n_)
     throw std::runtime_error("option " + std::to_string(i) + " of " + std::to_string(n_));
+  if (record) {
+    who.push_back(p);
+    mine[(size_t)p].push_back({kind, option_id(kind, ask_->repr((size_t)i))});
+  }
   hist.push_back(i);
   answer = i;
   swapcontext(&caller, &co);
+  if (waiting) {  // deals made in place while the decision reached now waited
+    for (auto& d : armed)
+      if (!d.step && d.at == hist.size()) deal(d.p, d.seed);
+  }
+}
+
+void NState::deal(int pp, int64_t seed) {
+  MT r;
+  r.seed(seed);
+  g->deal_hidden(pp, r);
+  deals.push_back({hist.size(), pp, seed, false});
+  reprs.clear();
+  ids.clear();
+}
+
+void NState::on_step(Game& gm) {
+  step_at = (int64_t)hist.size();
+  for (auto& d : armed)
+    if (d.step && d.at == hist.size()) {
+      MT r;
+      r.seed(d.seed);
+      gm.deal_hidden(d.p, r);
+      deals.push_back(d);
+    }
 }
 
 int NState::index_of(int64_t id) {
@@ -217,19 +245,39 @@ int NState::index_of(int64_t id) {
   return -1;
 }
 
-NState* NState::clone() const {
+NState* NState::clone() const { return clone_upto(hist.size(), nullptr); }
+
+NState* NState::clone_upto(size_t n, const Deal* step_deal) const {
   std::unique_ptr<NState> c(new NState(R, T, cfg));
   size_t from = 0;
-  if (snap) {
+  if (snap && snap_n <= n) {
     c->snap = snap;
     c->snap_n = from = snap_n;
     c->hist.assign(hist.begin(), hist.begin() + (std::ptrdiff_t)snap_n);
   }
-  c->start(snap);
-  for (size_t k = from; k < hist.size(); ++k) {
+  // the answers and deals it copies: each seat's own answers up to n
+  c->who.assign(who.begin(), who.begin() + (std::ptrdiff_t)n);
+  std::vector<size_t> count((size_t)cfg.players, 0);
+  for (int q : c->who) count[(size_t)q]++;
+  for (size_t q = 0; q < mine.size(); ++q)
+    c->mine[q].assign(mine[q].begin(), mine[q].begin() + (std::ptrdiff_t)count[q]);
+  // the deals it keeps: those made before answer n, and those made at n unless a new world
+  // is dealt there; one made before the snapshot was taken is in it (made again: none)
+  for (auto& d : deals) {
+    if (d.at > n || (d.at == n && step_deal)) continue;
+    (d.at < from ? c->deals : c->armed).push_back(d);
+  }
+  if (step_deal) c->armed.push_back(*step_deal);
+  c->record = false;
+  c->start(from ? snap : nullptr);
+  for (auto& d : c->armed)  // a deal in place at the first decision
+    if (!d.step && d.at == c->hist.size() && c->waiting) c->deal(d.p, d.seed);
+  for (size_t k = from; k < n; ++k) {
     if (!c->waiting) throw std::runtime_error("the state API: a clone's replay ended early");
     c->apply(hist[k]);
   }
+  c->record = true;
+  c->armed.clear();
   return c.release();
 }
 

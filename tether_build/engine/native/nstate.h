@@ -30,6 +30,22 @@ struct NState : Waiter {
   std::shared_ptr<const Game> snap;  // the Game as the last round started (shared by clones)
   size_t snap_n = 0;                 // hist.size() then
   std::vector<int> hist;             // every answer: the option index
+  std::vector<int> who;              // the seat of each answer
+  // each seat's own answers: (kind, the option's id before collisions: state_api.option_id),
+  // the part of its information state that is its own (information_state_string)
+  std::vector<std::vector<std::pair<std::string, int64_t>>> mine;
+  bool record = true;                // (off while a clone re-runs answers it copied)
+  int64_t step_at = -1;              // hist.size() as the current Action Step started
+  // worlds dealt for one seat (resample_from_infostate): after `at` answers, in place while
+  // waiting, or (step) as the Action Step starting there starts, before any seat chooses
+  struct Deal {
+    size_t at;
+    int p;
+    int64_t seed;
+    bool step;
+  };
+  std::vector<Deal> deals;           // in the order made
+  std::vector<Deal> armed;           // step deals a re-run makes when their step starts
   // the waiting decision
   int p = -1;
   std::string kind;
@@ -45,7 +61,7 @@ struct NState : Waiter {
   char* stack = nullptr;
   size_t stack_size = 0;
 
-  NState(Rules& r, const Topo& t, const StateCfg& c) : R(r), T(t), cfg(c) {}
+  NState(Rules& r, const Topo& t, const StateCfg& c) : R(r), T(t), cfg(c), mine((size_t)c.players) {}
   ~NState() override;
   NState(const NState&) = delete;
   NState& operator=(const NState&) = delete;
@@ -54,6 +70,11 @@ struct NState : Waiter {
   int index_of(int64_t id);                      // the option with action id `id`, or -1
   void texts();                                  // reprs and ids of the waiting decision
   NState* clone() const;
+  // a copy of this state after its first n answers; with step_deal, a world dealt for seat
+  // p from `seed` as the Action Step starting there starts (replacing one made there)
+  NState* clone_upto(size_t n, const Deal* step_deal) const;
+  void deal(int p, int64_t seed);                // in place, while waiting (Deal, step false)
+  void on_step(Game& g) override;
   int wait(int p, const char* kind, size_t n, const Ask* ask) override;
   void on_round(Game& g) override;
   void body();

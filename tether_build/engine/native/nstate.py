@@ -10,15 +10,26 @@ has the same id in both engines. `clone()` copies the Game as the current round 
 is offered whole card plays (card + locked targets as one action), as the Python state's
 default. No chance nodes: the seeded generator is inside the rules (SAMPLED_STOCHASTIC).
 
-Not here (the Python state has them): observation and information-state strings and
-tensors, resample_from_infostate, labels and pending() for a UI. `snapshot()` and
-`events()` give the whole state and the log, the data to build them from.
+What a seat knows: `seat_view(p)` is all that crosses from the native game to Python for
+observations (nview.cpp's seat_view: the public board, every seat's public figures and
+face-up piles, p's own hand, Permanent VP and draw pile contents, p's own answers, and p's
+decision when p is to act). `observation_string`, `information_state_string` and the
+tensors are built from it alone, equal to the Python state's for the same game (tested at
+every step); `labels()` words the options as the Python state does (state_api.label on
+the view). `resample_from_infostate(p, sampler)` deals the hidden things in the native
+engine (nview.cpp's deal_hidden: from what p knows, every hidden list sorted before it is
+dealt), at an Action Step choice from the start of the step, as the Python state does.
+`snapshot()` and `events()` give the whole state and the log (for tests and tools, not
+for agents).
 """
 
 from __future__ import annotations
 
+import ast
 import ctypes
 import json
+import random
+import re
 
 from . import for_rules, library
 
@@ -45,6 +56,12 @@ def _bind(lib) -> None:
     lib.tn_state_playout.argtypes = [vp, ctypes.c_int64, ctypes.c_int64]
     lib.tn_state_info.restype = vp
     lib.tn_state_info.argtypes = [vp, ctypes.c_int]
+    lib.tn_state_view.restype = vp
+    lib.tn_state_view.argtypes = [vp, ctypes.c_int]
+    lib.tn_state_deal.argtypes = [vp, ctypes.c_int, ctypes.c_int64]
+    lib.tn_state_clone_dealt.restype = vp
+    lib.tn_state_clone_dealt.argtypes = [vp, ctypes.c_int64, ctypes.c_int, ctypes.c_int64,
+                                         ctypes.POINTER(vp)]
     _SIGNED = True
 
 
@@ -58,12 +75,15 @@ def _text(lib, ptr) -> str:
 class NativeState:
     """One native game waiting at a decision (or finished). Create with `new_native_state`."""
 
-    def __init__(self, native, handle: int, players: int, seed: int):
+    def __init__(self, native, handle: int, players: int, seed: int, rules=None):
         self._native = native          # keeps the loaded rules alive as long as the state
         self._lib = native.lib
         self._h = handle
-        self.players, self.seed = players, seed
+        self.players, self.seed, self.rules = players, seed, rules
         self._ids: list[int] | None = None
+        self._views: dict[int, str] = {}  # seat -> its view's JSON, until the state moves
+        self._words: dict[tuple, list[str]] = {}  # (seat, reprs) -> the options' words
+        self.words: dict | None = None  # the glossary for labels (state_api.glossary_words)
 
     def __del__(self):
         h, self._h = getattr(self, "_h", None), None
@@ -130,6 +150,7 @@ class NativeState:
         if self._lib.tn_state_apply(self._h, x, by_id) != 0:
             raise ValueError(why)
         self._ids = None
+        self._views.clear()
         if self._lib.tn_state_player(self._h) == _ERROR:
             raise RuntimeError(f"the native rules stopped: {self.info()['error']}")
 
@@ -138,6 +159,7 @@ class NativeState:
         with `seed`), to the end or `max_steps` answers; returns the answers given."""
         n = self._lib.tn_state_playout(self._h, seed, max_steps)
         self._ids = None
+        self._views.clear()
         if n < 0:
             raise RuntimeError(f"the native rules stopped: {self.info()['error']}")
         return n
@@ -148,7 +170,12 @@ class NativeState:
         h = self._lib.tn_state_clone(self._h, ctypes.byref(err))
         if not h:
             raise RuntimeError(_text(self._lib, err.value) if err.value else "clone failed")
-        return NativeState(self._native, h, self.players, self.seed)
+        return self._wrap(h)
+
+    def _wrap(self, h) -> NativeState:
+        c = NativeState(self._native, h, self.players, self.seed, self.rules)
+        c.words = self.words
+        return c
 
     def __deepcopy__(self, memo) -> NativeState:
         """`copy.deepcopy` (pyspiel's Clone of a Python state) is `clone()`."""
@@ -182,6 +209,114 @@ class NativeState:
     def rewards(self) -> list[float]:
         """The returns at the end, else zeros (no reward before the end)."""
         return self.returns()
+
+    # ---- what a seat knows (the seat view: nview.cpp) ---------------------------------------
+    def seat_view(self, p: int) -> dict:
+        """What seat p may know, as the native engine gives it (nview.cpp): its observation
+        (`Game.observation`'s data), its own answers so far ("mine": (kind, id) pairs) and,
+        when p is to act, its decision (kind, option texts and ids, the names of the cards
+        the options name, the public board for the options' words). Nothing else of the
+        game crosses to Python for observations."""
+        if not 0 <= p < self.players:
+            raise ValueError(f"no seat {p} in a {self.players}-player game")
+        got = self._views.get(p)
+        if got is None:
+            ptr = self._lib.tn_state_view(self._h, p)
+            if not ptr:
+                raise ValueError("the game is not set up")
+            got = self._views[p] = _text(self._lib, ptr)
+        return json.loads(got)
+
+    def observation(self, p: int) -> dict:
+        """Seat p's observation (the Python state's: `Game.observation` with its waiting
+        decision, in words, when p is to act)."""
+        return _observation(self.seat_view(p), self.words, self._words)
+
+    def observation_string(self, p: int) -> str:
+        """Seat p's observation as canonical JSON (the Python state's string)."""
+        return json.dumps(self.observation(p), sort_keys=True, default=str)
+
+    def information_state_string(self, p: int) -> str:
+        """Seat p's observation and its own answers so far, as canonical JSON."""
+        view = self.seat_view(p)
+        return json.dumps({"observation": _observation(view, self.words, self._words),
+                           "mine": view["mine"]}, sort_keys=True, default=str)
+
+    def observation_tensor(self, p: int) -> list[float]:
+        """Seat p's observation as a fixed-size float vector (engine/tensors.py)."""
+        from ..tensors import tensor_of
+        return tensor_of(self._need_rules(), _observation(self.seat_view(p), None, None))
+
+    def information_state_tensor(self, p: int) -> list[float]:
+        """Seat p's observation tensor and a count of its own answers by kind."""
+        from ..tensors import tensor_of
+        view = self.seat_view(p)
+        return tensor_of(self._need_rules(), _observation(view, None, None), view["mine"])
+
+    def observation_tensor_size(self) -> int:
+        """The length of `observation_tensor` for this game's player count."""
+        from ..tensors import observation_size
+        return observation_size(self._need_rules(), self.players)
+
+    def labels(self) -> list[str]:
+        """The waiting decision's options in words, in the engine's order (unique)."""
+        p = self.current_player()
+        if p < 0:
+            raise ValueError("the game is over: no decision is waiting")
+        return [o["label"] for o in _observation(self.seat_view(p), self.words, self._words)[
+            "decision"]["options"]]
+
+    def _need_rules(self):
+        if self.rules is None:
+            raise ValueError("a tensor needs the Ruleset (new_native_state gives it)")
+        return self.rules
+
+    # ---- worlds dealt for one seat -----------------------------------------------------------
+    def resample(self, p: int, seed: int) -> None:
+        """In place, deal again what seat p cannot see (nview.cpp: deal_hidden), from `seed`."""
+        if self._lib.tn_state_deal(self._h, p, seed) != 0:
+            raise ValueError("no decision is waiting (or no such seat) to deal at")
+        self._ids = None
+        self._views.clear()
+
+    def resample_from_infostate(self, p: int, sampler, policy=None) -> NativeState:
+        """A copy in which what seat p cannot see is dealt again from what p knows (never
+        from the hidden truth: nview.cpp's deal_hidden sorts every hidden list before it
+        deals it); `sampler()` returns uniform numbers in [0, 1), as pyspiel's samplers
+        do. As the Python state's: at p's Action Step choice the copy goes back to the
+        start of the step (the seats that chose before p chose from hands p cannot see,
+        and their choices are secret until the reveal), deals there, lets those seats
+        choose again in the dealt world (uniformly at random, or `policy(copy)` -> the
+        option index) and p answer as it did: the copy waits at the same decision, with
+        the same information state for p."""
+        seed = int(sampler() * (1 << 53))
+        info = self.info()
+        n, hist, who = info["step_at"], info["history"], info["who"]
+        snap = info["snap_n"]
+        if (info["kind"] != "action" or n < 0 or n >= len(hist) or snap > n):
+            c = self.clone()
+            c.resample(p, seed)
+            return c
+        mine = [x for x, q in zip(hist[n:], who[n:]) if q == p]
+        err = ctypes.c_void_p()
+        h = self._lib.tn_state_clone_dealt(self._h, n, p, seed, ctypes.byref(err))
+        if not h:
+            raise RuntimeError(_text(self._lib, err.value) if err.value else "deal failed")
+        c = self._wrap(h)
+        if [n, p, seed, True] not in c.info()["deals"]:
+            raise RuntimeError("the Action Step's deal was not made as it started")
+        rng = random.Random(seed)
+        for _ in range(len(hist) * 4 + 100):
+            q = c.current_player()
+            if q == p:
+                if not mine:
+                    return c
+                c.apply_index(mine.pop(0))
+            elif policy is not None:
+                c.apply_index(policy(c))
+            else:
+                c.apply_index(int(rng.random() * len(c.action_ids())))
+        raise RuntimeError("a resampled Action Step did not come back to the seat")
 
     def events(self) -> list[dict]:
         """The event log so far (empty unless made with log=True)."""
@@ -219,4 +354,106 @@ def new_native_state(rules, players: int, seed: int, factions=None, options=None
     h = lib.tn_state_new(native.handle, json.dumps(request).encode(), ctypes.byref(err))
     if not h:
         raise ValueError(_text(lib, err.value) if err.value else "the native state failed")
-    return NativeState(native, h, players, seed)
+    return NativeState(native, h, players, seed, rules)
+
+
+class _Card:
+    """A card by its name (an option's words)."""
+
+    def __init__(self, name: str):
+        self.defn = _Named(name)
+
+
+class _Named:
+    def __init__(self, name: str):
+        self.name = name
+
+
+class _Champ:
+    """A Champion on the board as an option's words name it (public)."""
+
+    def __init__(self, cid, owner, name, hp, hex_):
+        self.cid, self.owner, self.hp, self.hex = cid, owner, hp, hex_
+        self.defn = _Named(name)
+
+
+class _Cards(dict):
+    """The cards an option names, by id; its length: the game's card count."""
+
+    def __init__(self, names: dict, n: int):
+        super().__init__((int(k), _Card(v)) for k, v in names.items())
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+
+class _Topo:
+    def __init__(self, names: list[str]):
+        self.names = names
+
+    def name(self, h: int) -> str:
+        return self.names[h]
+
+
+class _Board:
+    """What the words of an option read (state_api.label, engine/human.py), from the seat
+    view: the public board, and the cards the options name."""
+
+    def __init__(self, d: dict):
+        hexes = d["hexes"]
+        self.topo = _Topo([x[0] for x in hexes])
+        self.tile = [x[1] for x in hexes]
+        self.mine_value = [x[2] for x in hexes]
+        self.champions = {c[0]: _Champ(*c) for c in d["champions"]}
+        self.cards = _Cards(d["cards"], d["n_cards"])
+
+
+class _LabelGame:
+    def __init__(self, d: dict):
+        self.s = _Board(d)
+
+
+_STEP = re.compile(r"<step [^>]*>")
+
+
+def _option(text: str, kind: str, champs: dict):
+    """An option back from its text (Python's repr(option_key(option))): a Champion option
+    as the Champion the words name."""
+    o = ast.literal_eval(_STEP.sub("'step'", text))
+    if kind == "champion" and isinstance(o, tuple) and o[:1] == ("champion",):
+        return champs[o[1]]
+    if kind == "action" and isinstance(o, tuple) and len(o) == 3 and o[0] == "card":
+        aims = tuple((k, champs[v[1]] if k == "champion" and isinstance(v, tuple) else v, st)
+                     for k, v, st in o[2])
+        return (o[0], o[1], aims)
+    return o
+
+
+def _observation(view: dict, words, memo: dict | None) -> dict:
+    """The observation dict of a seat view (with its decision in words unless `memo` is
+    None: the words of decisions already told, by the decision's view)."""
+    obs = view["observation"]
+    d = view["decision"]
+    if d is None:
+        return obs
+    from ..state_api import PROMPTS, label
+    kind, p = d["kind"], obs["seat"]
+    texts: list[str] = []
+    if memo is not None:
+        key = json.dumps(d, sort_keys=True)
+        texts = memo.get(key) or []
+        if not texts:
+            g = _LabelGame(d)
+            seen: dict[str, int] = {}
+            for r in d["reprs"]:
+                text = label(g, kind, _option(r, kind, g.s.champions), words)
+                k = seen[text] = seen.get(text, 0) + 1
+                texts.append(text if k == 1 else f"{text} ({k})")
+            if len(memo) > 64:
+                memo.clear()
+            memo[key] = texts
+    obs["decision"] = {"seat": p, "kind": kind, "prompt": PROMPTS.get(kind, kind),
+                       "secret": kind == "action",
+                       "options": [{"id": a, "label": t} for a, t in zip(d["ids"], texts)]}
+    return obs

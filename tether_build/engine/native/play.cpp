@@ -873,8 +873,9 @@ Plan Game::choose_action(int p) {
   bool first = true;
   while (true) {
     Ask ask;
-    if (wants_ask(p) || forced_seat == p) {
+    if (wants_ask(p) || waiter)  // (the state API names the cards in an option's words)
       ask.card = [&options](size_t i) { return options[i].kind == A_CARD ? options[i].a : -1; };
+    if (wants_ask(p)) {
       ask.score = [this, p, &options, &plays](size_t i, bool bounding) {
         return action_score(p, options[i], plays, bounding);
       };
@@ -882,12 +883,7 @@ Plan Game::choose_action(int p) {
     if (waiter)
       ask.repr = [this, &options, &plays](size_t i) { return action_repr(options[i], plays); };
     int pick;
-    if (forced_seat == p) {  // a simulation: the searching seat's option under trial
-      forced_seat = -1;
-      forced_ok = first && options.size() == forced_n;
-      pick = forced_ok ? forced_index : 0;
-      decisions++;
-    } else if (first && !in_sim && searcher.size() > (size_t)p && searcher[p] &&
+    if (first && !in_sim && searcher.size() > (size_t)p && searcher[p] &&
                options.size() > 1 && (scfg->limit < 0 || scfg->searched < scfg->limit) &&
                !replay_pending()) {
       pick = answered("action", options.size(),
@@ -1074,6 +1070,7 @@ void Game::resolve_step(std::vector<Plan>& plans) {
 void Game::action_phase(int from_step) {
   for (int step = from_step; step < 60; ++step) {
     action_step = step;
+    if (waiter) waiter->on_step(*this);  // the state API: a world dealt as the step starts
     if (verify_forks && !in_sim) fork_to_end(step);
     std::vector<Plan> plans;
     for (int p : seat_order())

@@ -722,11 +722,15 @@ int Game::pick_card(int p, const char* kind, std::vector<int> options, bool none
   if (n == 1) return options[0];
   Ask ask;
   if (wants_ask(p)) ask = iid_ask(kind, options, none_first);
-  if (waiter)
+  if (waiter) {  // (the state API: each option's text, and the card it names for its words)
+    ask.card = [&options, none_first](size_t i) {
+      return none_first ? (i == 0 ? -1 : options[i - 1]) : options[i];
+    };
     ask.repr = [&options, none_first](size_t i) {
       if (none_first) return i == 0 ? std::string("None") : std::to_string(options[i - 1]);
       return std::to_string(options[i]);
     };
+  }
   int i = decide(p, kind, n, &ask);
   if (none_first) return i == 0 ? -1 : options[i - 1];
   return options[i];
