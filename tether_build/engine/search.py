@@ -70,8 +70,10 @@ KINDS = ("action", "bid", "mine", "forge", "move", "hex", "bridge", "champion", 
 class Params:
     """Every parameter of the search (the native search mirrors these)."""
 
-    iterations: int = 48       # iterations (worlds) per searched decision
-    explore: float = 0.8       # PUCT exploration constant c (results are in [0, 1])
+    iterations: int = 48       # iterations (worlds) per searched decision of 2 players
+    scale: bool = True         # more players: iterations * 2 // players (at least 8)
+    explore: float = 2.0       # PUCT exploration constant c (results are in [0, 1]; the
+    #                            native search's, tuned there: 2.0 beat 0.8)
     prior_temp: float = 2.0    # softmax temperature over the heuristic's scores (the prior)
     noise: float = 0.15        # opponent model: probability of a uniformly random option
     horizon: int = 1           # rounds played after the current one before scoring
@@ -107,6 +109,14 @@ class Node:
         if depth == 0:
             return self.n
         return sum(c.visits_at(depth - 1) for c in self.children.values())
+
+
+def iterations(prm: Params, players: int) -> int:
+    """The iterations of a searched decision: a world of more players takes longer, so
+    `iterations * 2 // players` of them (at least 8) when `prm.scale` (native: sims)."""
+    if prm.scale and players > 2:
+        return max(8, prm.iterations * 2 // players)
+    return prm.iterations
 
 
 def score(g, seat: int) -> float:
@@ -240,12 +250,13 @@ class SearchAgent(Agent):
         root = Node()
         horizon = view.s.round + prm.horizon
         players = len(view.s.players)
-        for _ in range(prm.iterations):
+        for _ in range(iterations(prm, players)):
             if prm.time_cap is not None and time.perf_counter() - t0 > prm.time_cap:
                 self.stats["capped"] += 1
                 break
             it = _Iteration(self, players)
             world = view.deal(self.rng.random, it.other)
+            world.game.stop_round = horizon   # judged as round `horizon` ends
             result = self._iterate(world, root, p, horizon, it)
             root.n += 1
             root.w += result
