@@ -124,6 +124,7 @@ struct SearchCfg {
   int64_t horizon = 2;    // rounds a simulation plays (the current one included), then judged
   double explore = 2.0;   // PUCT's exploration constant (values in [0, 1]; as search.py's)
   double prior_temp = 2.0;  // the softmax temperature of the heuristic's scores (the prior)
+  double gain = 1.0;      // a horizon's result: 0.5 + 0.5 * gain * VP lead / VP to win
   double noise = 0.15;    // the chance a simulated opponent's decision is a random option
   int64_t limit = -1;     // decisions searched at most a game (-1: all), then the heuristic's
   bool bids = true;       // search the seat's bids too (a root at each bid), not only actions

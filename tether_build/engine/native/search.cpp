@@ -317,7 +317,7 @@ double Game::sim_value(int p) {
   for (int q = 0; q < P; ++q)
     if (q != p) best = std::max(best, vp(q));
   double goal = (double)std::max<int64_t>(R.vp_to_win, 1);
-  return std::min(1.0, std::max(0.0, 0.5 + 0.5 * (vp(p) - best) / goal));
+  return std::min(1.0, std::max(0.0, 0.5 + 0.5 * scfg->gain * (vp(p) - best) / goal));
 }
 
 // One simulation from the searched decision's phase (entry >= 0: that Action Step; entry < 0:
