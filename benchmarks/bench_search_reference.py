@@ -21,11 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.engine.test_search_reference import compare  # noqa: E402
-from tether_build.content.cards import normalized_cards  # noqa: E402
-from tether_build.content.load import load_content  # noqa: E402
-from tether_build.effects.compile import compile_engine  # noqa: E402
-from tether_build.engine.ruleset import Ruleset  # noqa: E402
+from tests.engine.test_search_reference import compare
+from tether_build.content.cards import normalized_cards
+from tether_build.content.load import load_content
+from tether_build.effects.compile import compile_engine
+from tether_build.engine.ruleset import Ruleset
 
 
 def main() -> None:
