@@ -98,11 +98,11 @@ def main() -> None:
     ap.add_argument("--no-bids", action="store_true", help="search Action Steps only")
     for k in ("sims", "width", "horizon"):
         ap.add_argument(f"--{k}", type=int, default=None)
-    for k in ("explore", "prior_temp", "noise"):
+    for k in ("explore", "prior_temp", "noise", "gain"):
         ap.add_argument(f"--{k}", type=float, default=None)
     a = ap.parse_args()
     search = {k: getattr(a, k) for k in ("sims", "width", "horizon", "explore", "prior_temp",
-                                           "noise")
+                                           "noise", "gain")
               if getattr(a, k) is not None}
     if a.no_bids:
         search["bids"] = False

@@ -69,6 +69,8 @@ class Game(CardsMixin, UnitsMixin, MoveMixin, CombatMixin, PhasesMixin, MarketMi
         self.origin: tuple | None = None  # (players, seed, factions, options) of setup
         self.views: dict[int, SeatView] = {}  # seat -> what its agent is shown
         self.on_step = None  # called with the game as each Action Step starts (search forks)
+        self.on_auction = None  # ... and as each market card's auction starts (state_api)
+        self.stop_round = 0  # a search's world ends after this round (0: play to the end)
         self.on_round = None  # called with the game as each round starts (state_api snapshots)
         # cards a seat gained from a supply deck unseen by the others (a random or chosen
         # gain into its hand or pile): card -> (seat, deck); dropped once the card leaves

@@ -69,6 +69,8 @@ class MarketMixin:
         """§11.2-11.3: bids for one Market card; returns the seat that gains it."""
         s = self.s
         market, ctx = self.rules.game["market"], {"card": iid}
+        if self.on_auction is not None:  # bids are sealed: a world is dealt before any
+            self.on_auction(self)        # seat bids (state_api.resample_from_infostate)
         bids = {p: self.decide(p, "bid", bid_options(s.players[p].gold, market), ctx)
                 for p in eligible}
         if self.events is not None:

@@ -36,6 +36,8 @@ def run(g) -> list[int]:
             return _finish(g, winners, "vp")
         if s.round >= cap:
             return _finish(g, g.rank(list(range(len(s.players)))), "round_cap")
+        if g.stop_round and s.round >= g.stop_round:
+            return []   # a search's world: judged at the end of this round (search.py)
         g.advance_round()
 
 

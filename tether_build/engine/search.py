@@ -12,8 +12,12 @@ in every world) since the searched decision; edges are `p`'s action ids. A node 
 visits `n`, the sum of its results `w`, and per action id: the prior `P(a)`, how often it was
 available `avail(a)` (the node's visits in whose world `a` was legal) and its child.
 
-One iteration (`Params.iterations` of them per searched decision, seeded: the same seed gives
-the same tree and the same choice; a time cap, off by default, may stop early):
+One iteration (`Params.iterations` of them per searched decision of 2 players, `iterations`
+for more; seeded: the same seed gives the same tree and the same choice; a time cap, off by
+default, may stop early). Its numbers come from the agent's `rng`: a 64-bit seed for each
+seat's opponent model, one for its own rollout heuristic, then the deal's seed. The native
+search (engine/native/search.cpp) draws and deals the same way: on the same observation and
+stream both grow the same tree (tests/engine/test_search_reference.py).
 
 1. Determinization: `world = view.deal(sampler, policy)`: a copy of the game in which what `p`
    cannot see (other hands and draw piles, cards gained unseen, other seats' hidden
@@ -38,9 +42,10 @@ the same tree and the same choice; a time cap, off by default, may stop early):
    fresh heuristic seeded from the search's stream (it is not the agent it faces: that one
    has its own seed and plays greedily). Every agent in a world is shown its seat's
    SeatView of the world, as in a game.
-5. The world is played to the end of round `round + Params.horizon` (or of the game), then
-   scored for `p` in [0, 1]: a win 1 (a shared win 1/k), a loss 0, else 0.5 plus half p's
-   lead in VP (Permanent + Control) over the best other seat, over the VP to win, clamped.
+5. The world is played to the end of round `round + Params.horizon` (or of the game: the
+   world's `Game.stop_round`), then scored for `p` in [0, 1]: a win 1 (a shared win 1/k), a
+   loss 0, else 0.5 plus half p's lead in VP (Permanent + Control) over the best other seat,
+   times `Params.gain`, over the VP to win, clamped.
    The result is added to `n` and `w` of every node on the path and of the root.
 
 The answer is the root's most visited action (ties: the higher mean, then the option order).
@@ -70,9 +75,12 @@ KINDS = ("action", "bid", "mine", "forge", "move", "hex", "bridge", "champion", 
 class Params:
     """Every parameter of the search (the native search mirrors these)."""
 
-    iterations: int = 48       # iterations (worlds) per searched decision
-    explore: float = 0.8       # PUCT exploration constant c (results are in [0, 1])
+    iterations: int = 48       # iterations (worlds) per searched decision of 2 players
+    scale: bool = True         # more players: iterations * 2 // players (at least 8)
+    explore: float = 2.0       # PUCT exploration constant c (results are in [0, 1]; the
+    #                            native search's, tuned there: 2.0 beat 0.8)
     prior_temp: float = 2.0    # softmax temperature over the heuristic's scores (the prior)
+    gain: float = 1.0          # a world judged at the horizon: 0.5 + 0.5 * gain * VP lead / goal
     noise: float = 0.15        # opponent model: probability of a uniformly random option
     horizon: int = 1           # rounds played after the current one before scoring
     kinds: tuple = KINDS       # decision kinds searched (others: the heuristic)
@@ -109,7 +117,15 @@ class Node:
         return sum(c.visits_at(depth - 1) for c in self.children.values())
 
 
-def score(g, seat: int) -> float:
+def iterations(prm: Params, players: int) -> int:
+    """The iterations of a searched decision: a world of more players takes longer, so
+    `iterations * 2 // players` of them (at least 8) when `prm.scale` (native: sims)."""
+    if prm.scale and players > 2:
+        return max(8, prm.iterations * 2 // players)
+    return prm.iterations
+
+
+def score(g, seat: int, gain: float = 1.0) -> float:
     """A world's result for the seat, in [0, 1] (see the module docstring, step 5)."""
     s = g.s
     if s.winner:
@@ -117,7 +133,7 @@ def score(g, seat: int) -> float:
     vp = [pl.pvp + g.control_vp(pl.seat) for pl in s.players]
     best_other = max(v for q, v in enumerate(vp) if q != seat)
     goal = g.rules.game["victory"]["vp_to_win"]
-    return min(1.0, max(0.0, 0.5 + 0.5 * (vp[seat] - best_other) / goal))
+    return min(1.0, max(0.0, 0.5 + 0.5 * gain * (vp[seat] - best_other) / goal))
 
 
 def heuristic_scores(h: HeuristicAgent, view, p: int, kind: str, options: list,
@@ -224,14 +240,15 @@ class SearchAgent(Agent):
         return pick
 
     def why(self, kind: str, options: list) -> list[tuple[int, int]] | None:
-        """The last search's root visits as (visits, option index), most first, if its
-        last decision was searched and had these options; else None."""
+        """The last search's root visits as (visits, option index), in the order the
+        choice ranks them (most visits, then the better mean, then the option order), if
+        its last decision was searched and had these options; else None."""
         root = self.root
         if root is None or option_ids(kind, options) != self.root_ids:
             return None
-        rows = [(c.n, self.root_ids.index(a)) for a, c in root.children.items()
-                if a in self.root_ids]
-        return sorted(rows, key=lambda r: (-r[0], r[1]))
+        rows = [(c.n, c.w / c.n if c.n else 0.0, self.root_ids.index(a))
+                for a, c in root.children.items() if a in self.root_ids]
+        return [(n, i) for n, _m, i in sorted(rows, key=lambda r: (-r[0], -r[1], r[2]))]
 
     def search(self, view, p: int) -> Node:
         """Grow a tree for seat p's current decision (`view`: its SeatView); its root."""
@@ -240,12 +257,13 @@ class SearchAgent(Agent):
         root = Node()
         horizon = view.s.round + prm.horizon
         players = len(view.s.players)
-        for _ in range(prm.iterations):
+        for _ in range(iterations(prm, players)):
             if prm.time_cap is not None and time.perf_counter() - t0 > prm.time_cap:
                 self.stats["capped"] += 1
                 break
             it = _Iteration(self, players)
             world = view.deal(self.rng.random, it.other)
+            world.game.stop_round = horizon   # judged as round `horizon` ends
             result = self._iterate(world, root, p, horizon, it)
             root.n += 1
             root.w += result
@@ -271,7 +289,7 @@ class SearchAgent(Agent):
                 w.apply_index(i)
             else:
                 w.apply_index(w.game.ask(it.own, q, kind, options, ctx))
-        result = score(w.game, p)
+        result = score(w.game, p, prm.gain)
         for nd in path:
             nd.n += 1
             nd.w += result

@@ -171,7 +171,7 @@ class TetherState:
 
     def _run(self, g) -> None:
         g.on_round = _Hook(self._on_round) if self.snapshots else None
-        g.on_step = _Hook(self._on_step)
+        g.on_step = g.on_auction = _Hook(self._on_step)
         run(g)
         self._a = None
 
@@ -182,11 +182,12 @@ class TetherState:
         n = len(self._history)
         if not self._cloned or (self._snap is not None and self._snap[0] == n):
             return
-        hooks, g.on_round, g.on_step = (g.on_round, g.on_step), None, None
+        hooks = g.on_round, g.on_step, g.on_auction
+        g.on_round = g.on_step = g.on_auction = None
         try:
             frozen = Frozen(g)
         finally:
-            g.on_round, g.on_step = hooks
+            g.on_round, g.on_step, g.on_auction = hooks
         frozen.game = None  # (kept only for a state that cannot be pickled: not here)
         if frozen.data is not None:
             self._snap = (n, frozen)
@@ -314,7 +315,8 @@ class TetherState:
         self._resume(i)
 
     def _on_step(self, g) -> None:
-        """An Action Step starts: where a resample for a seat choosing in it goes back to."""
+        """An Action Step, or a market card's auction, starts: where a resample for a seat
+        choosing (bidding) in it goes back to (the choices and bids are secret)."""
         n = self._step_at = len(self._history)
         deal = self._deals.pop(n, None)
         if deal is not None:   # dealt before any seat is asked: their options are dealt too
@@ -383,7 +385,7 @@ class TetherState:
         p."""
         seed = int(sampler() * (1 << 53))
         n = self._step_at
-        if (self.asked()[1] != "action" or n is None or n >= len(self._history)
+        if (self.asked()[1] not in ("action", "bid") or n is None or n >= len(self._history)
                 or (self._snap is not None and self._snap[0] > n)):
             c = self.clone()
             c.resample(p, seed)

@@ -85,37 +85,44 @@ class ViewsMixin:
         gained in view and the VP its cards' effects gave, p could count); then other seats'
         hands and draw piles are dealt again from their pool (a card chosen this Action
         Step stays in hand: it is about to be revealed), p's draw order and every supply
-        deck's order are shuffled and the dice reseeded."""
+        deck's order (by deck name) are shuffled and the dice reseeded. Each hidden list is
+        sorted before it is shuffled, so the dealt world does not depend on the hidden order
+        it came from. The native search deals draw for draw the same (search.cpp
+        `determinize`; tests/engine/test_search_reference.py)."""
         s = self.s
         self.prune_unseen()
         for pl in s.players:
             if pl.seat == p:
+                pl.draw.sort()
                 rng.shuffle(pl.draw)
                 continue
             self._redeal_unseen(pl, rng)
             keep = [i for i in pl.hand if i in self.pending]
-            pool = [i for i in pl.hand if i not in self.pending] + pl.draw
+            pool = sorted([i for i in pl.hand if i not in self.pending] + pl.draw)
             rng.shuffle(pool)
             k = len(pl.hand) - len(keep)
             pl.hand[:], pl.draw[:] = keep + pool[:k], pool[k:]
-        for deck in s.decks.values():
+        for name in sorted(s.decks):
+            deck = s.decks[name]
+            deck.sort()
             rng.shuffle(deck)
         self.rng.seed(rng.getrandbits(64))
 
     def _redeal_unseen(self, pl, rng: random.Random) -> None:
-        """Each card seat `pl` gained unseen (and still holds hidden) becomes one of its
-        deck's cards or itself, uniformly; its overrides and Permanent VP go with it."""
+        """Each card seat `pl` gained unseen (and still holds hidden), in card order, becomes
+        one of its deck's cards or itself, uniformly (drawn from the sorted list of both);
+        its overrides and Permanent VP go with it."""
         s, unseen = self.s, self.unseen
-        for iid in [i for i in pl.hand + pl.draw
-                    if unseen.get(i, (-1,))[0] == pl.seat and i not in self.pending]:
+        for iid in sorted(i for i in pl.hand + pl.draw
+                          if unseen.get(i, (-1,))[0] == pl.seat and i not in self.pending):
             deck = s.decks.get(unseen[iid][1])
             if not deck:
                 continue
-            k = int(rng.random() * (len(deck) + 1))
-            if k == len(deck):
+            cands = sorted(deck + [iid])
+            c = cands[int(rng.random() * len(cands))]
+            if c == iid:
                 continue  # it is itself
-            c = deck[k]
-            deck[k] = iid
+            deck[deck.index(c)] = iid
             zone = pl.hand if iid in pl.hand else pl.draw
             zone[zone.index(iid)] = c
             old, new = s.cards[iid], s.cards[c]

@@ -280,8 +280,10 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("explore")) cfg.explore = x->dbl();
       if (const tn::J* x = sj->get("noise")) cfg.noise = x->dbl();
       if (const tn::J* x = sj->get("prior_temp")) cfg.prior_temp = x->dbl();
+      if (const tn::J* x = sj->get("gain")) cfg.gain = x->dbl();
       if (const tn::J* x = sj->get("bids")) cfg.bids = x->truthy();
       if (const tn::J* x = sj->get("scale")) cfg.scale = x->truthy();
+      if (const tn::J* x = sj->get("stream")) cfg.stream = x->num();
       if (const tn::J* x = sj->get("replay")) {  // a replay: the answers so far
         cfg.replaying = true;
         for (auto& v : x->a) cfg.replay.push_back((int)v.num());

@@ -123,11 +123,16 @@ struct SearchCfg {
   bool scale = true;      // more players: sims * 2 / players (at least 8)
   int64_t width = 0;      // the root's options: the heuristic's best, at most this many (0: all)
   int64_t horizon = 2;    // rounds a simulation plays (the current one included), then judged
-  double explore = 2.0;   // PUCT's exploration constant (values in [0, 1]; search.py: 0.8)
+  double explore = 2.0;   // PUCT's exploration constant (values in [0, 1]; as search.py's)
   double prior_temp = 2.0;  // the softmax temperature of the heuristic's scores (the prior)
+  double gain = 1.0;      // a horizon's result: 0.5 + 0.5 * gain * VP lead / VP to win
   double noise = 0.15;    // the chance a simulated opponent's decision is a random option
   int64_t limit = -1;     // decisions searched at most a game (-1: all), then the heuristic's
   bool bids = true;       // search the seat's bids too (a root at each bid), not only actions
+  // the search's own stream: -1, the searching seat's agent generator; else each searched
+  // decision draws from Random(stream), as a Python SearchAgent whose rng is Random(stream)
+  // (the reference test: tests/engine/test_search_reference.py)
+  int64_t stream = -1;
   // counts: decisions searched (bids among them), simulations run, simulations whose root
   // decision differed from the game's, tree nodes made, the deepest tree
   int64_t searched = 0, searched_bids = 0, simulations = 0, mismatched = 0, nodes = 0,
@@ -389,7 +394,7 @@ struct Game {
       i = tree_decide(p, kind, n, ask);  // a simulation: the searching seat's tree (search.cpp)
     } else if (is_heuristic(p)) {
       if (!ask) throw Unsupported(std::string("a heuristic decision without scores: ") + kind);
-      if (noise > 0 && p != noise_exempt && agents[p].random() < noise)
+      if (noise > 0 && n > 1 && p != noise_exempt && agents[p].random() < noise)
         i = (int)(agents[p].random() * (double)n);  // a simulated opponent's slip (search)
       else
         i = heuristic_choose(p, kind, n, *ask);
@@ -442,7 +447,7 @@ struct Game {
   int tree_seat = -1;
   int tree_decide(int p, const char* kind, size_t n, const Ask* ask);
   double sim_value(int p);
-  double simulate_tree(int p, uint64_t seed, int entry, STree& T);
+  double simulate_tree(int p, MT& stream, int entry, STree& T);
   void relink(const Game& from);
   void determinize(int p, MT& r);
   // the state API's observations and worlds (nview.cpp)
@@ -456,6 +461,12 @@ struct Game {
   // ---- the heuristic agent (agents.HeuristicAgent, appraise.py, intent.py): heur.cpp ------
   bool is_heuristic(int p) const { return heuristic.size() > (size_t)p && heuristic[p]; }
   bool wants_ask(int p) const { return book || is_heuristic(p); }  // scores or counts read
+  // an option's Python text (ask.repr): the state API's, and the search's option ids
+  // (state_api.option_ids) for the searching seat, in the game and in its simulations
+  bool wants_repr(int p) const {
+    return waiter || (tree && p == tree_seat) ||
+           (!in_sim && searcher.size() > (size_t)p && searcher[p]);
+  }
   bool fights_ = false;  // set by attack() while choose bounds the options
   // near_objective's values this decision (a hex's potential: the board and the objectives
   // the seat does not hold, which no scoring changes), as agents._near_memo keeps them
@@ -852,7 +863,7 @@ Val Game::choose(Ctx& ctx, int64_t key, const char* kind, F options_fn, bool alw
     value = options[0];
   } else {
     Ask ask = is_heuristic(ctx.p) ? val_ask(ctx.p, kind, options, ctx, key) : Ask();
-    if (waiter) ask.repr = [this, &options](size_t i) { return val_repr(options[i]); };
+    if (wants_repr(ctx.p)) ask.repr = [this, &options](size_t i) { return val_repr(options[i]); };
     value = options[decide(ctx.p, kind, options.size(), &ask)];
     if (logging) log_aim(ctx, key, kind, value);
   }

@@ -353,7 +353,7 @@ void Game::run_step(const Step* st, Ctx& ctx) {
       Ask ask;
       if (wants_ask(ctx.p))
         ask.score = [&pool](size_t i, bool) { return (double)pool[i]->hp; };
-      if (waiter) ask.repr = [&pool](size_t i) { return py_str(pool[i]->id); };
+      if (wants_repr(ctx.p)) ask.repr = [&pool](size_t i) { return py_str(pool[i]->id); };
       const CardDef* card = st->pick_random ? rng.choice(pool)
                                             : pool[decide(ctx.p, "summon", pool.size(), &ask)];
       place_champion(ctx.p, summoned_card(*this, card->id), h0);
@@ -880,7 +880,7 @@ Plan Game::choose_action(int p) {
         return action_score(p, options[i], plays, bounding);
       };
     }
-    if (waiter)
+    if (wants_repr(p))
       ask.repr = [this, &options, &plays](size_t i) { return action_repr(options[i], plays); };
     int pick;
     if (first && !in_sim && searcher.size() > (size_t)p && searcher[p] &&
@@ -1402,7 +1402,7 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
   for (int p = P - 1; p >= 0; --p) {
     Ask ask;
     if (wants_ask(p)) ask.score = [](size_t, bool) { return 0.0; };
-    if (waiter) ask.repr = [&free_](size_t i) { return py_str(free_[i]); };
+    if (wants_repr(p)) ask.repr = [&free_](size_t i) { return py_str(free_[i]); };
     std::string nm =
         free_.size() == 1 ? free_[0] : free_[decide(p, "capital", free_.size(), &ask)];
     free_.erase(std::find(free_.begin(), free_.end(), nm));
@@ -1478,7 +1478,7 @@ void Game::setup(int players_n, int64_t seed, const std::vector<std::string>& fa
           int far = a == cap ? b : a;
           return ((a == cap || b == cap) ? 2.0 : 0.0) + 0.5 * near_objective(p, far);
         };
-      if (waiter) ask.repr = [&options](size_t i) { return std::to_string(options[i]); };
+      if (wants_repr(p)) ask.repr = [&options](size_t i) { return std::to_string(options[i]); };
       int e = options[decide(p, "start_bridge", options.size(), &ask)];
       options.erase(std::remove(options.begin(), options.end(), e), options.end());
       chosen.push_back(e);

@@ -722,15 +722,15 @@ int Game::pick_card(int p, const char* kind, std::vector<int> options, bool none
   if (n == 1) return options[0];
   Ask ask;
   if (wants_ask(p)) ask = iid_ask(kind, options, none_first);
-  if (waiter) {  // (the state API: each option's text, and the card it names for its words)
+  if (waiter)  // (the state API: the card each option names, for its words)
     ask.card = [&options, none_first](size_t i) {
       return none_first ? (i == 0 ? -1 : options[i - 1]) : options[i];
     };
+  if (wants_repr(p))
     ask.repr = [&options, none_first](size_t i) {
       if (none_first) return i == 0 ? std::string("None") : std::to_string(options[i - 1]);
       return std::to_string(options[i]);
     };
-  }
   int i = decide(p, kind, n, &ask);
   if (none_first) return i == 0 ? -1 : options[i - 1];
   return options[i];
@@ -1721,7 +1721,7 @@ Game::Hits Game::assign(Battle* b, int p, int enemy, int64_t force_hits,
           if (force_ok && i == 0) return 1.0;
           return 5.0 - (double)champs[i - (force_ok ? 1 : 0)]->hp;
         };
-      if (waiter)
+      if (wants_repr(p))
         ask.repr = [&champs, force_ok](size_t i) {
           if (force_ok && i == 0) return std::string("('force',)");
           return "('champion', " + std::to_string(champs[i - (force_ok ? 1 : 0)]->cid) + ")";
@@ -1868,7 +1868,7 @@ void Game::collection_phase() {
           bool last = round >= R.round_cap;
           ask.score = [last](size_t i, bool) { return (i == 0) != last ? 2.0 : 1.0; };
         }
-        if (waiter)
+        if (wants_repr(p))
           ask.repr = [gold](size_t i) {
             return i == 0 ? "('gold', " + std::to_string(gold) + ")" : std::string("('draft',)");
           };
@@ -1882,7 +1882,7 @@ void Game::collection_phase() {
         size_t n = players[p].hand.empty() ? 1 : 2;
         Ask ask;  // agents._forge: the draft
         if (wants_ask(p)) ask.score = [](size_t i, bool) { return i == 0 ? 2.0 : 1.0; };
-        if (waiter)
+        if (wants_repr(p))
           ask.repr = [](size_t i) { return std::string(i == 0 ? "('draft',)" : "('reforge',)"); };
         if (decide(p, "forge", n, &ask) == 1) {
           for (int iid : choose_cards(p, "scrap", players[p].hand, 1, false)) scrap_card(p, iid);
@@ -2071,7 +2071,7 @@ int Game::resolve_bids(int iid, const std::vector<int>& eligible) {
         };
       }
     }
-    if (waiter) {
+    if (wants_repr(p)) {
       int64_t lo_pass = R.min_pass_bid, lo_buy = R.min_buy_bid;
       ask.repr = [n_pass, lo_pass, lo_buy](size_t i) {
         if ((int64_t)i < n_pass) return "('pass', " + std::to_string(lo_pass + (int64_t)i) + ")";

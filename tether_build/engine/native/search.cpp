@@ -28,6 +28,8 @@
 #include <unordered_map>
 
 #include "game.h"
+#include "nstate.h"
+#include <set>
 
 namespace tn {
 
@@ -98,61 +100,57 @@ void Game::fork_to_end(int step) {
   fork_ends.push_back(c.ev + "|" + c.snapshot());
 }
 
-static void shuffle(std::vector<int>& v, MT& r) {
-  for (size_t i = v.size(); i > 1; --i) {
-    size_t j = (size_t)(r.random() * (double)i);
-    std::swap(v[i - 1], v[j]);
-  }
-}
-
-// Deal again what seat p cannot see, from what p knows (views.resample): every supply
-// deck's order and p's own draw order are shuffled; each card another seat gained unseen
-// (Game.unseen) becomes any of its deck's cards or itself, its overrides and Permanent VP
-// going with it; the other seats' hands and draw piles are dealt again from their pool; the
-// dice and every seat's agent are reseeded. Each hidden list is sorted before it is
-// shuffled, so the dealt world does not depend on the hidden order it came from.
+// Deal again what seat p cannot see, from what p knows: views.Game.resample, draw for draw
+// (the reference test holds the two together). Seat by seat: p's own draw order is shuffled;
+// for another seat, each card it gained unseen (Game.unseen, in card order) becomes any of
+// its deck's cards or itself, uniformly, its overrides and Permanent VP going with it, then
+// its hand and draw pile are dealt again from their pool. Then every supply deck (by name)
+// is shuffled and the dice reseeded. Each hidden list is sorted before it is shuffled, so the
+// dealt world does not depend on the hidden order it came from. (The copy resumes at the
+// start of the Action Step or the auction: no card is chosen yet, pending is empty.)
 void Game::determinize(int p, MT& r) {
   prune_unseen();
   pending.clear();  // the seats that chose before p this step choose again
-  for (auto& kv : decks) {
-    std::sort(kv.second.begin(), kv.second.end());
-    shuffle(kv.second, r);
-  }
-  std::sort(players[p].draw.begin(), players[p].draw.end());
-  shuffle(players[p].draw, r);
-  std::vector<std::pair<int, std::pair<int, std::string>>> gains(unseen.begin(), unseen.end());
-  for (auto& g : gains) {
-    int iid = g.first, q = g.second.first;
-    if (q == p) continue;
-    auto d = decks.find(g.second.second);
-    if (d == decks.end() || d->second.empty()) continue;
-    std::vector<int> cands = d->second;
-    cands.push_back(iid);
-    std::sort(cands.begin(), cands.end());
-    int c = cands[(size_t)(r.random() * (double)cands.size())];
-    if (c == iid) continue;  // it is itself
-    Player& pl = players[q];
-    *std::find(d->second.begin(), d->second.end(), c) = iid;
-    auto& zone = std::find(pl.hand.begin(), pl.hand.end(), iid) != pl.hand.end() ? pl.hand : pl.draw;
-    *std::find(zone.begin(), zone.end(), iid) = c;
-    std::swap(cards[iid].over, cards[c].over);
-    pl.pvp += cards[c].defn->vp - cards[iid].defn->vp;
-    unseen.erase(iid);
-    unseen[c] = g.second;
-  }
   for (int q = 0; q < P; ++q) {
-    if (q == p) continue;
     Player& pl = players[q];
+    if (q == p) {
+      std::sort(pl.draw.begin(), pl.draw.end());
+      r.shuffle(pl.draw);
+      continue;
+    }
+    std::vector<int> mine;  // views._redeal_unseen
+    for (auto& g : unseen)
+      if (g.second.first == q) mine.push_back(g.first);
+    for (int iid : mine) {
+      const std::string name = unseen.at(iid).second;
+      auto d = decks.find(name);
+      if (d == decks.end() || d->second.empty()) continue;
+      std::vector<int> cands = d->second;
+      cands.push_back(iid);
+      std::sort(cands.begin(), cands.end());
+      int c = cands[(size_t)(r.random() * (double)cands.size())];
+      if (c == iid) continue;  // it is itself
+      *std::find(d->second.begin(), d->second.end(), c) = iid;
+      auto& zone = std::find(pl.hand.begin(), pl.hand.end(), iid) != pl.hand.end() ? pl.hand : pl.draw;
+      *std::find(zone.begin(), zone.end(), iid) = c;
+      std::swap(cards[iid].over, cards[c].over);
+      pl.pvp += cards[c].defn->vp - cards[iid].defn->vp;
+      unseen.erase(iid);
+      unseen[c] = {q, name};
+    }
     std::vector<int> pool = pl.hand;
     pool.insert(pool.end(), pl.draw.begin(), pl.draw.end());
     std::sort(pool.begin(), pool.end());
-    shuffle(pool, r);
+    r.shuffle(pool);
     size_t k = pl.hand.size();
-    pl.hand.assign(pool.begin(), pool.begin() + k);
-    pl.draw.assign(pool.begin() + k, pool.end());
+    pl.hand.assign(pool.begin(), pool.begin() + (long)k);
+    pl.draw.assign(pool.begin() + (long)k, pool.end());
   }
-  rng.seed((int64_t)(r.genrand() >> 1));
-  for (auto& a : agents) a.seed((int64_t)(r.genrand() >> 1));
+  for (auto& kv : decks) {  // (a std::map: by name, as views sorts them)
+    std::sort(kv.second.begin(), kv.second.end());
+    r.shuffle(kv.second);
+  }
+  rng.seed_mag(r.bits64());
 }
 
 // The leak test's change to the game itself (SearchCfg::perturb): what seat p cannot see is
@@ -180,9 +178,9 @@ void Game::perturb_hidden(int p) {
 // A node: the seat's answers so far. Its children, priors and availability counts are keyed
 // by an option's id (the kind, the option count, the index and the card the option names).
 struct TNode {
-  std::vector<std::pair<uint64_t, int>> kids;      // option id -> node
-  std::vector<std::pair<uint64_t, double>> prior;  // option id -> P(a)
-  std::vector<std::pair<uint64_t, int64_t>> avail; // option id -> visits it was offered in
+  std::vector<std::pair<int64_t, int>> kids;       // option id -> node
+  std::vector<std::pair<int64_t, double>> prior;   // option id -> P(a)
+  std::vector<std::pair<int64_t, int64_t>> avail;  // option id -> visits it was offered in
   int64_t n = 0;
   double w = 0.0;
   int depth = 0;
@@ -192,13 +190,13 @@ struct STree {
   std::vector<TNode> nodes;  // nodes[0]: the root
   int cur = 0;               // the node of this simulation's walk (-1: the rollout)
   std::vector<int> path;     // the nodes this simulation went through, below the root
-  uint64_t first = 0;        // the id of the seat's first tree answer this simulation (0: none)
+  int64_t first = -1;        // the id of the seat's first tree answer this simulation (-1: none)
   const SearchCfg* cfg = nullptr;
   const Weights* W = nullptr;
 };
 
 template <class V>
-static V* find_id(std::vector<std::pair<uint64_t, V>>& v, uint64_t id) {
+static V* find_id(std::vector<std::pair<int64_t, V>>& v, int64_t id) {
   for (auto& x : v)
     if (x.first == id) return &x.second;
   return nullptr;
@@ -213,25 +211,19 @@ static bool searched_kind(const char* kind) {
   return false;
 }
 
-static uint64_t mix(uint64_t h, uint64_t x) {
-  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  return h * 0x100000001b3ULL;
-}
-
-// the ids of a decision's options: the same option in two worlds gets the same id when the
-// decision offers as many options, at the same place, naming the same card (or bidding on it)
-static std::vector<uint64_t> option_ids(const Game& g, const char* kind, size_t n,
-                                        const Ask* ask) {
-  uint64_t h = 1469598103934665603ULL;
-  for (const char* c = kind; *c; ++c) h = mix(h, (uint64_t)(unsigned char)*c);
-  h = mix(h, (uint64_t)n);
-  if (ask && ask->bid_card >= 0) h = mix(h, 7 + (uint64_t)g.cards[ask->bid_card].defn->idx);
-  std::vector<uint64_t> ids(n);
+// the ids of a decision's options: the state API's (state_api.option_ids, nstate.cpp
+// option_id: crc32 of the kind and the option's Python text modulo 2^20, a collision within
+// the decision taking the next free id), so an option has the same id in every world, and the
+// same as in the Python search's tree
+static std::vector<int64_t> option_ids(const char* kind, size_t n, const Ask* ask) {
+  if (!ask || !ask->repr) throw std::runtime_error(std::string("search: no option texts for ") + kind);
+  std::vector<int64_t> ids(n);
+  std::set<int64_t> seen;
   for (size_t i = 0; i < n; ++i) {
-    uint64_t x = mix(h, (uint64_t)i);
-    int iid = ask && ask->card ? ask->card(i) : -1;
-    x = mix(x, iid >= 0 ? 11 + (uint64_t)g.cards[iid].defn->idx : 3);
-    ids[i] = x | 1;  // never 0 (STree::first's "none")
+    int64_t a = option_id(kind, ask->repr(i));
+    while (seen.count(a)) a = (a + 1) % (1 << 20);
+    seen.insert(a);
+    ids[i] = a;
   }
   return ids;
 }
@@ -258,11 +250,11 @@ int Game::tree_decide(int p, const char* kind, size_t n, const Ask* ask) {
   STree& T = *tree;
   if (T.cur < 0 || n < 2 || !ask || !ask->score || !searched_kind(kind))
     return heuristic_choose(p, kind, n, *ask);
-  std::vector<uint64_t> ids = option_ids(*this, kind, n, ask);
+  std::vector<int64_t> ids = option_ids(kind, n, ask);
   {
     TNode& nd = T.nodes[(size_t)T.cur];
     bool fresh = false;
-    for (uint64_t a : ids) fresh = fresh || !find_id(nd.prior, a);
+    for (int64_t a : ids) fresh = fresh || !find_id(nd.prior, a);
     if (fresh) {
       std::vector<double> pr = prior_of(T.W, kind, n, *ask, T.cfg->prior_temp);
       size_t keep = n;
@@ -301,7 +293,7 @@ int Game::tree_decide(int p, const char* kind, size_t n, const Ask* ask) {
     }
   }
   if (pick < 0) return heuristic_choose(p, kind, n, *ask);
-  if (!T.first) T.first = ids[(size_t)pick];
+  if (T.first < 0) T.first = ids[(size_t)pick];
   if (child < 0) {  // a new node
     int depth = T.nodes[(size_t)T.cur].depth + 1;
     child = (int)T.nodes.size();
@@ -325,14 +317,20 @@ double Game::sim_value(int p) {
   for (int q = 0; q < P; ++q)
     if (q != p) best = std::max(best, vp(q));
   double goal = (double)std::max<int64_t>(R.vp_to_win, 1);
-  return std::min(1.0, std::max(0.0, 0.5 + 0.5 * (vp(p) - best) / goal));
+  return std::min(1.0, std::max(0.0, 0.5 + 0.5 * scfg->gain * (vp(p) - best) / goal));
 }
 
 // One simulation from the searched decision's phase (entry >= 0: that Action Step; entry < 0:
 // the auction of market card -1 - entry): a copy, a world dealt from what p knows, the walk
 // down T and the rollout. Its result for p, or -1 if the copy could not be played (an engine
-// error).
-double Game::simulate_tree(int p, uint64_t seed, int entry, STree& T) {
+// error). Its numbers come from the search's stream as search.py's _Iteration and
+// SeatView.deal draw them: a 64-bit seed for each seat's opponent model, one for the seat's
+// own rollout heuristic, then the deal's seed, int(random() * 2^53).
+double Game::simulate_tree(int p, MT& stream, int entry, STree& T) {
+  std::vector<uint64_t> model((size_t)P);
+  for (auto& m : model) m = stream.bits64();
+  uint64_t own = stream.bits64();
+  uint64_t deal = (uint64_t)(stream.random() * 9007199254740992.0);
   std::string log;
   log.swap(ev);  // the copy does not carry the event log
   Game c(*this);
@@ -349,11 +347,12 @@ double Game::simulate_tree(int p, uint64_t seed, int entry, STree& T) {
   c.tree_seat = p;
   T.cur = 0;
   T.path.clear();
-  T.first = 0;
+  T.first = -1;
   MT r;
-  r.seed((int64_t)(seed >> 1));
+  r.seed_mag(deal);
   if (scfg->deal) c.determinize(p, r);
   else c.pending.clear();
+  for (int q = 0; q < P; ++q) c.agents[(size_t)q].seed_mag(q == p ? own : model[(size_t)q]);
   c.stop_round = round + std::max<int64_t>(scfg->horizon, 1) - 1;
   try {
     if (entry >= 0) {
@@ -385,14 +384,15 @@ int Game::search_root(int p, const char* kind, size_t n, const Ask& ask, int ent
   T.cfg = &C;
   T.W = W;
   T.nodes.emplace_back();
-  std::vector<uint64_t> ids = option_ids(*this, kind, n, &ask);
-  MT& r = agents[p];
+  std::vector<int64_t> ids = option_ids(kind, n, &ask);
+  MT mine;
+  if (C.stream >= 0) mine.seed(C.stream);
+  MT& r = C.stream >= 0 ? mine : agents[p];
   // a simulation of a game of more players takes longer: the budget is sims for 2 players,
   // sims * 2 / players for more (at least 8), so a searched decision costs about the same
   int64_t sims = C.scale && P > 2 ? std::max<int64_t>(8, C.sims * 2 / P) : C.sims;
   for (int64_t s = 0; s < std::max<int64_t>(sims, 1); ++s) {
-    uint64_t seed = ((uint64_t)r.genrand() << 32) | r.genrand();
-    double v = simulate_tree(p, seed, entry, T);
+    double v = simulate_tree(p, r, entry, T);
     C.simulations++;
     if (v < 0 || std::find(ids.begin(), ids.end(), T.first) == ids.end()) C.mismatched++;
     if (v < 0) v = 0.5;
