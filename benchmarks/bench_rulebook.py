@@ -37,6 +37,11 @@ def cpu(who: int = resource.RUSAGE_SELF) -> float:
     return used.ru_utime + used.ru_stime
 
 
+def system(who: int) -> float:
+    """CPU seconds in the kernel (page faults of a forked process's copied pages among them)."""
+    return resource.getrusage(who).ru_stime
+
+
 def _traced(log: list) -> None:
     """Note each document's layout and writing (this process only) in `log`."""
     from tether_build.print.layout import pdf
@@ -94,10 +99,13 @@ def main() -> None:
         if args.workers == 1:
             _traced(log)
         start, children = cpu(), cpu(resource.RUSAGE_CHILDREN)
+        kernel = system(resource.RUSAGE_SELF) + system(resource.RUSAGE_CHILDREN)
         result = book.render_rulebook(content, content_dir, papers, cache, workers=args.workers)
         used, forked = cpu() - start, cpu(resource.RUSAGE_CHILDREN) - children
+        kernel = system(resource.RUSAGE_SELF) + system(resource.RUSAGE_CHILDREN) - kernel
     print(f"rulebook stage: {used + forked:.2f} CPU-s (this process {used:.2f}, forked "
-          f"{forked:.2f}); pages {result.pages}; load {os.getloadavg()[0]:.1f}")
+          f"{forked:.2f}; in the kernel {kernel:.2f}); pages {result.pages}; "
+          f"load {os.getloadavg()[0]:.1f}")
     if log:
         parts: dict = defaultdict(lambda: [0.0, 0.0, 0])
         for kind, what, seconds, _, _ in log:
