@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tether_build.errors import TetherError
-from tether_build.print.layout.pdf import Layout
+from tether_build.print.layout.pdf import Layout, shared
 from tether_build.print.tiles import boardmap, common
 
 HEAD = ('<!doctype html><html><head><meta charset="utf-8">'
@@ -21,7 +21,7 @@ LINK = '<link rel="stylesheet" href="print.css">'
 
 
 def _pdf(html: str, sheets: tuple[str, ...]) -> bytes:
-    layout = Layout(common._base())
+    layout = shared(common._base())   # (one font configuration for the process's sheets)
     document = layout.render(html, stylesheets=sheets)
     return Layout.write(document.pages, document)
 
@@ -31,7 +31,7 @@ def test_the_style_sheet_given_once_writes_the_bytes_the_link_wrote():
     given = _pdf(HEAD.replace("{link}", ""), common.SHEETS)
     assert given == linked
     assert given != _pdf(HEAD.replace("{link}", ""), ())   # (the sheet was applied)
-    layout = Layout(common._base())
+    layout = shared(common._base())
     assert layout.sheet("print.css") is layout.sheet("print.css")   # parsed once
 
 
