@@ -38,3 +38,11 @@ def test_an_error_aside_is_raised_in_the_stage(tmp_path):
 
     with pytest.raises(ValueError, match="nowhere"), build._aside(ctx, work) as got:
         got()
+
+
+def test_work_aside_runs_as_low_as_the_stage_no_lower(tmp_path):
+    from tether_build.forking import giving_way
+
+    ctx = build.Context(content_dir=tmp_path, out=tmp_path / "out", jobs=2)
+    with giving_way(), build._aside(ctx, lambda: {"nice": os.nice(0)}) as got:
+        assert got()["nice"] == os.nice(0)   # (a stage that gives way is niced already)

@@ -94,16 +94,17 @@ def beside() -> bool:
 
 
 @contextmanager
-def fork_pool(workers: int, cancel: bool = False, nice: int = 0
+def fork_pool(workers: int, cancel: bool = False, nice: int | None = None
               ) -> Iterator[ProcessPoolExecutor]:
     """A pool of `workers` processes forked from this one (they inherit what it has loaded),
     the heap frozen for its life (frozen_heap). Left, it waits for its workers; with
     `cancel`, work not started yet is dropped first (a build's stages after a Ctrl-C).
-    nice: how much lower their CPU priority is (os.nice; GIVE_WAY inside giving_way())."""
+    nice: how much lower their CPU priority is than this process's (os.nice; None: GIVE_WAY
+    inside giving_way(), else 0)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    nice = nice or (_NICE[-1] if _NICE else 0)
+    nice = (_NICE[-1] if _NICE else 0) if nice is None else nice
     quiet()   # (its workers fork at its first task: nothing runs in between)
     with frozen_heap():
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),

@@ -692,7 +692,7 @@ def _aside(ctx: Context, work: Callable[[], dict]) -> Iterator[Callable[[], dict
 
     _ASIDE[:] = [work]
     try:
-        with fork_pool(1, cancel=True) as pool:
+        with fork_pool(1, cancel=True, nice=0) as pool:   # (as low as this process, no lower)
             future = pool.submit(_aside_work)
 
             def result() -> dict:

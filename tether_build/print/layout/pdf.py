@@ -108,46 +108,17 @@ class Layout:
         self.grayscale = grayscale   # modes.py: every colour the pages load made gray
         self.fonts = FontConfiguration()
         self.cache: dict = {}
-        self.sheets: dict = {}   # style sheet name -> parsed once (stylesheets)
 
-    def render(self, html: str, stylesheets: tuple[str, ...] = ()):
-        """A laid-out WeasyPrint document (one page per section).
-
-        stylesheets: style sheets (names under the base URL) applied to the document after
-        its own, each parsed once for every document of this Layout rather than once a
-        document (a <link> in the HTML is read and parsed again by every document). WeasyPrint
-        applies them at the user origin: a sheet holds no !important declaration and no
-        @page rule, so no declaration of the document's (its <style>, its style attributes)
-        meets one of the sheet's on equal terms, and the cascade is the <link>'s."""
+    def render(self, html: str):
+        """A laid-out WeasyPrint document (one page per section)."""
         # templates, fonts and icons come from disk only: the build never uses the network
         if self.grayscale:
             from ..modes import gray_html
 
             html = gray_html(html)
         with collector_paused():
-            sheets = [self.sheet(name) for name in stylesheets]
             return parse(html, self.base_url, _fetcher(self.grayscale)).render(
-                font_config=self.fonts, cache=self.cache, stylesheets=sheets)
-
-    def sheet(self, name: str):
-        """The style sheet `name` (under the base URL), parsed once for this Layout."""
-        found = self.sheets.get(name)
-        if found is None:
-            from pathlib import Path
-            from urllib.parse import urljoin, urlsplit
-            from urllib.request import url2pathname
-
-            from weasyprint import CSS
-
-            url = urljoin(self.base_url, name)
-            local_file(url)
-            text = Path(url2pathname(urlsplit(url).path)).read_text(encoding="utf-8")
-            if "!important" in text or "@page" in text:
-                raise TetherError(f"{url}: a style sheet given to every document holds "
-                                  "!important or @page (link it from the template instead)")
-            found = self.sheets[name] = CSS(url=url, url_fetcher=_fetcher(self.grayscale),
-                                            font_config=self.fonts)
-        return found
+                font_config=self.fonts, cache=self.cache)
 
     @staticmethod
     def measure(document) -> list[Fit]:

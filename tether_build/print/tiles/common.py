@@ -226,9 +226,6 @@ def cached(cache_dir):
         _KEYED.clear()
 
 
-SHEETS = ("print.css",)   # every sheet's style, parsed once a stage (Layout.sheet), not linked
-
-
 def _base() -> str:
     return TILE_TEMPLATES.as_uri() + "/"
 
@@ -252,8 +249,7 @@ def to_pdf(html: str) -> Pdf:
     """HTML -> PDF bytes through the project's one WeasyPrint module (print/layout/pdf.py); from
     the render cache when a stage opened one (`cached`) and it holds this sheet. Laid out
     with the process's shared Layout (print/layout/pdf.py's shared(): the fonts and print.css read
-    and parsed once, print.css given to every sheet, SHEETS); a PDF's bytes do not depend on
-    what shared its Layout."""
+    once); a PDF's bytes do not depend on what shared its Layout."""
     from ..cache import pack, unpack
     from ..layout.pdf import Layout, shared
 
@@ -265,7 +261,7 @@ def to_pdf(html: str) -> Pdf:
         out = Pdf(data)
         out.pages, out.overflows = meta["pages"], tuple(tuple(o) for o in meta["overflows"])
         return out
-    document = shared(_base()).render(html, stylesheets=SHEETS)
+    document = shared(_base()).render(html)
     out = Pdf(Layout.write(document.pages, document))
     out.pages = len(document.pages)
     out.overflows = tuple(sorted(set(_overflows(document))))
