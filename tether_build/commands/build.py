@@ -602,7 +602,8 @@ def cards_view(ctx: Context) -> dict:
     content = ctx.content
     version = str(content.game.get("version", ""))
     return {"cards": [{k: v for k, v in c.items() if k != "source"} for c in ctx.cards],
-            "card_stamps": stamps(ctx.content_dir, version, ctx.cards),
+            "card_stamps": stamps(ctx.content_dir, version, ctx.cards,
+                                  name=ctx.git_name("work")),
             "ages": content.ages, "factions": content.factions,
             "game": {k: content.game.get(k) for k in ("title", "version", "players")},
             "terms": content.terms, "icons": content.icons, "keywords": content.keywords}

@@ -50,9 +50,15 @@ def _changed_lines(root: Path, rel: str) -> dict[str, set[int]]:
     return changed
 
 
-def stamps(content_dir: Path, version: str, cards: list[dict]) -> dict[str, str]:
-    """Card id -> the stamp its face prints."""
-    name = describe(content_dir)
+_ASK = object()
+
+
+def stamps(content_dir: Path, version: str, cards: list[dict], name=_ASK) -> dict[str, str]:
+    """Card id -> the stamp its face prints. name: the content's git name with +dirty, when
+    the caller has it already (a build: Context.git_name("work"), kept between builds while
+    git's state holds), else asked of git here."""
+    if name is _ASK:
+        name = describe(content_dir)
     base = f"v{version}" if version else ""
     if name is None:
         return {c["id"]: f"{base} #{card_hash(c)}".strip() for c in cards}
