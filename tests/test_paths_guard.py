@@ -414,9 +414,9 @@ def test_a_link_committed_in_content_is_skipped_by_diff_and_changelog(tmp_path, 
         assert (old / "game.yaml").is_file()
         assert not (old / "rules" / "evil.md").exists()
     assert "skipped 2 link(s)" in capsys.readouterr().err
-    from tether_build.content.versions.gitcontent import _rules
+    from tether_build.content.versions.gitcontent import rules_files
 
-    texts = _rules(repo / "content")
+    texts = rules_files(repo / "content")
     assert "root:" not in texts["evil.md"] and SECRET not in texts["out.md"]
 
 

@@ -29,7 +29,7 @@ def test_no_page_join_crosses_the_words_on_a_hex(content, paper):
     layouts = [boardmap.layout(p, 1, content.game) for p in range(2, 7)]
     for data in layouts + boardmap.blank_layouts(content.game):
         w, h = boardmap.map_size(data["radius"], FLAT)
-        hexes = boardmap._hexes(content, data, FLAT, (w / 2, h / 2))
+        hexes = boardmap.placed_hexes(content, data, FLAT, (w / 2, h / 2))
         boxes = boardmap.label_boxes(hexes, FLAT)
         pages = boardmap.split(w, h, paper, avoid=boxes)
         assert boardmap.seam_crossings(pages["seams_x"], [(b[0], b[2]) for b in boxes]) == 0

@@ -14,7 +14,7 @@ def test_page_label_spots_are_the_polygon_tests_own(content, paper, monkeypatch)
     cases = []
     for data in boardmap.blank_layouts(content.game) + [boardmap.layout(4, 1, content.game)]:
         w, h = boardmap.map_size(data["radius"], flat)
-        hexes = boardmap._hexes(content, data, flat, (w / 2, h / 2))
+        hexes = boardmap.placed_hexes(content, data, flat, (w / 2, h / 2))
         pages = boardmap.map_split(content, data, paper)
         cases += [(win, pages, hexes) for win in pages["windows"]]
     boxed = [boardmap._label_spot(*case, flat) for case in cases]

@@ -204,7 +204,7 @@ def test_a_map_page_draws_only_the_hexes_its_window_shows_and_looks_the_same(con
     shown = boardmap.render_map(content, data, "a4")
     map_w, map_h = boardmap.map_size(data["radius"], FLAT)
     pages = boardmap.split(map_w, map_h, "a4")
-    hexes = boardmap._hexes(content, data, FLAT, (map_w / 2, map_h / 2))
+    hexes = boardmap.placed_hexes(content, data, FLAT, (map_w / 2, map_h / 2))
     picked = [boardmap._in_window(hexes, win, FLAT / 2) for win in pages["windows"]]
     assert {h["coord"] for some in picked for h in some} == {h["coord"] for h in hexes}
     assert max(len(some) for some in picked) < len(hexes) / 2

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..engine.intent import _steps, _uses, step_intent
+from ..engine.intent import step_intent, steps, uses
 
 HARM, HELP, EITHER = "harmful", "helpful", "either"
 CHANCE = "chance"  # a hex a scatter step chose at random (where a shot landed), not a seat
@@ -43,8 +43,8 @@ def step_effect(step, source) -> int:
     if step.kind != "choose_target":
         return step_intent(step.kind, step.params)
     name = step.params.get("as")
-    votes = {step_intent(d["step"], d) for d in _steps(source)
-             if d is not step.params and _uses(d, name)}
+    votes = {step_intent(d["step"], d) for d in steps(source)
+             if d is not step.params and uses(d, name)}
     votes.discard(0)
     return votes.pop() if len(votes) == 1 else 0
 
@@ -58,7 +58,7 @@ def _side(params: dict, source) -> str:
         return "any"
     ref = sel.get("ref")
     if ref is not None:
-        setter = next((d for d in _steps(source) if d["step"] in ("choose_target", "scatter")
+        setter = next((d for d in steps(source) if d["step"] in ("choose_target", "scatter")
                        and d.get("as") == ref), None)
         if setter is not None and setter["step"] == "scatter":
             return CHANCE

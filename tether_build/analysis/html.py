@@ -87,12 +87,12 @@ def _verdicts(rep: dict, comparisons: dict) -> str:
     card = rep["verdicts"].get("card")
     if card:
         parts.append(f"<p class=q>{html.escape(card['question'])} "
-                     f"<b>{html.escape(_answer(card['answer']))}</b> "
+                     f"<b>{html.escape(answer(card['answer']))}</b> "
                      f"({html.escape(card['ended'])}; anytime-valid 95 % interval, looked "
                      f"at {len(card['looks'])} times)</p><ul><li>"
                      f"{html.escape(card['sentence'])}</li></ul>")
     parts += [(f"<p class=q>{html.escape(v['question'])} "
-              f"<b>{html.escape(_answer(v['answer']))}</b> after {games} games "
+              f"<b>{html.escape(answer(v['answer']))}</b> after {games} games "
               f"(anytime-valid 95 % intervals, {v['alpha']:.0%} error shared over the "
               "factions).</p>")]
     if not v["settled"]:
@@ -109,7 +109,7 @@ def _verdicts(rep: dict, comparisons: dict) -> str:
         if cmp.get("verdict"):
             e = cmp["verdict"]
             parts.append(f"<p class=q>{html.escape(title)}: {html.escape(e['question'])} "
-                         f"<b>{html.escape(_answer(e['answer']))}</b></p><ul>" + "".join(
+                         f"<b>{html.escape(answer(e['answer']))}</b></p><ul>" + "".join(
                              f"<li>{html.escape(p['sentence'])}</li>" for p in e["parts"])
                          + "</ul>")
     eff = rep.get("card_effects", {})
@@ -139,7 +139,7 @@ def _verdicts(rep: dict, comparisons: dict) -> str:
     return "".join(parts)
 
 
-def _answer(a: str) -> str:
+def answer(a: str) -> str:
     return {"yes": "Yes.", "no": "No.", "not settled": "Not settled yet."}.get(a, a)
 
 

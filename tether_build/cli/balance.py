@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .engine import CONTENT, _csv, _options, compiled_files
+from .engine import CONTENT, compiled_files, csv_list, parse_options
 
 
 def register(group: click.Group) -> None:
@@ -18,13 +18,13 @@ def register(group: click.Group) -> None:
 def _spec(games, players, agents, seed, factions, opts) -> dict:
     from ..engine.simulate import AGENTS
 
-    names = _csv(agents) or ["heuristic"]
+    names = csv_list(agents) or ["heuristic"]
     for n in names:
         if n not in AGENTS:
             raise click.ClickException(f"unknown agent {n!r} (known: {', '.join(AGENTS)})")
-    options = _options(opts)
+    options = parse_options(opts)
     return {"games": games, "players": players, "seed": seed, "agents": names,
-            "factions": _csv(factions), "options": options.to_dict() if options else None}
+            "factions": csv_list(factions), "options": options.to_dict() if options else None}
 
 
 def _at_revision(content_dir: Path, rev: str) -> dict[str, bytes]:
@@ -198,11 +198,11 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
         click.echo(f"wrote {path}")
     if question is not None:
         c = rep["verdicts"]["card"]
-        click.echo(f"{c['question']} {html._answer(c['answer'])} ({c['ended']}, "
+        click.echo(f"{c['question']} {html.answer(c['answer'])} ({c['ended']}, "
                    f"{c['games']} games)")
         click.echo(f"  {c['sentence']}")
     v = rep["verdicts"]["factions"]
-    click.echo(f"{v['question']} {html._answer(v['answer'])} ({len(recs['this'])} games)")
+    click.echo(f"{v['question']} {html.answer(v['answer'])} ({len(recs['this'])} games)")
     for s in v["sentences"]:
         click.echo(f"  {s}")
     if "agents" in rep:
@@ -214,7 +214,7 @@ def balance(content_dir, games, all_games, margin, players, agents, factions, se
         for s in rep["agents"]["robustness"]["sentences"]:
             click.echo(f"  {s}")
     for title, c in comparisons.items():
-        click.echo(f"{title}: {c['verdict']['question']} {html._answer(c['verdict']['answer'])}")
+        click.echo(f"{title}: {c['verdict']['question']} {html.answer(c['verdict']['answer'])}")
         for p in c["verdict"]["parts"]:
             click.echo(f"  {p['sentence']}")
 

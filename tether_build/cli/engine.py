@@ -51,7 +51,7 @@ def load_rules(content_dir: Path, engine_dir: Path | None):
         raise click.ClickException(str(exc)[:300]) from None
 
 
-def _options(pairs: tuple[str, ...]):
+def parse_options(pairs: tuple[str, ...]):
     from ..engine.options import Options
     values = {}
     for pair in pairs:
@@ -65,7 +65,7 @@ def _options(pairs: tuple[str, ...]):
         raise click.BadParameter(str(exc), param_hint="--option") from None
 
 
-def _csv(text: str | None) -> list[str] | None:
+def csv_list(text: str | None) -> list[str] | None:
     return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
 
@@ -119,10 +119,10 @@ def simulate(content_dir, engine_dir, games, players, factions, agents, seed, op
     from ..engine.simulate import simulate as run
 
     rules = load_rules(content_dir, engine_dir)
-    options = _options(opts)
+    options = parse_options(opts)
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
-    args = (rules, games, players, seed, _csv(factions), _csv(agents), options)
+    args = (rules, games, players, seed, csv_list(factions), csv_list(agents), options)
     try:
         if as_json or quiet or games < 20:
             result = run(*args, log_dir=log_dir, workers=jobs)

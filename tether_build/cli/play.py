@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .engine import CONTENT, ENGINE, _csv, _options, load_rules
+from .engine import CONTENT, ENGINE, csv_list, load_rules, parse_options
 
 
 def register(group: click.Group) -> None:
@@ -37,7 +37,7 @@ def play(content_dir, engine_dir, players, seat, agents, factions, seed, opts) -
 
     if seat >= players:
         raise click.ClickException(f"--seat must be below --players ({players})")
-    names = _csv(agents) or ["heuristic"]
+    names = csv_list(agents) or ["heuristic"]
     for n in names:
         if n not in AGENTS:
             raise click.ClickException(f"unknown agent {n!r} (known: {', '.join(AGENTS)})")
@@ -50,7 +50,7 @@ def play(content_dir, engine_dir, players, seat, agents, factions, seed, opts) -
         rules.words = Words(rules.content.terms, rules.rules)
     others = iter(names * players)
     seats = [HUMAN if p == seat else next(others) for p in range(players)]
-    fl = _csv(factions)
+    fl = csv_list(factions)
     if fl:
         fl = (fl * players)[:players]
         for f in fl:
@@ -60,7 +60,7 @@ def play(content_dir, engine_dir, players, seat, agents, factions, seed, opts) -
     if seed is None:  # secret: with it and the answers every hand can be worked out
         from ..serve.seal import draw_seed
         seed = draw_seed()
-    table = Table(rules.rules, players, seed, seats, fl, _options(opts), agents=AGENTS).start()
+    table = Table(rules.rules, players, seed, seats, fl, parse_options(opts), agents=AGENTS).start()
     try:
         st = play_terminal(rules, table, seat,
                            lambda q: click.prompt(q, default="", show_default=False,

@@ -17,12 +17,12 @@ def side(content_dir: Path, rev: str | None):
     """(label, content, normalized cards, rules chapters) at `rev`, or of the work tree."""
     from ..commands import load
     from ..content.cards import normalized_cards
-    from ..content.versions.gitcontent import _rules, describe, validated_at
+    from ..content.versions.gitcontent import describe, rules_files, validated_at
 
     if rev is None:
         content = load(content_dir)
         return (describe(content_dir) or "work tree", content, normalized_cards(content),
-                _rules(Path(content_dir)))
+                rules_files(Path(content_dir)))
     content, cards, rules = validated_at(content_dir, rev)
     return rev, content, cards, rules
 

@@ -11,7 +11,7 @@ the compiler fills them in.
 from __future__ import annotations
 
 from . import spec
-from .phrases import _with_defaults, a
+from .phrases import a, with_defaults
 from .words import Words
 
 
@@ -32,7 +32,7 @@ class Reader:
 
     def step(self, s: dict) -> str:
         kind = s.get("step")
-        p = _with_defaults(spec.STEPS, kind, {k: v for k, v in s.items() if k != "step"})
+        p = with_defaults(spec.STEPS, kind, {k: v for k, v in s.items() if k != "step"})
         fn = getattr(self, "_" + str(kind), None)
         return fn(p) if fn else "something happens"   # spec-validated content never
 

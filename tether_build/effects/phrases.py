@@ -122,7 +122,7 @@ class Phrases:
     def modifier(self, m: dict, target: str | None = None) -> str:
         """A modifier in words, with its 'when' condition."""
         kind = m.get("modifier")
-        p = _with_defaults(spec.MODIFIERS, kind, m)
+        p = with_defaults(spec.MODIFIERS, kind, m)
         who, one = self.units(p.get("units"), target)
         s = "s" if one else ""
         sg, pl = self.sg, self.pl
@@ -266,7 +266,7 @@ def _join(before: str, qty: tuple[str, str]) -> str:
     return before + qty[0] + qty[1]
 
 
-def _with_defaults(table: dict, kind: str, params: dict) -> dict:
+def with_defaults(table: dict, kind: str, params: dict) -> dict:
     """params with the spec's defaults filled in, as the compiler does."""
     out = {}
     for name, t in table.get(kind, ("", {}))[1].items():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import weights as W
 from .agent import Agent, RandomAgent  # noqa: F401  (RandomAgent: re-exported)
-from .appraise import _Aim, attack_odds, card_value, group, side_at, strength
+from .appraise import Aim, attack_odds, card_value, group, side_at, strength
 from .intent import ctx_intent, target_intent
 
 
@@ -201,7 +201,7 @@ class HeuristicAgent(Agent):
         our own units stand or help aimed at an enemy."""
         s, v = g.s, 0.0
         for kind, value, key in play:
-            ctx = _Aim(key, inst)
+            ctx = Aim(key, inst)
             aim = ctx_intent(ctx)
             if kind == "champion":
                 owner_is_us = value.owner == p

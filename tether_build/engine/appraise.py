@@ -45,7 +45,7 @@ def group(g, p: int, opt) -> tuple:
     return [c for c in s.champs_at[src] if c.owner == p], forces
 
 
-class _Aim:
+class Aim:
     """What the target scorers read of an asking context, for one target of a whole play."""
 
     __slots__ = ("asking", "champ", "inst")

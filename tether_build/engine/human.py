@@ -17,7 +17,7 @@ def _card(g, iid) -> str:
     return g.s.cards[iid].defn.name
 
 
-def _w(words, term: str, plural: bool, default: str) -> str:
+def term_word(words, term: str, plural: bool, default: str) -> str:
     """The glossary's word for a term (words: term id -> (singular, plural)), else default."""
     got = (words or {}).get(term)
     return default if got is None else got[1 if plural else 0]
@@ -28,15 +28,15 @@ def _hex(g, h: int, words=None) -> str:
     tile = s.tile[h]
     where = s.topo.name(h)
     if tile == "mine":
-        return f"{where} {_w(words, 'mine', False, 'Mine')} {s.mine_value[h]}"
-    return where if tile == "plain" else f"{where} {_w(words, tile, False, tile)}"
+        return f"{where} {term_word(words, 'mine', False, 'Mine')} {s.mine_value[h]}"
+    return where if tile == "plain" else f"{where} {term_word(words, tile, False, tile)}"
 
 
 def group(g, opt, words=None) -> str:
     """Which units a move option carries, and where."""
     unit, src, cid, nf, path = opt
-    cohorts = _w(words, "force", True, "Cohorts")
-    champions = _w(words, "champion", True, "Champions")
+    cohorts = term_word(words, "force", True, "Cohorts")
+    champions = term_word(words, "champion", True, "Champions")
     if unit == "champion" and cid in g.s.champions:
         who = g.s.champions[cid].defn.name
     elif unit == "stack" and cid < 0:
@@ -46,8 +46,8 @@ def group(g, opt, words=None) -> str:
     elif unit == "stack" and nf is not None:
         who = f"{nf} {cohorts} and the {champions}"
     else:
-        who = (f"the {_w(words, 'stack', False, 'stack').lower()}" if unit == "stack"
-               else f"1 {_w(words, 'force', False, 'Cohort')}")
+        who = (f"the {term_word(words, 'stack', False, 'stack').lower()}" if unit == "stack"
+               else f"1 {term_word(words, 'force', False, 'Cohort')}")
     return f"{who} {_hex(g, src, words)} -> {_hex(g, path[-1], words)}"
 
 
@@ -67,14 +67,14 @@ def describe(g, kind: str, opt, words=None) -> str:
             return "march " + group(g, opt[1], words)
         if head == "bridge":
             a, b = edge_ends(opt[1])
-            return (f"build a {_w(words, 'bridge', False, 'Bridge')} {_hex(g, a, words)} - "
+            return (f"build a {term_word(words, 'bridge', False, 'Bridge')} {_hex(g, a, words)} - "
                     f"{_hex(g, b, words)}")
         if head == "reinforce":
             return f"reinforce at {_hex(g, opt[1], words)}"
         if head == "ability":
             return f"use {opt[2]}"
         if head in ("pass", "buy"):
-            return f"{head} bid {opt[1]} {_w(words, 'gold', False, 'Gold')}"
+            return f"{head} bid {opt[1]} {term_word(words, 'gold', False, 'Gold')}"
         return " ".join(str(x) for x in opt)
     if kind == "move":
         return "move " + group(g, opt, words)

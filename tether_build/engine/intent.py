@@ -32,26 +32,26 @@ def step_intent(kind: str, params: dict) -> int:
     return 0
 
 
-def _uses(node, name: str) -> bool:
+def uses(node, name: str) -> bool:
     if isinstance(node, dict):
         if node.get("ref") == name:
             return True
-        return any(_uses(v, name) for k, v in node.items() if k != "steps")
+        return any(uses(v, name) for k, v in node.items() if k != "steps")
     if isinstance(node, list):
-        return any(_uses(v, name) for v in node)
+        return any(uses(v, name) for v in node)
     return False
 
 
-def _steps(node):
+def steps(node):
     """Every raw step dict in an effect tree (nested steps of if/choose_one/repeat too)."""
     if isinstance(node, dict):
         if "step" in node:
             yield node
         for v in node.values():
-            yield from _steps(v)
+            yield from steps(v)
     elif isinstance(node, list):
         for v in node:
-            yield from _steps(v)
+            yield from steps(v)
 
 
 _CACHE: dict[int, tuple] = {}
@@ -64,8 +64,8 @@ def target_intent(step, effect) -> int:
         return got[1]
     if step.kind == "choose_target":
         name = step.params.get("as")
-        votes = {step_intent(d["step"], d) for d in _steps(effect or [])
-                 if d is not step.params and _uses(d, name)}
+        votes = {step_intent(d["step"], d) for d in steps(effect or [])
+                 if d is not step.params and uses(d, name)}
         votes.discard(0)
         value = votes.pop() if len(votes) == 1 else 0
     else:

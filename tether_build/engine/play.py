@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from .options import Options
-from .rounds import _finish, play_round, run  # noqa: F401  (the round loop, re-exported)
+from .rounds import finish, play_round, run  # noqa: F401  (the round loop, re-exported)
 
 
 class ReplayError(Exception):

@@ -33,15 +33,15 @@ def run(g) -> list[int]:
         if winners:
             if len(winners) > 1 and g.opt.simultaneous_win == "tie_breakers":
                 winners = g.rank(winners)
-            return _finish(g, winners, "vp")
+            return finish(g, winners, "vp")
         if s.round >= cap:
-            return _finish(g, g.rank(list(range(len(s.players)))), "round_cap")
+            return finish(g, g.rank(list(range(len(s.players)))), "round_cap")
         if g.stop_round and s.round >= g.stop_round:
             return []   # a search's world: judged at the end of this round (search.py)
         g.advance_round()
 
 
-def _finish(g, winners: list[int], reason: str) -> list[int]:
+def finish(g, winners: list[int], reason: str) -> list[int]:
     g.s.winner, g.s.end_reason = sorted(winners), reason
     if g.events is not None:  # the digest costs a canonical JSON dump: only for the log
         g.log("end", winners=g.s.winner, reason=reason, round=g.s.round,

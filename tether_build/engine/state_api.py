@@ -42,7 +42,7 @@ import greenlet
 
 from .decisions import DECISIONS
 from .frozen import Frozen, option_key
-from .human import _w, describe, group
+from .human import describe, group, term_word
 from .rounds import run
 from .setup import new_game
 
@@ -105,7 +105,7 @@ def label(g, kind: str, option, words=None) -> str:
     if (kind, head) in _WORDS:
         return _WORDS[kind, head]
     if kind == "mine" and head == "gold":
-        return f"take {option[1]} {_w(words, 'gold', False, 'Gold')}"
+        return f"take {option[1]} {term_word(words, 'gold', False, 'Gold')}"
     if kind == "assign_hit" and head == "champion":
         champ = g.s.champions.get(option[1])
         return f"{champ.defn.name if champ else 'a Champion'} takes the hit"

@@ -58,7 +58,7 @@ def deploy_champion(d, comp):
     return _targeted("deploy_champion", d, HexSel(d["where"], deploy=True), one, "hex")
 
 
-def _card_filter(f: dict):
+def card_filter(f: dict):
     def ok(ctx, defn) -> bool:
         if "type" in f and defn.type != f["type"]:
             return False
@@ -75,7 +75,7 @@ def summon_champion(d, comp):
     """Deploy, for free, a Champion chosen from every Champion card of the game matching
     the pool filter (Archive, Power and faction Champions): the supply deck's copy if one is
     there, else a new copy of the card joins the game."""
-    ok, where, mode = _card_filter(d["pool"]), HexSel(d["where"], deploy=True), d["pick"]
+    ok, where, mode = card_filter(d["pool"]), HexSel(d["where"], deploy=True), d["pick"]
     st = Step("summon_champion", d, None)
     st.select = lambda ctx: pick(ctx, st, "hex", where)
     st.may_fail = not where.never_empty

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import rand
 from .core import Step, handler
-from .steps_board import _card_filter  # noqa: F401  (re-exported for tests)
+from .steps_board import card_filter  # noqa: F401  (re-exported for tests)
 
 
 def _age(ctx, age: str) -> str:

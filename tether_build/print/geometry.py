@@ -138,8 +138,8 @@ class Sheet:
     def marks(self) -> list[tuple[float, float, float, float]]:
         """Crop mark segments (x1, y1, x2, y2): in the margin, in line with every cut."""
         xs, ys = self.cut_lines()
-        top, bottom = _mark_span(self, "top"), _mark_span(self, "bottom")
-        left, right = _mark_span(self, "left"), _mark_span(self, "right")
+        top, bottom = mark_span(self, "top"), mark_span(self, "bottom")
+        left, right = mark_span(self, "left"), mark_span(self, "right")
         y_top, y_bot = self.y0, self.y0 + self.rows * CARD_H
         x_left, x_right = self.outer_x(xs)
         out = []
@@ -158,14 +158,14 @@ def _margin(sheet: Sheet, side: str) -> float:
     return sheet.y0
 
 
-def _mark_span(sheet: Sheet, side: str) -> tuple[float, float]:
+def mark_span(sheet: Sheet, side: str) -> tuple[float, float]:
     """Start and end distance of crop marks from the trim edge on one side of the block:
     past the bleed and a gap, up to the dead zone, at most MARK_MAX long."""
     start = sheet.bleed[side] + MARK_GAP
     return start, min(_margin(sheet, side) - MARK_DEAD_ZONE, start + MARK_MAX)
 
 
-def _bleed(margin: float) -> float:
+def bleed_for(margin: float) -> float:
     """Outer bleed on a side with `margin` mm of paper: full, unless the crop marks need
     the room (they need MARK_MIN between the bleed plus gap and the dead zone)."""
     room = margin - MARK_DEAD_ZONE - MARK_GAP - MARK_MIN
@@ -182,6 +182,6 @@ def sheet_for(paper: str) -> Sheet:
         width, height = height, width
     x0 = (width - cols * CARD_W) / 2
     y0 = (height - rows * CARD_H) / 2
-    side_bleed = {"left": _bleed(x0), "right": _bleed(x0), "top": _bleed(y0),
-                  "bottom": _bleed(y0)}
+    side_bleed = {"left": bleed_for(x0), "right": bleed_for(x0), "top": bleed_for(y0),
+                  "bottom": bleed_for(y0)}
     return Sheet(paper, width, height, x0, y0, side_bleed, cols, rows)

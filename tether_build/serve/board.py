@@ -113,7 +113,7 @@ def board_svg(content, g, obs: dict, words) -> str:
             hexd["slot"] = f"S{capital_of[h] + 1}"
         data["hexes"].append(hexd)
     w, hgt = boardmap.map_size(s.topo.radius, FLAT)
-    hexes = boardmap._hexes(content, data, FLAT, (0.0, 0.0))
+    hexes = boardmap.placed_hexes(content, data, FLAT, (0.0, 0.0))
     for h, hexd in zip(range(s.topo.n), hexes, strict=True):
         hexd["index"], hexd["coord_name"] = h, name(h)
     centre = {h["index"]: (h["cx"], h["cy"]) for h in hexes}
@@ -124,7 +124,7 @@ def board_svg(content, g, obs: dict, words) -> str:
         bridges.append({"x1": a[0] + (c[0] - a[0]) * .38, "y1": a[1] + (c[1] - a[1]) * .38,
                         "x2": c[0] - (c[0] - a[0]) * .38, "y2": c[1] - (c[1] - a[1]) * .38})
     return common.render_html("play-board.svg.j2", hexes=hexes, flat=FLAT,
-                              style=boardmap._style(FLAT, overview=True),
+                              style=boardmap.map_style(FLAT, overview=True),
                               box=(-w / 2, -hgt / 2, w, hgt), bridges=bridges,
                               marks=layout(hexes, obs, by_name, words),
                               bridge_word=words.t("bridge"))

@@ -84,7 +84,7 @@ class Rules:
         from ..content.cards import normalized_cards
         from ..print.cards.context import Renderer
         from ..print.html import TEMPLATES, Pages
-        from .preview import ART_ROUTE, GALLERY_CSS, _browser
+        from .preview import ART_ROUTE, GALLERY_CSS, browser_page
 
         with self._lock:
             if card_id in self._faces:
@@ -100,7 +100,7 @@ class Rules:
                 card = {**card, "art": {**card["art"],
                                         "url": ART_ROUTE + quote(card["art"]["path"])}}
             body = "<div class='card-box'>" + str(pages.face(card, 1)) + "</div>"
-            doc = _browser(pages.document([Markup(body)]), GALLERY_CSS +
+            doc = browser_page(pages.document([Markup(body)]), GALLERY_CSS +
                            "<style>html,body{background:transparent;margin:0}"
                            ".card-box{margin:0}</style>")
             self._faces[card_id] = doc

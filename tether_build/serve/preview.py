@@ -22,7 +22,7 @@ GALLERY_CSS = """<style>
 ART_ROUTE = "/art/"   # a card's art: picture, served from the project folder (serve.py)
 
 
-def _browser(document: str, extra_head: str = "") -> str:
+def browser_page(document: str, extra_head: str = "") -> str:
     """Make a print document load its CSS, fonts and icons from the preview server."""
     return document.replace("<head>", "<head>\n<base href='/templates/'>" + extra_head, 1)
 
@@ -58,7 +58,7 @@ def gallery_page(content_dir: Path) -> str:
                         _reading(card, failures.get(card["id"], []), content.terms)
                         + "</div>")
     sections.append("</div>")
-    return _browser(pages.document([Markup(s) for s in sections]), GALLERY_CSS)
+    return browser_page(pages.document([Markup(s) for s in sections]), GALLERY_CSS)
 
 
 def _reading(card: dict, failures: list[str], terms: dict) -> str:

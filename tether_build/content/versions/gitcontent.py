@@ -141,10 +141,10 @@ def validated_at(content_dir: Path, rev: str):
             lines = [f"{rev}: {p}" for p in exc.problems[:20]]
             raise TetherError(f"the content at {rev} no longer validates:\n"
                               + "\n".join(lines)) from None
-        return content, normalized_cards(content), _rules(old)
+        return content, normalized_cards(content), rules_files(old)
 
 
-def _rules(content_dir: Path) -> dict[str, str]:
+def rules_files(content_dir: Path) -> dict[str, str]:
     """Rules chapters by file name -> text (compared as text)."""
     from ..paths_guard import Refused, project_of, read_text
 

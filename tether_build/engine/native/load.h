@@ -393,7 +393,7 @@ struct Loader {
     }
     return 0;
   }
-  // intent._uses: the ref names a raw node uses ({"ref": name}), not under a 'steps' key
+  // intent.uses: the ref names a raw node uses ({"ref": name}), not under a 'steps' key
   void uses(const J& node, std::vector<int>& out) {
     if (node.is_obj()) {
       const J* r = node.get("ref");
@@ -404,7 +404,7 @@ struct Loader {
       for (auto& v : node.a) uses(v, out);
     }
   }
-  // intent._steps: every raw step dict of a tree (nested ones too), with its vote
+  // intent.steps: every raw step dict of a tree (nested ones too), with its vote
   void votes(const J& node, Votes& out) {
     if (node.is_obj()) {
       if (node.has("step")) {

@@ -12,9 +12,9 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-from ..geometry import CARD_H, CARD_W, PAPERS, PRINT_BLEED, Rect, Sheet, _bleed, _mark_span, pt
+from ..geometry import CARD_H, CARD_W, PAPERS, PRINT_BLEED, Rect, Sheet, bleed_for, mark_span, pt
 from ..pdfparts.pdfasm import Writer, stream, text
-from .sheets import _form_name, _marks, _num, _place
+from .sheets import form_name, marks, num_text, place
 
 GUTTER = 6.0          # mm between the fronts' and the backs' blocks; the fold runs in its middle
 HALF_COLS, ROWS = 2, 2
@@ -91,18 +91,18 @@ def gutter_sheet(paper: str) -> GutterSheet:
     height, width = PAPERS[paper]            # landscape
     block_w = 2 * HALF_COLS * CARD_W + GUTTER
     x0, y0 = (width - block_w) / 2, (height - ROWS * CARD_H) / 2
-    bleed = {"left": _bleed(x0), "right": _bleed(x0), "top": _bleed(y0), "bottom": _bleed(y0)}
+    bleed = {"left": bleed_for(x0), "right": bleed_for(x0), "top": bleed_for(y0), "bottom": bleed_for(y0)}
     return GutterSheet(paper, width, height, x0, y0, bleed, 2 * HALF_COLS, ROWS)
 
 
 def _fold_marks(sheet: GutterSheet) -> str:
     """Dashed fold line segments above and below the block, in the gutter's middle."""
     x = pt(sheet.fold)
-    top, bottom = _mark_span(sheet, "top"), _mark_span(sheet, "bottom")
+    top, bottom = mark_span(sheet, "top"), mark_span(sheet, "bottom")
     y_top, y_bot = sheet.y0, sheet.y0 + sheet.rows * CARD_H
     segs = [(y_top - top[0], y_top - top[1]), (y_bot + bottom[0], y_bot + bottom[1])]
-    path = "\n".join(f"{_num(x)} {_num(pt(sheet.height - a))} m {_num(x)} "
-                     f"{_num(pt(sheet.height - b))} l S" for a, b in segs)
+    path = "\n".join(f"{num_text(x)} {num_text(pt(sheet.height - a))} m {num_text(x)} "
+                     f"{num_text(pt(sheet.height - b))} l S" for a, b in segs)
     return f"q 0 0 0 RG 0.4 w [2 1.5] 0 d\n{path}\nQ"
 
 
@@ -122,19 +122,19 @@ def build_gutter_sheets(sheet: GutterSheet, faces: dict, keys: list[str],
         for back in (False, True):
             for slot, key in enumerate(chunk):
                 key = f"back:{decks[key]}" if back else key
-                name = _form_name(key)
-                ops.append(_place(sheet, slot, len(chunk), back, name))
+                name = form_name(key)
+                ops.append(place(sheet, slot, len(chunk), back, name))
                 xobjects[name] = forms[key]
-        ops += [_marks(sheet), _fold_marks(sheet)]
+        ops += [marks(sheet), _fold_marks(sheet)]
         contents = writer.add(stream(b"/Filter /FlateDecode\n",
                                      zlib.compress("\n".join(ops).encode("ascii"))))
         trim, bleed = sheet.boxes()
-        boxes = b"".join(b"/%s [%s]\n" % (n, " ".join(_num(v) for v in box).encode())
+        boxes = b"".join(b"/%s [%s]\n" % (n, " ".join(num_text(v) for v in box).encode())
                          for n, box in ((b"TrimBox", trim), (b"BleedBox", bleed)))
         refs = b"".join(b"%s %d 0 R\n" % (n.encode(), num) for n, num in xobjects.items())
         kids.append(writer.add(
             b"<</Type /Page\n/Parent %d 0 R\n/MediaBox [0 0 %s %s]\n"
-            % (tree, _num(pt(sheet.width)).encode(), _num(pt(sheet.height)).encode())
+            % (tree, num_text(pt(sheet.width)).encode(), num_text(pt(sheet.height)).encode())
             + boxes + b"/Resources <</XObject <<" + refs + b">>>>\n/Contents %d 0 R>>"
             % contents))
     writer.put(tree, b"<</Type /Pages\n/Kids [" + b" ".join(b"%d 0 R" % k for k in kids)

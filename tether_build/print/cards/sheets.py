@@ -17,7 +17,7 @@ MARK_WIDTH_PT = 0.3     # black hairline
 HALO_WIDTH_PT = 1.2     # white underlay, so marks show where they cross the bleed
 
 
-def _form_name(key: str) -> str:
+def form_name(key: str) -> str:
     if key.startswith("back:"):
         return "/Back." + key[5:]
     if key.startswith("marker:"):   # a pile marker placed as a front
@@ -34,23 +34,23 @@ def read_faces(parts: list[tuple[bytes, list[str]]], cache=None,
     return fragments(parts, cache, known)
 
 
-def _num(v: float) -> str:
+def num_text(v: float) -> str:
     return f"{v:.3f}".rstrip("0").rstrip(".")
 
 
-def _place(sheet: Sheet, slot: int, filled: int, back: bool, name: str) -> str:
+def place(sheet: Sheet, slot: int, filled: int, back: bool, name: str) -> str:
     """Content-stream ops that draw one face, clipped to its trim plus allowed bleed."""
     clip = sheet.clip(slot, filled, back)
     trim = sheet.slot(slot, back)
     x, y = pt(clip.x), pt(sheet.height - clip.bottom)
     tx, ty = pt(trim.x - ART_BLEED), pt(sheet.height - trim.bottom - ART_BLEED)
-    return (f"q {_num(x)} {_num(y)} {_num(pt(clip.w))} {_num(pt(clip.h))} re W n "
-            f"1 0 0 1 {_num(tx)} {_num(ty)} cm {name} Do Q")
+    return (f"q {num_text(x)} {num_text(y)} {num_text(pt(clip.w))} {num_text(pt(clip.h))} re W n "
+            f"1 0 0 1 {num_text(tx)} {num_text(ty)} cm {name} Do Q")
 
 
-def _marks(sheet: Sheet) -> str:
-    segs = [f"{_num(pt(x1))} {_num(pt(sheet.height - y1))} m "
-            f"{_num(pt(x2))} {_num(pt(sheet.height - y2))} l S"
+def marks(sheet: Sheet) -> str:
+    segs = [f"{num_text(pt(x1))} {num_text(pt(sheet.height - y1))} m "
+            f"{num_text(pt(x2))} {num_text(pt(sheet.height - y2))} l S"
             for x1, y1, x2, y2 in sheet.marks()]
     path = "\n".join(segs)
     return (f"q 1 1 1 RG {HALO_WIDTH_PT} w 0 J\n{path}\nQ\n"
@@ -59,18 +59,18 @@ def _marks(sheet: Sheet) -> str:
 
 def _page(writer: Writer, sheet: Sheet, placed: list[tuple[str, int]], back: bool,
           parent: int) -> int:
-    ops = [_place(sheet, slot, len(placed), back, name) for slot, (name, _) in enumerate(placed)]
-    ops.append(_marks(sheet))
+    ops = [place(sheet, slot, len(placed), back, name) for slot, (name, _) in enumerate(placed)]
+    ops.append(marks(sheet))
     contents = writer.add(stream(b"/Filter /FlateDecode\n",
                                  zlib.compress("\n".join(ops).encode("ascii"))))
     xobjects = b"".join(b"%s %d 0 R\n" % (name.encode(), num)
                         for name, num in dict(placed).items())   # a back repeats on its page
     trim, bleed = sheet.boxes()  # where the printer cuts, and how far the art runs on
-    boxes = b"".join(b"/%s [%s]\n" % (name, " ".join(_num(v) for v in box).encode())
+    boxes = b"".join(b"/%s [%s]\n" % (name, " ".join(num_text(v) for v in box).encode())
                      for name, box in ((b"TrimBox", trim), (b"BleedBox", bleed)))
     return writer.add(
         b"<</Type /Page\n/Parent %d 0 R\n/MediaBox [0 0 %s %s]\n"
-        % (parent, _num(pt(sheet.width)).encode(), _num(pt(sheet.height)).encode())
+        % (parent, num_text(pt(sheet.width)).encode(), num_text(pt(sheet.height)).encode())
         + boxes + b"/Resources <</XObject <<" + xobjects + b">>>>\n/Contents %d 0 R>>" % contents)
 
 
@@ -95,11 +95,11 @@ def build_sheets(sheet: Sheet, faces: dict[str, Fragment], keys: list[str],
     kids = []
     for start in range(0, len(fronts), sheet.per_page):
         chunk = fronts[start:start + sheet.per_page]
-        kids.append(_page(writer, sheet, [(_form_name(k), forms[k]) for k in chunk], False,
+        kids.append(_page(writer, sheet, [(form_name(k), forms[k]) for k in chunk], False,
                           tree))
         if backs:
             back_keys = [f"back:{decks[k]}" for k in chunk]
-            kids.append(_page(writer, sheet, [(_form_name(b), forms[b]) for b in back_keys],
+            kids.append(_page(writer, sheet, [(form_name(b), forms[b]) for b in back_keys],
                               True, tree))
     assert len(kids) == page_count(sheet, len(fronts), backs)
     writer.put(tree, b"<</Type /Pages\n/Kids [" + b" ".join(b"%d 0 R" % k for k in kids)

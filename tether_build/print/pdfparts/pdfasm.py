@@ -40,12 +40,12 @@ def stack(parts: list[Fragment], mediabox: list[float]) -> Fragment:
 
         objects += [(shift(head), data) for head, data in part.objects]
         head = (b"/Type /XObject\n/Subtype /Form\n/BBox ["
-                + b" ".join(_num(v) for v in part.mediabox) + b"]\n/Resources "
+                + b" ".join(num_bytes(v) for v in part.mediabox) + b"]\n/Resources "
                 + shift(part.resources) + b"\n")
         if part.group:
             head += b"/Group " + shift(part.group) + b"\n"
         if part.lower:
-            head += b"/Matrix [1 0 0 1 0 " + _num(-part.lower) + b"]\n"
+            head += b"/Matrix [1 0 0 1 0 " + num_bytes(-part.lower) + b"]\n"
         forms.append(len(objects))
         objects.append((head + b"/Filter /FlateDecode\n", part.content))
         ops.append(b"q /P%d Do Q" % i)
@@ -55,7 +55,7 @@ def stack(parts: list[Fragment], mediabox: list[float]) -> Fragment:
                     objects)
 
 
-def _num(v: float) -> bytes:
+def num_bytes(v: float) -> bytes:
     return (f"{v:.6f}".rstrip("0").rstrip(".") or "0").encode()
 
 
@@ -106,12 +106,12 @@ class Writer:
         """A fragment as a Form XObject clipped to bbox (at object `num` if reserved);
         returns its object number."""
         renumber = self.add_objects(frag.objects)
-        head = (b"/Type /XObject\n/Subtype /Form\n/BBox [" + b" ".join(_num(v) for v in bbox)
+        head = (b"/Type /XObject\n/Subtype /Form\n/BBox [" + b" ".join(num_bytes(v) for v in bbox)
                 + b"]\n/Resources " + renumber(frag.resources) + b"\n")
         if group and frag.group:
             head += b"/Group " + renumber(frag.group) + b"\n"
         if frag.lower:
-            head += b"/Matrix [1 0 0 1 0 " + _num(-frag.lower) + b"]\n"
+            head += b"/Matrix [1 0 0 1 0 " + num_bytes(-frag.lower) + b"]\n"
         body = stream(head + b"/Filter /FlateDecode\n", frag.content)
         if num is None:
             return self.add(body)

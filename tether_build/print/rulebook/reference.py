@@ -145,12 +145,12 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
     table = _first(page_root(document.pages[0]), "rb-ref", "TableBox")
     top = page_root(document.pages[0]).content_box_y()
     first = table.children[1].children[0]   # the first row after the header
-    # A part's height ends below its last row's border (runon._used), while a row starts on
+    # A part's height ends below its last row's border (runon.used_height), while a row starts on
     # the line of the border above it (collapsed borders): the next part's first row goes up
     # by what lies below the line, measured here at the table's end.
     page = document.pages[-1]
     last = [b for b in _walk(page_root(page)) if type(b).__name__ == "TableRowBox"][-1]
-    below = runon._used(page) - (last.position_y + last.height
+    below = runon.used_height(page) - (last.position_y + last.height
                                  - page_root(page).content_box_y()) / PX_PER_MM
     rows = [row.height / PX_PER_MM for page in document.pages
             for table in _walk(page_root(page)) if type(table).__name__ == "TableBox"

@@ -33,7 +33,7 @@ from markupsafe import Markup, escape
 
 from ...forking import fork_pool
 from ..layout.patches import page_root
-from .stamp import _boxes
+from .stamp import boxes
 
 TOP_MM = 0.5  # a heading this close to its page's top starts that page
 SLACK = 0.05  # mm a slot page is shorter than the book's text area, so it never spills over
@@ -376,10 +376,10 @@ def _lay_out(html: str, kind: str, cache, base: str, first: float, measure: Call
         document, lambda css: layout(base).render(tablefit.with_css(html, css)))
     tablefit.check(document, kind)   # before the cache keeps it: refused on every build
     placed = slots(document)
-    meta = {"pages": len(document.pages), "used": _used(document.pages[-1]),
+    meta = {"pages": len(document.pages), "used": used_height(document.pages[-1]),
             "shrunk": [f"shrunk to fit: {w} (set at {round(scale * 100)} % with shrink: "
                        "true)" for w in why] if scale < 1 else [],
-            "spills": _used(document.pages[0]) > first + SLACK,
+            "spills": used_height(document.pages[0]) > first + SLACK,
             "slots": [list(astuple(s)) for s in placed],
             **(measure(document) if measure else {})}
     pdf = Layout.write(document.pages, document)
@@ -473,7 +473,7 @@ class _Kept:
         self.cache.put(kind, key, data)
 
 
-def _used(page) -> float:
+def used_height(page) -> float:
     """mm of the page's height down to the bottom border edge of its lowest box, from the top
     of its content area: a trailing bottom margin is not counted, as in one document, where
     it would collapse with the top margin of what follows."""
@@ -482,7 +482,7 @@ def _used(page) -> float:
     page_box = page_root(page)
     body = page_box.children[0].children[0]
     bottom = max((b.border_box_y() + b.border_height() for child in body.children
-                  for b in _boxes(child) if hasattr(b, "border_box_y")),
+                  for b in boxes(child) if hasattr(b, "border_box_y")),
                  default=page_box.content_box_y())
     return (bottom - page_box.content_box_y()) / PX_PER_MM
 
@@ -547,7 +547,7 @@ def headings(document) -> dict:
     marks, seen = [], set()
     for index, page in enumerate(document.pages):
         top = page_root(page).content_box_y()
-        for box in _boxes(page_root(page)):
+        for box in boxes(page_root(page)):
             element = getattr(box, "element", None)
             if element is None or element.tag not in ("h1", "h2") or id(element) in seen:
                 continue

@@ -37,18 +37,18 @@ class Slot:
     h: float
 
 
-def _boxes(box):
+def boxes(box):
     box = getattr(box, "_box", box)  # absolutely positioned boxes sit behind placeholders
     yield box
     for child in getattr(box, "children", ()):
-        yield from _boxes(child)
+        yield from boxes(child)
 
 
 def slots(document) -> list[Slot]:
     """Every reserved face box of a laid-out WeasyPrint document."""
     out = []
     for index, page in enumerate(document.pages):
-        for box in _boxes(page_root(page)):
+        for box in boxes(page_root(page)):
             element = getattr(box, "element", None)
             if element is not None and element.get("data-card-slot") and \
                     hasattr(box, "border_box_x"):

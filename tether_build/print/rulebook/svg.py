@@ -17,21 +17,21 @@ BOARD_SEED = 1        # the example layouts: any seed shows the rules; this one 
 FONT = 'font-family="Tether Sans"'
 
 
-def _hex(cx: float, cy: float, flat: float, fill: str, stroke: str = "#3b3632",
+def hex_shape(cx: float, cy: float, flat: float, fill: str, stroke: str = "#3b3632",
          width: float = 0.25) -> str:
     pts = common.points(common.hex_corners(cx, cy, flat * 0.985))
     return (f'<polygon points="{pts}" fill="{fill}" stroke="{stroke}" '
             f'stroke-width="{width:.2f}"/>')
 
 
-def _text(x: float, y: float, size: float, value, colour: str = "#111",
+def svg_text(x: float, y: float, size: float, value, colour: str = "#111",
           weight: str = "bold") -> str:
     return (f'<text x="{x:.2f}" y="{y + size * 0.35:.2f}" font-size="{size:.2f}" {FONT} '
             f'font-weight="{weight}" text-anchor="middle" fill="{colour}">'
             f'{escape(str(value))}</text>')
 
 
-def _frame(hexes, flat: float, pad: float = 1.0) -> tuple[float, float, float, float]:
+def frame(hexes, flat: float, pad: float = 1.0) -> tuple[float, float, float, float]:
     xs = [common.axial_mm(q, r, flat)[0] for q, r in hexes]
     ys = [common.axial_mm(q, r, flat)[1] for q, r in hexes]
     edge = common.hex_radius(flat)
@@ -39,7 +39,7 @@ def _frame(hexes, flat: float, pad: float = 1.0) -> tuple[float, float, float, f
             max(xs) - min(xs) + flat + 2 * pad, max(ys) - min(ys) + 2 * edge + 2 * pad)
 
 
-def _svg(box, body: list[str], width_mm: float, label: str) -> Markup:
+def svg_figure(box, body: list[str], width_mm: float, label: str) -> Markup:
     x, y, w, h = box
     height_mm = width_mm * h / w
     return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x:.2f} {y:.2f} '
@@ -65,19 +65,19 @@ def board_diagram(content, players: int, width_mm: float = 80.0) -> tuple[Markup
     for h in board.hexes:
         st = styles[h["tile"]]
         cx, cy = common.axial_mm(h["q"], h["r"], flat)
-        body.append(_hex(cx, cy, flat, st["colour"]))
+        body.append(hex_shape(cx, cy, flat, st["colour"]))
         if h["tile"] == "capital":
-            body.append(_text(cx, cy, 3.4, h["slot"], st["ink"]))
+            body.append(svg_text(cx, cy, 3.4, h["slot"], st["ink"]))
         elif h["tile"] == "mine":
             icon = common.icon_svg(st["icon"], cx - 1.9, cy - 4.6, 3.8, colour=st["ink"])
-            body.append(str(icon or "") + _text(cx, cy + 1.8, 3.6, h["mine_value"], st["ink"]))
+            body.append(str(icon or "") + svg_text(cx, cy + 1.8, 3.6, h["mine_value"], st["ink"]))
         elif h["tile"] != "plain":
             icon = common.icon_svg(st["icon"], cx - 2.8, cy - 2.8, 5.6, colour=st["ink"])
-            body.append(str(icon) if icon else _text(cx, cy, 3.0, st["name"][:1], st["ink"]))
+            body.append(str(icon) if icon else svg_text(cx, cy, 3.0, st["name"][:1], st["ink"]))
     label = f"{players}: {', '.join(sorted(board.capitals()))}"
     facts = {"players": players, "radius": board.radius, "hexes": len(board.hexes),
              "slots": sorted(board.capitals()), "seed": BOARD_SEED}
-    return _svg(_frame(all_hexes(board.radius), flat), body, width_mm, label), facts
+    return svg_figure(frame(all_hexes(board.radius), flat), body, width_mm, label), facts
 
 
 def legend(content) -> list[dict]:
@@ -122,7 +122,7 @@ def bridge_path(start, goal, bridges) -> list | None:
     return path[::-1]
 
 
-def _bridge(a, b, flat: float) -> str:
+def bridge(a, b, flat: float) -> str:
     ax, ay = common.axial_mm(*a, flat)
     bx, by = common.axial_mm(*b, flat)
     t0, t1 = 0.38, 0.62   # a short bar across the shared edge, clear of the hexes' labels
@@ -142,19 +142,19 @@ def distance_figure(content, width_mm: float = 72.0) -> tuple[Markup, dict]:
         cx, cy = common.axial_mm(*h, flat)
         fill = "#f1dfae" if h in (START, GOAL) else "#f6ecd4" if h in path else \
             styles["plain"]["colour"]
-        body.append(_hex(cx, cy, flat, fill))
-    body += [_bridge(a, b, flat) for a, b in BRIDGES]
+        body.append(hex_shape(cx, cy, flat, fill))
+    body += [bridge(a, b, flat) for a, b in BRIDGES]
     for h in hexes:
         cx, cy = common.axial_mm(*h, flat)
         if h == START:
-            body.append(_text(cx, cy, 5.0, "A"))
+            body.append(svg_text(cx, cy, 5.0, "A"))
         elif h == GOAL:
             # its distance beside the letter, up and right: a Bridge bar into B (from
             # below) once covered it
-            body.append(_text(cx - 0.9, cy, 5.0, "B") +
-                        _text(cx + 2.6, cy - 2.0, 2.8, distance(START, h), "#555", "normal"))
+            body.append(svg_text(cx - 0.9, cy, 5.0, "B") +
+                        svg_text(cx + 2.6, cy - 2.0, 2.8, distance(START, h), "#555", "normal"))
         else:
-            body.append(_text(cx, cy, 3.6, distance(START, h), "#555", "normal"))
+            body.append(svg_text(cx, cy, 3.6, distance(START, h), "#555", "normal"))
     assert all(b in neighbors(a) for a, b in BRIDGES), "figure bridges must join neighbours"
     facts = {"distance": distance(START, GOAL), "steps": len(path) - 1, "bridges": len(BRIDGES)}
-    return _svg(_frame(hexes, flat), body, width_mm, "distance"), facts
+    return svg_figure(frame(hexes, flat), body, width_mm, "distance"), facts

@@ -27,16 +27,16 @@ def board_svg(content, factions: list[str], st: dict, width_mm: float, label: st
         cx, cy = common.axial_mm(*coord, FLAT)
         style = styles[tile]
         owner = st["capitals"].get(coord)
-        body.append(svg._hex(cx, cy, FLAT, style["colour"] if owner is None else colour[owner]))
+        body.append(svg.hex_shape(cx, cy, FLAT, style["colour"] if owner is None else colour[owner]))
         if tile == "mine":
             icon = common.icon_svg(style["icon"], cx - 1.9, cy - 4.6, 3.8, colour=style["ink"])
-            marks.append(str(icon or "") + svg._text(cx, cy + 1.8, 3.6,
+            marks.append(str(icon or "") + svg.svg_text(cx, cy + 1.8, 3.6,
                                                      st["mine_values"][coord], style["ink"]))
         elif tile in ("forge", "center"):
             icon = common.icon_svg(style["icon"], cx - 2.8, cy - 2.8, 5.6, colour=style["ink"])
-            marks.append(str(icon) if icon else svg._text(cx, cy, 3.0, style["name"][:1],
+            marks.append(str(icon) if icon else svg.svg_text(cx, cy, 3.0, style["name"][:1],
                                                           style["ink"]))
-    body += [svg._bridge(a, b, FLAT) for a, b in st["bridges"]]
+    body += [svg.bridge(a, b, FLAT) for a, b in st["bridges"]]
     for coord, p in st["capitals"].items():
         cx, cy = common.axial_mm(*coord, FLAT)
         faction = content.factions[factions[p]]
@@ -45,15 +45,15 @@ def board_svg(content, factions: list[str], st: dict, width_mm: float, label: st
         marks.append(str(emblem or ""))
         if not units:
             n = sum(k for q, k, _c in st["units"].get(coord, []) if q == p)
-            marks.append(svg._text(cx, cy + 2.2, 3.4, n, ink))
+            marks.append(svg.svg_text(cx, cy + 2.2, 3.4, n, ink))
     if units:
         marks += [_units(coord, here, colour) for coord, here in sorted(st["units"].items())]
     for coord, letter in sorted((labels or {}).items()):   # over the tile's icon: the text
         cx, cy = common.axial_mm(*coord, FLAT)                 # says the tile's kind
         marks.append(f'<circle cx="{cx:.2f}" cy="{cy - 2.0:.2f}" r="2.5" fill="#fff" '
                      'stroke="#2a3640" stroke-width="0.4"/>'
-                     + svg._text(cx, cy - 2.0, 3.3, letter, "#2a3640"))
-    return svg._svg(svg._frame(list(st["tiles"]), FLAT), body + marks, width_mm, label)
+                     + svg.svg_text(cx, cy - 2.0, 3.3, letter, "#2a3640"))
+    return svg.svg_figure(svg.frame(list(st["tiles"]), FLAT), body + marks, width_mm, label)
 
 
 def _units(coord, here: list, colour: dict) -> str:
@@ -72,7 +72,7 @@ def _units(coord, here: list, colour: dict) -> str:
                 'stroke-width="0.5"/>') if champs else ""
         out.append(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="2.0" fill="{colour[p]}" '
                    'stroke="#fff" stroke-width="0.45"/>' + ring
-                   + svg._text(x, y, 2.6, n if n else "", common.ink(colour[p])))
+                   + svg.svg_text(x, y, 2.6, n if n else "", common.ink(colour[p])))
     return "".join(out)
 
 

@@ -75,7 +75,7 @@ def layout_json(data: dict) -> str:
     return json.dumps(head, ensure_ascii=False)[:-1] + f', "hexes": [\n  {hexes}\n]}}\n'
 
 
-def _hexes(content, data: dict, flat: float, origin: tuple[float, float],
+def placed_hexes(content, data: dict, flat: float, origin: tuple[float, float],
            texture: bool = False) -> list[dict]:
     """Drawable hexes: centre in mm (shifted by origin), colour, label and coordinates;
     with `texture`, Plains carry their grass tufts (the real-size map)."""
@@ -315,7 +315,7 @@ def _free_spot(win: dict, pages: dict, hexes: list[dict], flat: float, size) -> 
             "compact": False}
 
 
-def _style(flat: float, overview: bool = False) -> dict:
+def map_style(flat: float, overview: bool = False) -> dict:
     """Text and icon sizes inside a hex, in mm, proportional to its size (the overview
     enlarges names and coordinates: there the hexes are small and the coordinates matter)."""
     big = 1.45 if overview else 1.0
@@ -338,7 +338,7 @@ def map_split(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE
     """The page windows of the real-size map of a layout (split, the joins kept off the
     words on its hexes): what render_map prints, for the print guide's counts."""
     map_w, map_h = map_size(data["radius"], flat)
-    hexes = _hexes(content, data, flat, (map_w / 2, map_h / 2))
+    hexes = placed_hexes(content, data, flat, (map_w / 2, map_h / 2))
     return split(map_w, map_h, paper, avoid=label_boxes(hexes, flat))
 
 
@@ -346,7 +346,7 @@ def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TIL
     """The real-size map of a layout over several pages (PDF bytes)."""
     map_w, map_h = map_size(data["radius"], flat)
     origin = (map_w / 2, map_h / 2)
-    hexes = _hexes(content, data, flat, origin, texture=True)
+    hexes = placed_hexes(content, data, flat, origin, texture=True)
     pages = map_split(content, data, paper, flat)
     for win in pages["windows"]:
         win["label"] = _label_spot(win, pages, hexes, flat)
@@ -354,7 +354,7 @@ def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TIL
     paper_wh = common.paper_size(paper, pages["landscape"])
     html = common.render_html(
         "map.html.j2", flat=flat,
-        style=_style(flat), pages=pages, paper=paper_wh, safe=common.SAFE_MM, data=data,
+        style=map_style(flat), pages=pages, paper=paper_wh, safe=common.SAFE_MM, data=data,
         coords=data["seed"] is None,
         title=common.plain(content, content.game["title"]), total=len(pages["windows"]))
     return common.to_pdf(html)
@@ -390,8 +390,8 @@ def render_overview(content, data: dict, paper: str, flat: float = common.DEFAUL
                                                       footer - 4))
     html = common.render_html(
         "overview.html.j2", paper=paper_wh, safe=(x0, y0, w, h), data=data, key=key,
-        hexes=_hexes(content, data, flat * scale, (left + map_w / 2, top + map_h / 2)),
-        flat=flat * scale, style=_style(flat * scale, overview=True), legend=_legend(content, data),
+        hexes=placed_hexes(content, data, flat * scale, (left + map_w / 2, top + map_h / 2)),
+        flat=flat * scale, style=map_style(flat * scale, overview=True), legend=_legend(content, data),
         footer=footer, title=common.plain(content, content.game["title"]), real_flat=flat,
         real=(real_w, real_h), pages=pages)
     return common.to_pdf(html)
@@ -407,7 +407,7 @@ def _page_key(content, data, pages, flat, box) -> dict:
     k = min(bw / cw, bh / ch)
     ox, oy = bx + bw - cw * k, by
     real_w, real_h = map_size(data["radius"], flat)
-    hexes = _hexes(content, data, flat * k, (ox + (real_w / 2 - cx0) * k,
+    hexes = placed_hexes(content, data, flat * k, (ox + (real_w / 2 - cx0) * k,
                                               oy + (real_h / 2 - cy0) * k))
     return {"hexes": hexes, "windows": [{**v, "x": ox + (v["x"] - cx0) * k,
                                          "y": oy + (v["y"] - cy0) * k, "w": v["w"] * k,
@@ -419,8 +419,8 @@ def render_whole(content, data: dict, flat: float, margin: float = 2.0) -> bytes
     """The whole map on one page of its own size plus `margin` (the Tabletop Simulator
     board image), with coordinates on the blank grid."""
     map_w, map_h = map_size(data["radius"], flat)
-    hexes = _hexes(content, data, flat, (map_w / 2 + margin, map_h / 2 + margin), texture=True)
-    html = common.render_html("whole.html.j2", flat=flat, style=_style(flat), hexes=hexes,
+    hexes = placed_hexes(content, data, flat, (map_w / 2 + margin, map_h / 2 + margin), texture=True)
+    html = common.render_html("whole.html.j2", flat=flat, style=map_style(flat), hexes=hexes,
                               paper=(map_w + 2 * margin, map_h + 2 * margin),
                               coords=data["seed"] is None)
     return common.to_pdf(html)

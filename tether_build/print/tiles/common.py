@@ -306,7 +306,7 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
     import json
 
     from ..geometry import PT_PER_MM
-    from ..pdfparts.pdfasm import _num, fragments
+    from ..pdfparts.pdfasm import fragments, num_bytes
 
     pieces: dict[str, dict] = {}   # what an item draws (its place aside) -> the item
     keyed = []
@@ -330,8 +330,8 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
         for page in keyed:
             names = {key: n for n, key in enumerate(dict.fromkeys(key for key, _ in page))}
             ops = [b"q 1 0 0 1 %s %s cm /T%d Do Q" % (
-                _num((item["x"] - margin) * PT_PER_MM),
-                _num(height - (item["y"] - margin) * PT_PER_MM - frags[key].mediabox[3]),
+                num_bytes((item["x"] - margin) * PT_PER_MM),
+                num_bytes(height - (item["y"] - margin) * PT_PER_MM - frags[key].mediabox[3]),
                 names[key]) for key, item in page]
             yield box, {b"T%d" % n: forms[key] for key, n in names.items()}, b"\n".join(ops)
 
@@ -365,7 +365,7 @@ def _page_file(pages) -> bytes:
     one form drawn as it is), with no bleed (TrimBox and BleedBox are the MediaBox)."""
     import zlib
 
-    from ..pdfparts.pdfasm import Writer, _num, stream
+    from ..pdfparts.pdfasm import Writer, num_bytes, stream
 
     writer = Writer()
     catalog, tree = writer.reserve(), writer.reserve()
@@ -373,7 +373,7 @@ def _page_file(pages) -> bytes:
     for mediabox, forms, ops in pages(writer):
         contents = writer.add(stream(b"", b"q /Page Do Q") if ops is None else stream(
             b"/Filter /FlateDecode\n", zlib.compress(ops + b"\n")))
-        box = b"[" + b" ".join(_num(v) for v in mediabox) + b"]"
+        box = b"[" + b" ".join(num_bytes(v) for v in mediabox) + b"]"
         xobjects = b" ".join(b"/%s %d 0 R" % (name, form) for name, form in forms.items())
         kids.append(writer.add(
             b"<</Type /Page\n/Parent %d 0 R\n/MediaBox %s\n/TrimBox %s\n/BleedBox %s\n"

@@ -124,7 +124,7 @@ def honeycomb(area: tuple[float, float, float, float], flat: float) -> list[tupl
     return out
 
 
-def _face(spec: TileSpec, cx: float, cy: float, flat: float) -> dict:
+def tile_face(spec: TileSpec, cx: float, cy: float, flat: float) -> dict:
     s = common.hex_radius(flat)
     k = flat / common.DEFAULT_TILE_MM
     box = (cx - flat / 2, cy - s)
@@ -165,7 +165,7 @@ def sheets(content, paper: str, flat: float = common.DEFAULT_TILE_MM,
                  if (spec.kind == "plain") == plains]
         for start in range(0, len(faces), len(slots)):
             chunk = faces[start:start + len(slots)]
-            pages.append([_face(spec, *slots[i], flat) for i, spec in enumerate(chunk)])
+            pages.append([tile_face(spec, *slots[i], flat) for i, spec in enumerate(chunk)])
     return pages
 
 

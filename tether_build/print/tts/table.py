@@ -153,7 +153,7 @@ def _token_png(content, item: dict, dpi: int) -> bytes:
 
 def _tile_png(content, spec, flat: float) -> bytes:
     m, s = 2.0, common.hex_radius(flat)
-    face = tiles._face(spec, m + flat / 2, m + s, flat)
+    face = tiles.tile_face(spec, m + flat / 2, m + s, flat)
     html = common.render_html("tiles.html.j2", pages=[[face]],
                               paper=(flat + 2 * m, 2 * s + 2 * m), rim=common.RIM,
                               cut=common.RIM, cut_width=0.2, flat=flat,
