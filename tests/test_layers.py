@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 from test_import_graph import PACKAGE, _modules
 
