@@ -84,7 +84,7 @@ def test_card_edit_rebuilds_like_a_clean_build_rulebook(small_content, tmp_path)
 
 def test_failed_build_keeps_outputs_cache_entries_may_stay(small_content, tmp_path,
                                                            monkeypatch):
-    from tether_build.print.rulebook import book
+    from tether_build.commands import build
 
     out = tmp_path / "build"
     _build(small_content, out, "cards")
@@ -94,7 +94,7 @@ def test_failed_build_keeps_outputs_cache_entries_may_stay(small_content, tmp_pa
     def crash(ctx):
         raise KeyboardInterrupt  # Ctrl-C in the stage after the cards were rendered
 
-    monkeypatch.setattr(book, "stage", crash)
+    monkeypatch.setattr(build, "rulebook_stage", crash)
     result = run_cli("build", "--content", str(small_content), "--out", str(out), "--paper",
                      "a4", "--only", "cards", "--only", "rulebook")
     assert result.exit_code == 1
