@@ -108,6 +108,7 @@ class Layout:
         self.grayscale = grayscale   # modes.py: every colour the pages load made gray
         self.fonts = FontConfiguration()
         self.cache: dict = {}
+        self.pid = os.getpid()   # the process whose font folder this is (fresh())
 
     def render(self, html: str):
         """A laid-out WeasyPrint document (one page per section)."""
@@ -146,12 +147,21 @@ def shared(base: str) -> Layout:
     return found
 
 
+_INHERITED: list[Layout] = []
+
+
 def fresh(base: str, warm: str | None = None) -> None:
     """Start a stage's layouts of `base`: forget a Layout of an earlier stage in this
     process (a file it read may have changed since: `tether build --watch`), and lay out
     `warm` (a document linking the style sheets the stage's documents link) in the new one,
     so a process forked next finds them read."""
-    _SHARED.pop(base, None)
+    old = _SHARED.pop(base, None)
+    if old is not None and old.pid != os.getpid():
+        # made by the process this one was forked from: WeasyPrint's FontConfiguration
+        # deletes its font folder when it is collected, and that folder is the parent's,
+        # which the parent still writes its next @font-face into. Never collected here (a
+        # forked process ends with os._exit).
+        _INHERITED.append(old)
     if warm is not None:
         shared(base).render(warm)
 
