@@ -90,22 +90,7 @@ std::string Game::seat_view(int p) const {
     o += ":" + std::to_string(mine_value[h]);
   }
   o += "},\"forces\":{";
-  first = true;
-  for (int h = 0; h < N; ++h) {
-    if (!has_forces(h)) continue;
-    if (!first) o += ",";
-    first = false;
-    put_str(o, name(h));
-    o += ":[";
-    bool f1 = true;
-    for (int q = 0; q < P; ++q)
-      if (f(h, q)) {
-        if (!f1) o += ",";
-        f1 = false;
-        o += "[" + std::to_string(q) + "," + std::to_string(f(h, q)) + "]";
-      }
-    o += "]";
-  }
+  put_forces(o);
   // (owner, card, hex, hp, max hp), sorted as Python sorts the tuples
   struct Row {
     int owner;

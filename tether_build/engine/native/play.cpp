@@ -1652,6 +1652,27 @@ std::string Game::odds(const OddsSide& att, const OddsSide& dfn, const std::stri
 }
 
 // state.State.snapshot, as JSON (Python digests it)
+// every hex's Forces as the snapshot and the seat view write them: {hex: [[seat, n], ...]}
+// (the braces are the caller's)
+void Game::put_forces(std::string& o) const {
+  bool first = true;
+  for (int h = 0; h < N; ++h) {
+    if (!has_forces(h)) continue;
+    if (!first) o += ",";
+    first = false;
+    put_str(o, name(h));
+    o += ":[";
+    bool f1 = true;
+    for (int q = 0; q < P; ++q)
+      if (f(h, q)) {
+        if (!f1) o += ",";
+        f1 = false;
+        o += "[" + std::to_string(q) + "," + std::to_string(f(h, q)) + "]";
+      }
+    o += "]";
+  }
+}
+
 std::string Game::snapshot() const {
   std::string o = "{";
   auto ints = [&](std::vector<int> v, bool sorted_) {
@@ -1678,22 +1699,7 @@ std::string Game::snapshot() const {
          ",\"scrapped\":" + ints(pl.scrapped, true) + "}";
   }
   o += "],\"forces\":{";
-  bool first = true;
-  for (int h = 0; h < N; ++h) {
-    if (!has_forces(h)) continue;
-    if (!first) o += ",";
-    first = false;
-    put_str(o, name(h));
-    o += ":[";
-    bool f1 = true;
-    for (int q = 0; q < P; ++q)
-      if (f(h, q)) {
-        if (!f1) o += ",";
-        f1 = false;
-        o += "[" + std::to_string(q) + "," + std::to_string(f(h, q)) + "]";
-      }
-    o += "]";
-  }
+  put_forces(o);
   o += "},\"champions\":[";
   std::vector<const Champion*> cs;
   for (auto* c : by_cid)
@@ -1718,7 +1724,7 @@ std::string Game::snapshot() const {
     put_str(o, bs[k]);
   }
   o += "],\"mines\":{";
-  first = true;
+  bool first = true;
   for (int h = 0; h < N; ++h)
     if (mine_value[h]) {
       if (!first) o += ",";
