@@ -802,6 +802,7 @@ struct Game {
   std::vector<int> rest_of_round(int from_step);  // from an Action Step on (a simulation)
   void run(int from_step = -1);
   std::string snapshot() const;
+  void put_bridges(std::string& o) const;  // every Bridge built, as JSON strings
   void put_forces(std::string& o) const;  // every hex's Forces, as JSON members
   // the state API's option texts (nstate.cpp): Python's repr(option_key(x))
   std::string val_repr(const Val& v) const;

@@ -115,17 +115,7 @@ std::string Game::seat_view(int p) const {
     o += "," + std::to_string(rows[k].hp) + "," + std::to_string(rows[k].max_hp) + "]";
   }
   o += "],\"bridges\":[";
-  std::vector<std::string> bs;
-  for (size_t k = 0; k < topo.edges.size(); ++k)
-    if (bridge_on[k]) {
-      int e = topo.edges[k];
-      bs.push_back(name(e >> 8) + "-" + name(e & 255));
-    }
-  std::sort(bs.begin(), bs.end());
-  for (size_t k = 0; k < bs.size(); ++k) {
-    if (k) o += ",";
-    put_str(o, bs[k]);
-  }
+  put_bridges(o);
   o += "],\"revealed\":" + defn_list(revealed) + ",\"deck_sizes\":{";
   first = true;
   for (auto& kv : decks) {

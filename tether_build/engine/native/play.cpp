@@ -1652,6 +1652,22 @@ std::string Game::odds(const OddsSide& att, const OddsSide& dfn, const std::stri
 }
 
 // state.State.snapshot, as JSON (Python digests it)
+// every Bridge built, as "A-B" by its hexes' names, sorted (the array's brackets are the
+// caller's)
+void Game::put_bridges(std::string& o) const {
+  std::vector<std::string> bs;
+  for (size_t k = 0; k < topo.edges.size(); ++k)
+    if (bridge_on[k]) {
+      int e = topo.edges[k];
+      bs.push_back(name(e >> 8) + "-" + name(e & 255));
+    }
+  std::sort(bs.begin(), bs.end());
+  for (size_t k = 0; k < bs.size(); ++k) {
+    if (k) o += ",";
+    put_str(o, bs[k]);
+  }
+}
+
 // every hex's Forces as the snapshot and the seat view write them: {hex: [[seat, n], ...]}
 // (the braces are the caller's)
 void Game::put_forces(std::string& o) const {
@@ -1712,17 +1728,7 @@ std::string Game::snapshot() const {
     o += "," + std::to_string(cs[k]->hp) + "," + std::to_string(cs[k]->max_hp) + "]";
   }
   o += "],\"bridges\":[";
-  std::vector<std::string> bs;
-  for (size_t k = 0; k < topo.edges.size(); ++k)
-    if (bridge_on[k]) {
-      int e = topo.edges[k];
-      bs.push_back(name(e >> 8) + "-" + name(e & 255));
-    }
-  std::sort(bs.begin(), bs.end());
-  for (size_t k = 0; k < bs.size(); ++k) {
-    if (k) o += ",";
-    put_str(o, bs[k]);
-  }
+  put_bridges(o);
   o += "],\"mines\":{";
   bool first = true;
   for (int h = 0; h < N; ++h)
