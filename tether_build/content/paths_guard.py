@@ -80,12 +80,21 @@ def read_bytes(path, root=None, limit: int = FILE_MAX) -> bytes:
         fd = os.open(Path(path).resolve(), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         raise Refused(path, f"cannot be read ({exc.strerror})") from None
+    return _read_open(fd, path, limit, 2**20)
+
+
+def _read_open(fd: int, path, limit: int, step: int) -> bytes:
+    """The bytes of the open file `fd` (closed here), read `step` bytes at a time: Refused
+    unless it is a regular file of at most `limit` bytes, also when it grows past it."""
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             raise Refused(path, "is not a regular file (a folder, FIFO, device or socket)")
+        if st.st_size > limit:
+            raise Refused(path, f"is larger than {_mb(limit)}")
         chunks, size = [], 0
         while size <= limit:
-            chunk = os.read(fd, min(2**20, limit + 1 - size))
+            chunk = os.read(fd, min(step, limit + 1 - size))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -174,26 +183,7 @@ def read_entry(out, rel, limit: int = FILE_MAX) -> tuple[bytes, str]:
                      | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
         raise Refused(path, f"cannot be read ({exc.strerror})") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise Refused(path, "is not a regular file (a folder, FIFO, device or socket)")
-        if st.st_size > limit:
-            raise Refused(path, f"is larger than {_mb(limit)}")
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, min(2**24, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        raise Refused(path, f"cannot be read ({exc.strerror})") from None
-    finally:
-        os.close(fd)
-    if size > limit:
-        raise Refused(path, f"is larger than {_mb(limit)}")
-    return b"".join(chunks), path
+    return _read_open(fd, path, limit, 2**24), path
 
 
 def out_paths_ok(out, rels) -> list[bool]:
