@@ -208,7 +208,17 @@ def test_git_names_are_reused_only_while_git_and_the_content_are_unchanged(
     monkeypatch.setattr(statcache, "MARGIN_NS", 50_000_000)
     for name in [n for n in os.environ if n.startswith("GIT_")]:
         monkeypatch.delenv(name)
+
+    def back_in_time() -> None:
+        """Every file of the work tree 5 s older: git's index, written after, never sees
+        them racily clean."""
+        past = time.time() - 5
+        for path in tmp_path.rglob("*"):
+            if not {".git", "build"} & set(path.relative_to(tmp_path).parts) and path.is_file():
+                os.utime(path, (past, past))
+
     (tmp_path / ".gitignore").write_text("build/\n")
+    back_in_time()
     _git(tmp_path, "init", "-q", ".")
     _git(tmp_path, "add", "-A")
     _git(tmp_path, "commit", "-qm", "one")
@@ -226,13 +236,16 @@ def test_git_names_are_reused_only_while_git_and_the_content_are_unchanged(
         return json.loads((out / "cards.jsonl").read_text().splitlines()[0])["content_version"]
 
     def settled(name: str) -> None:
-        """The next builds give the same name, and within a few of them git no longer runs
-        (git may refresh its index while it runs, under load more than once: a name got
-        while git's files changed is not recorded)."""
-        for _ in range(5):
+        """The next builds give the same name, and soon git no longer runs. git rewrites
+        its index on every `status` while a file's mtime falls in the index's own second
+        ("racily clean"; its stat times are whole seconds), and a name got while git's
+        files changed is not recorded: how many builds that takes depends on the clock,
+        not on a count, hence the deadline (and the files set back in time above)."""
+        deadline = time.monotonic() + 15
+        while True:
             assert version() == name
-            if not calls:
-                return
+            if not calls or time.monotonic() > deadline:
+                break
         assert calls == []
 
     first = version()
@@ -240,6 +253,7 @@ def test_git_names_are_reused_only_while_git_and_the_content_are_unchanged(
     settled(first)
     path = content_copy / "cards" / "starter.yaml"
     path.write_text(path.read_text().replace("Gain +2 {gold}.", "Gain +2 {gold} now."))
+    back_in_time()
     dirty = version()
     assert calls and dirty == first.replace(")", "+dirty)")
     settled(dirty)
