@@ -254,8 +254,11 @@ def libraries() -> str:
         for folder in sys.path:
             if folder.endswith("-packages") and os.path.isdir(folder):
                 names += [n for n in os.listdir(folder) if n.endswith(".dist-info")]
-        _LIBRARIES.append(f"{sys.version}|" + ",".join(sorted(names)))
+        from ..print.cache import system_fonts
+
+        _LIBRARIES.append(f"{sys.version}|" + ",".join(sorted(names)) + "|" + system_fonts())
     return _LIBRARIES[0]
+
 
 
 def _digest(path: str, base: Path, seen: dict) -> bytes:

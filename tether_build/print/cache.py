@@ -101,6 +101,8 @@ def versions(*packages: str) -> str:
     from importlib import metadata  # here: most commands never ask, and it takes 20 ms
 
     out = [f"zlib={zlib.ZLIB_RUNTIME_VERSION}", f"subsetter={font_subsetter()}"]
+    if "weasyprint" in packages:   # it lays out with the system's fonts too
+        out.append(f"fonts={system_fonts()}")
     for name in packages:
         try:
             out.append(f"{name}={metadata.version(name)}")
@@ -115,6 +117,43 @@ def font_subsetter() -> str:
     from .layout.patches import font_subsetter as which
 
     return which()
+
+
+def font_folders() -> list[str]:
+    """The folders fontconfig reads fonts and its configuration from on a Debian-like system
+    (its defaults), and any its environment variables name."""
+    home = os.path.expanduser("~")
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
+    folders = ["/usr/share/fonts", "/usr/local/share/fonts", os.path.join(home, ".fonts"),
+               os.path.join(data, "fonts"), "/etc/fonts"]
+    for name in ("FONTCONFIG_FILE", "FONTCONFIG_PATH"):
+        folders += [p for p in os.environ.get(name, "").split(os.pathsep) if p]
+    return folders
+
+
+def system_fonts() -> str:
+    """A digest of the system's fonts and fontconfig's configuration: the outputs embed
+    fonts fontconfig finds beside the project's own (SVG text and glyphs the project's
+    fonts lack: DejaVu Sans from /usr/share/fonts), so a font package installed, upgraded
+    or removed changes every stage's key (commands.build.libraries) and every cached layout
+    (versions). The names, sizes and modification times of every file below
+    font_folders(), without reading the fonts (about 40 files here, 1-2 ms)."""
+    h = hashlib.sha256()
+    for root in font_folders():
+        h.update(f"{root}\0".encode())
+        if os.path.isfile(root):
+            st = os.stat(root)
+            h.update(f"{st.st_size},{st.st_mtime_ns}\n".encode())
+            continue
+        for folder, dirs, files in os.walk(root):
+            dirs.sort()
+            for name in sorted(files):
+                try:
+                    st = os.stat(os.path.join(folder, name))
+                except OSError:
+                    continue
+                h.update(f"{folder}/{name}\0{st.st_size},{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
 
 
 LAYOUT_PACKAGES = ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "pyphen",

@@ -1,0 +1,65 @@
+"""The system's fonts are in every stage's key: outputs embed fonts fontconfig finds outside
+the project (DejaVu Sans for SVG text), so a font installed, upgraded or removed must make
+every stage build again."""
+
+from __future__ import annotations
+
+import os
+
+from tether_build.commands import build
+from tether_build.print import cache
+
+
+def test_a_font_installed_upgraded_or_removed_changes_the_key(tmp_path, monkeypatch):
+    fonts = tmp_path / "fonts"
+    (fonts / "truetype" / "dejavu").mkdir(parents=True)
+    font = fonts / "truetype" / "dejavu" / "DejaVuSans.ttf"
+    font.write_bytes(b"one")
+    monkeypatch.setattr(cache, "font_folders", lambda: [str(fonts), str(tmp_path / "none")])
+    first = cache.system_fonts()
+    assert cache.system_fonts() == first                  # the same fonts, the same digest
+
+    (fonts / "truetype" / "new").mkdir()
+    (fonts / "truetype" / "new" / "New.otf").write_bytes(b"new")
+    installed = cache.system_fonts()
+    assert installed != first
+
+    os.utime(font, ns=(1, 2))                            # an upgrade of the same size
+    upgraded = cache.system_fonts()
+    assert upgraded not in (first, installed)
+
+    (fonts / "truetype" / "new" / "New.otf").unlink()
+    assert cache.system_fonts() not in (first, installed, upgraded)
+
+
+def test_fontconfig_variables_name_more_folders(tmp_path, monkeypatch):
+    conf = tmp_path / "fonts.conf"
+    conf.write_text("<fontconfig/>")
+    monkeypatch.setenv("FONTCONFIG_FILE", str(conf))
+    assert str(conf) in cache.font_folders()
+    before = cache.system_fonts()
+    conf.write_text("<fontconfig><dir>/elsewhere</dir></fontconfig>")
+    assert cache.system_fonts() != before
+
+
+def test_the_libraries_part_of_every_key_holds_the_fonts(monkeypatch):
+    monkeypatch.setattr(build, "_LIBRARIES", [])
+    monkeypatch.setattr(cache, "system_fonts", lambda: "fonts-A")
+    a = build.libraries()
+    monkeypatch.setattr(build, "_LIBRARIES", [])
+    monkeypatch.setattr(cache, "system_fonts", lambda: "fonts-B")
+    assert build.libraries() != a and a.endswith("fonts-A")
+
+
+def test_a_cached_layout_names_the_fonts(monkeypatch):
+    """A render-cache entry laid out by WeasyPrint (a face, a tile, a book page) is keyed on
+    cache.versions(...): a font change must change it too, not only the stage's key."""
+    monkeypatch.setattr(cache, "system_fonts", lambda: "fonts-A")
+    cache.versions.cache_clear()
+    a = cache.versions(*cache.LAYOUT_PACKAGES)
+    monkeypatch.setattr(cache, "system_fonts", lambda: "fonts-B")
+    cache.versions.cache_clear()
+    b = cache.versions(*cache.LAYOUT_PACKAGES)
+    assert a != b and "fonts=fonts-B" in b
+    assert "fonts=" not in cache.versions("pypdfium2", "pillow")   # draws embedded fonts only
+    cache.versions.cache_clear()
