@@ -63,3 +63,26 @@ def test_a_cached_layout_names_the_fonts(monkeypatch):
     assert a != b and "fonts=fonts-B" in b
     assert "fonts=" not in cache.versions("pypdfium2", "pillow")   # draws embedded fonts only
     cache.versions.cache_clear()
+
+
+def test_a_text_library_upgrade_changes_the_key(tmp_path, monkeypatch):
+    """Pango and HarfBuzz are system packages, not Python ones: an upgrade replaces the file a
+    soname links to, and the keys follow it."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "libharfbuzz.so.0.60000.0").write_bytes(b"old")
+    (lib / "libharfbuzz.so.0").symlink_to("libharfbuzz.so.0.60000.0")
+    monkeypatch.setattr(cache, "LIBRARY_FOLDERS", (str(lib),))
+    monkeypatch.delenv("LD_LIBRARY_PATH", raising=False)
+    before = cache.text_libraries()
+    assert cache.text_libraries() == before
+    (lib / "libharfbuzz.so.0.70000.0").write_bytes(b"new")
+    (lib / "libharfbuzz.so.0").unlink()
+    (lib / "libharfbuzz.so.0").symlink_to("libharfbuzz.so.0.70000.0")
+    after = cache.text_libraries()
+    assert after != before
+    elsewhere = tmp_path / "mine"
+    elsewhere.mkdir()
+    (elsewhere / "libharfbuzz.so.0").write_bytes(b"built by hand")
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(elsewhere))   # the loader looks there first
+    assert cache.text_libraries() not in (before, after)

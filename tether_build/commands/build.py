@@ -254,9 +254,10 @@ def libraries() -> str:
         for folder in sys.path:
             if folder.endswith("-packages") and os.path.isdir(folder):
                 names += [n for n in os.listdir(folder) if n.endswith(".dist-info")]
-        from ..print.cache import system_fonts
+        from ..print.cache import system_fonts, text_libraries
 
-        _LIBRARIES.append(f"{sys.version}|" + ",".join(sorted(names)) + "|" + system_fonts())
+        _LIBRARIES.append(f"{sys.version}|" + ",".join(sorted(names)) + "|" + system_fonts()
+                          + "|" + text_libraries())
     return _LIBRARIES[0]
 
 

@@ -101,8 +101,8 @@ def versions(*packages: str) -> str:
     from importlib import metadata  # here: most commands never ask, and it takes 20 ms
 
     out = [f"zlib={zlib.ZLIB_RUNTIME_VERSION}", f"subsetter={font_subsetter()}"]
-    if "weasyprint" in packages:   # it lays out with the system's fonts too
-        out.append(f"fonts={system_fonts()}")
+    if "weasyprint" in packages:   # it lays out with the system's fonts and C libraries
+        out.append(f"fonts={system_fonts()};text={text_libraries()}")
     for name in packages:
         try:
             out.append(f"{name}={metadata.version(name)}")
@@ -153,6 +153,36 @@ def system_fonts() -> str:
                 except OSError:
                     continue
                 h.update(f"{folder}/{name}\0{st.st_size},{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+# the C libraries WeasyPrint lays text out and subsets fonts with (loaded by soname), and
+# where the dynamic loader looks for them
+TEXT_LIBRARIES = ("libpango-1.0.so.0", "libpangoft2-1.0.so.0", "libharfbuzz.so.0",
+                  "libharfbuzz-subset.so.0", "libfontconfig.so.1", "libfreetype.so.6")
+LIBRARY_FOLDERS = ("/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu",
+                   "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib")
+
+
+def text_libraries() -> str:
+    """Which Pango, HarfBuzz, fontconfig and FreeType the system has: each soname's file
+    (the link resolved: libpango-1.0.so.0.5000.12) with its size and mtime, in the folders
+    of LD_LIBRARY_PATH and the loader's usual ones. A system package upgrade changes the
+    glyph positions or the subset fonts, so it changes the keys as a Python library's
+    version does."""
+    folders = [p for p in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p]
+    h = hashlib.sha256()
+    for soname in TEXT_LIBRARIES:
+        for folder in (*folders, *LIBRARY_FOLDERS):
+            path = os.path.join(folder, soname)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            h.update(f"{os.path.realpath(path)}\0{st.st_size},{st.st_mtime_ns}\n".encode())
+            break
+        else:
+            h.update(f"{soname}\0-\n".encode())
     return h.hexdigest()
 
 
