@@ -245,7 +245,9 @@ def libraries() -> str:
     """Python's version and every installed distribution with its version (the names of the
     site-packages' *.dist-info folders: one listing, about 0.3 ms), in every stage's key: a
     library upgrade (WeasyPrint, fontTools, Pillow, PyYAML...) changes the bytes a stage
-    writes, and its key with it. Read once a process."""
+    writes, and its key with it. And which font subsetter the layout would use (HarfBuzz's
+    subset library or fontTools: a system library, not a distribution; the subset fonts'
+    bytes differ): patches.subsetter_probe. Read once a process."""
     if not _LIBRARIES:
         import os
         import sys
@@ -255,8 +257,10 @@ def libraries() -> str:
             if folder.endswith("-packages") and os.path.isdir(folder):
                 names += [n for n in os.listdir(folder) if n.endswith(".dist-info")]
         from ..print.cache import system_fonts, text_libraries
+        from ..print.layout.patches import subsetter_probe
 
-        _LIBRARIES.append(f"{sys.version}|" + ",".join(sorted(names)) + "|" + system_fonts()
+        _LIBRARIES.append(f"{sys.version}|" + ",".join(sorted(names))
+                          + f"|subsetter={subsetter_probe()}|" + system_fonts()
                           + "|" + text_libraries())
     return _LIBRARIES[0]
 

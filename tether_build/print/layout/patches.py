@@ -183,6 +183,44 @@ def parse(html: str, base_url: str, fetcher):
     return HTML(string=html, base_url=base_url, url_fetcher=fetcher)
 
 
+# the sonames WeasyPrint's text/ffi.py opens HarfBuzz and its subset library by (Linux, macOS,
+# Windows), in its order
+_HARFBUZZ = ("libharfbuzz.so.0", "libharfbuzz.0.dylib", "libharfbuzz-0.dll")
+_HARFBUZZ_SUBSET = ("libharfbuzz-subset.so.0", "libharfbuzz-subset.0.dylib",
+                    "libharfbuzz-subset-0.dll")
+
+
+@functools.cache
+def subsetter_probe() -> str:
+    """Which font subsetter the layout would use, found without importing WeasyPrint (a
+    build with nothing to do imports no layout library; this costs a few ms): HarfBuzz's
+    version and whether its subset library opens, as WeasyPrint's choice (font_subsetter)
+    depends on them. Not the same string as font_subsetter(), but a function of the same
+    system state: installing, removing or upgrading HarfBuzz or its subset library changes
+    it, so every stage's key names it (commands.build.libraries; the render cache's
+    entries name font_subsetter itself)."""
+    import ctypes
+
+    def opens(names: tuple[str, ...]):
+        for name in names:
+            try:
+                return ctypes.CDLL(name)
+            except OSError:
+                continue
+        return None
+
+    harfbuzz = opens(_HARFBUZZ)
+    if harfbuzz is None:
+        return "fonttools"
+    try:
+        harfbuzz.hb_version_string.restype = ctypes.c_char_p
+        version = harfbuzz.hb_version_string().decode()
+    except (AttributeError, UnicodeDecodeError):
+        version = "?"
+    subset = "+subset" if opens(_HARFBUZZ_SUBSET) is not None else ""
+    return f"harfbuzz-{version}{subset}"
+
+
 @functools.cache
 def font_subsetter() -> str:
     """Which library subsets fonts into the PDFs: HarfBuzz (with its version) when WeasyPrint

@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from ...errors import ContentError, TetherError
 from ..geometry import PAPERS  # the papers a book is printed on, and their sizes
+from ..tiles import splitcache
 from . import aid, anatomy, chapterdocs, columns, printguide, reference, runon, tablefit
 from .chapters import render_chapters
 from .directives import ANATOMY, Ctx
@@ -357,7 +358,8 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
     wait = _ahead(lambda: chapterdocs.layout(env, book, papers, cache, card_face(False)),
                   cache, workers)
     try:   # (the chapters' process has what it reads of the book: the rest is made here)
-        _rest_of_context(book, content, content_dir, words, faces, parts, papers, board)
+        with splitcache.stored(cache):   # the guide's map splits (tiles/splitcache.py)
+            _rest_of_context(book, content, content_dir, words, faces, parts, papers, board)
         aids = chapterdocs.layout_aid(env, book, papers, cache)
         refs = reference.pages(env, book, papers, cache)
         if workers > 1:   # the guide with the page counts _settle tries first (cached)

@@ -17,7 +17,7 @@ import string
 from collections.abc import Callable
 
 from ...engine.board import all_hexes, capital_slots, generate_board
-from . import common
+from . import common, splitcache
 
 OVERLAP_MM = 12.0
 LABEL_CORNER_MM = 2.0
@@ -339,7 +339,7 @@ def map_split(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE
     words on its hexes): what render_map prints, for the print guide's counts."""
     map_w, map_h = map_size(data["radius"], flat)
     hexes = placed_hexes(content, data, flat, (map_w / 2, map_h / 2))
-    return split(map_w, map_h, paper, avoid=label_boxes(hexes, flat))
+    return splitcache.split(split, map_w, map_h, paper, OVERLAP_MM, label_boxes(hexes, flat))
 
 
 def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE_MM) -> bytes:
