@@ -96,6 +96,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="processes playing the games")
     ap.add_argument("--no-bids", action="store_true", help="search Action Steps only")
+    ap.add_argument("--same-worlds", action="store_true",
+                    help="the same worlds for every root option (search.cpp same_worlds)")
     for k in ("sims", "width", "horizon"):
         ap.add_argument(f"--{k}", type=int, default=None)
     for k in ("explore", "prior_temp", "noise", "gain"):
@@ -106,6 +108,8 @@ def main() -> None:
               if getattr(a, k) is not None}
     if a.no_bids:
         search["bids"] = False
+    if a.same_worlds:
+        search["same_worlds"] = True
     CONTENT.append(a.content)
     _TWIN.append(_twin_of(a.content))  # (the pool's processes are forks: they inherit it)
     if _TWIN[0][0] is None:

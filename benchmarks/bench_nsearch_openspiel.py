@@ -1,24 +1,40 @@
-"""The native search agent (nsearch) against OpenSpiel's ISMCTSBot, seats swapped.
+"""The native search agent (nsearch) against OpenSpiel's ISMCTSBot, 2- and 4-player matches.
 
-    python3 benchmarks/bench_nsearch_openspiel.py --games 6        # 3 seeds, both seats
-    python3 benchmarks/bench_nsearch_openspiel.py --games 2 --base 40002   # other seeds
+    python3 benchmarks/bench_nsearch_openspiel.py --two 20 --four 12      # the defaults
+    python3 benchmarks/bench_nsearch_openspiel.py --two 20 --four 0 --bot-sims 3
+    python3 benchmarks/bench_nsearch_openspiel.py --sims 144 --bot-sims 2  # equal CPU, higher
+    python3 benchmarks/bench_nsearch_openspiel.py --jobs 2                 # 2 processes
 
-The game is OpenSpiel's (`tether_build.openspiel`, the Python engine's state API, 2
-players, the default factions and rules options). At each decision of the nsearch seat
-with more than one option, the native engine plays the same seeded game again from its
-setup by the answers so far (the state's history: the search's `replay`, every seat's
-answers, the engines agree answer for answer) and answers that decision as nsearch does
+The game is OpenSpiel's `tether_native` (`import tether_build.openspiel`: the native
+engine's state, the default factions and rules options), set up from a seed. 2-player
+games: seeds `--base`, `--base`+1, ..., each played twice with the seats swapped (nsearch
+at seat 0, then at seat 1). 4-player games: one nsearch seat (seat k % 4 in game k, seeds
+`--base4`+k) and three ISMCTSBot seats (an equal seat wins 25 %).
+
+At each decision of the nsearch seat with two options or more, the native engine plays the
+same seeded game again from its setup by the answers so far (the state's history, every
+seat's; the search's `replay`) and answers that decision as nsearch does in a native game
 (a search at an Action Step choice and at a bid, the heuristic elsewhere), stopping there.
-The search in it reads only its seat's information (it deals every world again, as in a
-whole native game). ISMCTSBot (OpenSpiel's, random-rollout evaluator, uct_c 2) gets as
-many simulations a move as the CPU seconds the native answers take a move (at least 2),
-adapted as the match goes. Prints each game, the win rate with its 95 % Wilson interval,
-the CPU seconds a move on each side and the load.
+The search in it reads only its seat's information (it deals every world again). Its CPU a
+move is measured two ways: the search alone (the engine's clock around each search) and the
+whole answer with the replay (process CPU around the call; the replay is this benchmark's
+way in, not part of the agent).
+
+ISMCTSBot is OpenSpiel's (random-rollout evaluator, one rollout, uct_c 2, max-visit final
+policy), a fresh bot each move, seeded from the game's number: it gets `--bot-sims`
+simulations a move (2 at least: with 1 its final policy has no visits). Its CPU a move is
+process CPU around `bot.step`. The budget is a fixed number (not the clock), so a run is
+deterministic: the same flags give the same games. Choose `--bot-sims` so the two CPU
+figures per move are equal (the script prints both and the ratio); at its minimum of 2 the
+bot already spends more CPU a move than nsearch at its default budget (it then has the
+advantage of time). Prints each game, the win rates with 95 % Wilson intervals, the CPU
+a move on each side and the machine's load.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import sys
 import time
@@ -35,10 +51,27 @@ from tether_build.engine.options import Options
 from tether_build.engine.ruleset import Ruleset
 from tether_build.engine.simulate import wilson
 
+_W: dict = {}   # this process's rules and native engine
 
-def nsearch_answer(twin, rules, seed: int, seat: int, history: list, search: dict) -> dict:
-    """nsearch's answer at the decision the game waits at after `history` (native)."""
-    players = 2
+
+def _setup(content: str) -> None:
+    """Load the content, its native engine, and hand the rules to the OpenSpiel game."""
+    if _W:
+        return
+    from tether_build import openspiel
+
+    c = load_content(Path(content))
+    rules = Ruleset.from_compiled(compile_engine(normalized_cards(c), c))
+    twin = native.for_rules(rules)
+    if twin is None:
+        sys.exit("the native engine is not built: python3 -m tether_build.engine.native")
+    openspiel.use_rules(rules)
+    _W.update(rules=rules, twin=twin)
+
+
+def nsearch_answer(players: int, seed: int, seat: int, history: list, search: dict) -> dict:
+    """nsearch's answer at the decision the game waits at after `history` (native replay)."""
+    rules, twin = _W["rules"], _W["twin"]
     agents = ["heuristic"] * players
     agents[seat] = "nsearch"
     facs = [rules.default_faction] * players
@@ -50,91 +83,113 @@ def nsearch_answer(twin, rules, seed: int, seat: int, history: list, search: dic
     return got["search"]
 
 
-def play(twin, rules, seed: int, seat: int, k: int, search: dict, per_move: list) -> tuple:
-    """One game: nsearch at `seat`, ISMCTSBot at the other. (returns, nsearch CPU-s and
-    moves, bot CPU-s, moves and simulations)."""
+def play(job) -> dict:
+    """One game: nsearch at `seat`, ISMCTSBot at every other seat. Its returns and the CPU
+    seconds and moves of each side."""
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    game = pyspiel.load_game("tether", {"players": 2, "seed": seed})
-    rng = np.random.RandomState(k)
+    content, players, seed, seat, k, search, bot_sims = job
+    _setup(content)
+    game = pyspiel.load_game("tether_native", {"players": players, "seed": seed})
+    rng = np.random.RandomState(1000 * players + k)
     state = game.new_initial_state()
     inner = state.inner
-    ns_cpu = ns_moves = bot_cpu = bot_moves = bot_sims = 0.0
+    out = {"seed": seed, "seat": seat, "players": players, "ns_cpu": 0.0, "ns_search": 0.0,
+           "ns_moves": 0, "ns_searched": 0, "bot_cpu": 0.0, "bot_moves": 0}
     while not state.is_terminal():
         p = state.current_player()
         legal = state.legal_actions()
         if len(legal) == 1:
             state.apply_action(legal[0])
         elif p == seat:
-            hist = inner.history()
-            if any(not isinstance(x, int) for x in hist):
-                raise RuntimeError("a resample in the played game's history")
             c0 = time.process_time()
-            got = nsearch_answer(twin, rules, seed, seat, hist, search)
-            ns_cpu += time.process_time() - c0
-            ns_moves += 1
-            kind, n = inner.asked()[1], len(inner.asked()[2])
-            if (got["kind"], got["n"]) != (kind, n):
+            got = nsearch_answer(players, seed, seat, inner.history(), search)
+            out["ns_cpu"] += time.process_time() - c0
+            out["ns_search"] += got["cpu"]
+            out["ns_searched"] += got["searched"]
+            out["ns_moves"] += 1
+            _q, kind, reprs = inner.asked()
+            if (got["kind"], got["n"]) != (kind, len(reprs)):
                 raise RuntimeError(f"the native replay waits at {got['kind']}/{got['n']}, "
-                                   f"the game at {kind}/{n}")
+                                   f"the game at {kind}/{len(reprs)}")
             state.apply_action(inner.action_ids()[got["answer"]])
         else:
-            sims = max(2, round(per_move[0] / per_move[1])) if per_move[1] else 2
             bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0,
-                                   max_simulations=sims, random_state=rng)
+                                   max_simulations=bot_sims, random_state=rng)
             c0 = time.process_time()
-            state.apply_action(bot.step(state))
-            spent = time.process_time() - c0
-            bot_cpu += spent
-            bot_moves += 1
-            bot_sims += sims
-            per_move[1] = (per_move[1] * per_move[2] + spent / sims) / (per_move[2] + 1)
-            per_move[2] += 1
-        if ns_moves:
-            per_move[0] = ns_cpu / ns_moves
-    return state.returns(), ns_cpu, ns_moves, bot_cpu, bot_moves, bot_sims
+            action = bot.step(state)
+            out["bot_cpu"] += time.process_time() - c0
+            out["bot_moves"] += 1
+            state.apply_action(action)
+    out["returns"] = state.returns()
+    return out
+
+
+def report(rows: list, players: int, bot_sims: int) -> None:
+    """Win rate with its interval and the CPU a move of both sides."""
+    if not rows:
+        return
+    wins = sum(r["returns"][r["seat"]] for r in rows)
+    n = len(rows)
+    lo, hi = wilson(wins, n)
+    fair = 1 / players
+    ns_moves = max(sum(r["ns_moves"] for r in rows), 1)
+    bot_moves = max(sum(r["bot_moves"] for r in rows), 1)
+    ns = sum(r["ns_search"] for r in rows) / ns_moves
+    ns_all = sum(r["ns_cpu"] for r in rows) / ns_moves
+    bot = sum(r["bot_cpu"] for r in rows) / bot_moves
+    searched = sum(r["ns_searched"] for r in rows)
+    how = "seats swapped" if players == 2 else "one nsearch seat (rotating), three ISMCTSBot"
+    print(f"{players} players, nsearch vs OpenSpiel ISMCTSBot, {how}: nsearch won {wins:g}/{n}"
+          f" = {wins / n:.1%} [{lo:.1%}, {hi:.1%}] (an equal seat: {fair:.0%})")
+    print(f"  CPU a move: nsearch {ns:.4f} s searching ({ns_moves} moves with a choice, "
+          f"{searched} searched; {ns_all:.4f} s with this benchmark's native replay), "
+          f"ISMCTSBot {bot:.4f} s ({bot_sims} simulations a move, {bot_moves} moves): the "
+          f"bot's CPU a move is {bot / max(ns, 1e-9):.1f}x nsearch's search, "
+          f"{bot / max(ns_all, 1e-9):.1f}x its whole answer", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--content", default=str(ROOT / "content"))
-    ap.add_argument("--games", type=int, default=6, help="games (seats swapped by pairs)")
-    ap.add_argument("--base", type=int, default=40_000, help="the first setup seed")
+    ap.add_argument("--two", type=int, default=20, help="2-player games (seats swapped by pairs)")
+    ap.add_argument("--four", type=int, default=12, help="4-player games")
+    ap.add_argument("--base", type=int, default=40_000, help="the first 2-player setup seed")
+    ap.add_argument("--base4", type=int, default=41_000, help="the first 4-player setup seed")
+    ap.add_argument("--bot-sims", type=int, default=2, help="ISMCTSBot's simulations a move")
+    ap.add_argument("--sims", type=int, default=None, help="nsearch's simulations (default: "
+                    "its own default)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes playing the games")
     a = ap.parse_args()
-    from tether_build import openspiel
-
-    content = load_content(Path(a.content))
-    rules = Ruleset.from_compiled(compile_engine(normalized_cards(content), content))
-    twin = native.for_rules(rules)
-    if twin is None:
-        sys.exit("the native engine is not built: python3 -m tether_build.engine.native")
-    openspiel.use_rules(rules)
+    if a.bot_sims < 2:
+        sys.exit("--bot-sims: ISMCTSBot needs 2 simulations at least")
+    search = {} if a.sims is None else {"sims": a.sims}
+    _setup(a.content)  # (the pool's processes are forks: they inherit it)
     load0 = os.getloadavg()
-    print(f"load average at start: {load0[0]:.1f} {load0[1]:.1f} {load0[2]:.1f}", flush=True)
-    per_move = [0.05, 0.0, 0]  # nsearch CPU-s a move; the bot's CPU-s a simulation, moves
-    wins = 0.0
-    tot = [0.0] * 5
-    for k in range(a.games):
-        seat, seed = k % 2, a.base + k // 2
-        got = play(twin, rules, seed, seat, k, {}, per_move)
-        ret = got[0]
-        if ret[seat] > 0:
-            wins += ret[seat]
-        tot = [x + y for x, y in zip(tot, got[1:])]
-        print(f"  game {k} (seed {seed}): nsearch at seat {seat}, returns {ret}; nsearch "
-              f"{got[1]:.1f} CPU-s over {got[2]:.0f} moves, bot {got[3]:.1f} CPU-s over "
-              f"{got[4]:.0f} moves ({got[5]:.0f} simulations)", flush=True)
-    lo, hi = wilson(wins, a.games)
-    print(f"nsearch vs OpenSpiel ISMCTSBot, 2 players, seats swapped: {wins:g}/{a.games} = "
-          f"{wins / a.games:.1%} [{lo:.1%}, {hi:.1%}]")
-    print(f"  CPU a move: nsearch {tot[0] / max(tot[1], 1):.3f} s (the native replay "
-          f"included), ISMCTSBot {tot[2] / max(tot[3], 1):.3f} s "
-          f"({tot[4] / max(tot[3], 1):.1f} simulations a move)")
+    print(f"load average at start: {load0[0]:.1f} {load0[1]:.1f} {load0[2]:.1f} "
+          f"({os.cpu_count()} cores); nsearch settings: {search or 'defaults'}; ISMCTSBot "
+          f"{a.bot_sims} simulations a move; {a.jobs} process(es)", flush=True)
+    jobs = [(a.content, 2, a.base + k // 2, k % 2, k, search, a.bot_sims) for k in range(a.two)]
+    jobs += [(a.content, 4, a.base4 + k, k % 4, k, search, a.bot_sims) for k in range(a.four)]
+    pool = multiprocessing.Pool(a.jobs) if a.jobs > 1 else None
+    run = pool.imap if pool else map
+    c0 = time.process_time()
+    rows: list = []
+    for r in run(play, jobs):
+        rows.append(r)
+        print(f"  {r['players']}p seed {r['seed']}: nsearch at seat {r['seat']}, returns "
+              f"{[round(x, 2) for x in r['returns']]}; nsearch {r['ns_search']:.2f} CPU-s "
+              f"searching ({r['ns_cpu']:.2f} with the replay) over {r['ns_moves']} moves, bot "
+              f"{r['bot_cpu']:.2f} CPU-s over {r['bot_moves']} moves", flush=True)
+    if pool:
+        pool.close()
+    for players in (2, 4):
+        report([r for r in rows if r["players"] == players], players, a.bot_sims)
     load1 = os.getloadavg()
-    print(f"load average at end: {load1[0]:.1f} {load1[1]:.1f} {load1[2]:.1f}")
-    openspiel.use_rules(None)
+    print(f"load average at end: {load1[0]:.1f} {load1[1]:.1f} {load1[2]:.1f}; this "
+          f"process's CPU {time.process_time() - c0:.1f} s (the workers' not included)")
 
 
 if __name__ == "__main__":

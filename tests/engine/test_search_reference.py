@@ -60,7 +60,7 @@ def _python_root(agent) -> list:
 
 
 def compare(rules, players: int, seed: int, sims: int, first: int = 0,
-            count: int | None = None) -> list:
+            count: int | None = None, same_worlds: bool = False) -> list:
     """The searched decisions `first` to `first + count` (all to the end: None) of a
     heuristic game: (kind, options, Python's choice and root, native's choice and root,
     whether another seat held a card gained unseen)."""
@@ -79,12 +79,12 @@ def compare(rules, players: int, seed: int, sims: int, first: int = 0,
             g = st.game
             g.prune_unseen()
             unseen = any(q != p for q, _deck in g.unseen.values())
-            a = SearchAgent(iterations=sims)
+            a = SearchAgent(iterations=sims, same_worlds=same_worlds)
             a.rng = random.Random(stream)
             i = a.choose(g.seat_view(p).refresh(kind, options), p, kind, options,
                          ask_view(ctx))
             got = _native(rules, players, seed, p, st.history(), factions,
-                          {"sims": sims, "stream": stream})
+                          {"sims": sims, "stream": stream, "same_worlds": same_worlds})
             assert (got["kind"], got["n"]) == (kind, len(options))
             out.append((kind, len(options), i, _python_root(a), got["answer"],
                         _native_root(got["trace"]), unseen))
@@ -92,15 +92,17 @@ def compare(rules, players: int, seed: int, sims: int, first: int = 0,
     return out
 
 
-@pytest.mark.parametrize("which,players,seed,sims,first,count", [
-    ("fixture", 2, 3, 8, 0, 16),
-    ("fixture", 4, 5, 12, 0, 12),
-    ("sink", 2, 8, 8, 30, 10),     # another seat holds cards gained unseen: dealt again
+@pytest.mark.parametrize("which,players,seed,sims,first,count,same", [
+    ("fixture", 2, 3, 8, 0, 16, False),
+    ("fixture", 4, 5, 12, 0, 12, False),
+    ("sink", 2, 8, 8, 30, 10, False),     # another seat holds cards gained unseen: dealt again
+    ("fixture", 2, 4, 10, 0, 12, True),   # the same worlds for every root option
+    ("fixture", 4, 6, 12, 6, 10, True),
 ])
 def test_python_and_native_search_choose_alike(native_built, rules, sink, which, players,
-                                               seed, sims, first, count):
+                                               seed, sims, first, count, same):
     rs = rules if which == "fixture" else sink
-    rows = compare(rs, players, seed, sims, first, count)
+    rows = compare(rs, players, seed, sims, first, count, same)
     assert len(rows) == count
     assert {k for k, *_ in rows} == {"action", "bid"}
     for kind, n, py_pick, py_root, nat_pick, nat_root, _unseen in rows:

@@ -84,6 +84,10 @@ class Params:
     noise: float = 0.15        # opponent model: probability of a uniformly random option
     horizon: int = 1           # rounds played after the current one before scoring
     kinds: tuple = KINDS       # decision kinds searched (others: the heuristic)
+    same_worlds: bool = False  # every root option is played in the same worlds: the root's
+    #                            option is chosen before the iteration, and the k-th visit
+    #                            of an option plays the k-th world of the decision's list
+    #                            (streams drawn once, `iterations` of them, in the usual order)
     time_cap: float | None = None  # seconds per searched decision (None: iterations only)
 
 
@@ -174,13 +178,14 @@ class NoisyHeuristic(HeuristicAgent):
 class _Iteration:
     """One iteration's agents: the opponent model's per seat, the seat's own rollout."""
 
-    def __init__(self, search: SearchAgent, players: int):
+    def __init__(self, search: SearchAgent, players: int, seeds: list | None = None):
         bits = search.rng.getrandbits
+        seeds = seeds or [bits(64) for _ in range(players + 1)]
         self.models = [NoisyHeuristic(search.params.noise) for _ in range(players)]
-        for m in self.models:
-            m.seed(bits(64))
+        for m, s in zip(self.models, seeds):
+            m.seed(s)
         self.own = HeuristicAgent()
-        self.own.seed(bits(64))
+        self.own.seed(seeds[players])
 
     def other(self, w) -> int:
         """A seat other than the searcher's answers in world w (the opponent model)."""
@@ -222,7 +227,7 @@ class SearchAgent(Agent):
             return self.heuristic.choose(g, p, kind, options, ctx)
         t0, c0 = time.perf_counter(), time.process_time()
         ids = option_ids(kind, options)
-        root = self.search(g, p)
+        root = self.search(g, p, (kind, options, ctx, ids))
         self.root, self.root_ids = root, ids
         ranked = sorted(((c.n, c.w / c.n, -ids.index(a)) for a, c in root.children.items()
                          if c.n and a in ids), reverse=True)
@@ -250,28 +255,48 @@ class SearchAgent(Agent):
                 for a, c in root.children.items() if a in self.root_ids]
         return [(n, i) for n, _m, i in sorted(rows, key=lambda r: (-r[0], -r[1], r[2]))]
 
-    def search(self, view, p: int) -> Node:
-        """Grow a tree for seat p's current decision (`view`: its SeatView); its root."""
+    def search(self, view, p: int, decision: tuple | None = None) -> Node:
+        """Grow a tree for seat p's current decision (`view`: its SeatView; `decision`:
+        its (kind, options, ctx, action ids), needed with `same_worlds`); its root."""
         prm = self.params
         t0 = time.perf_counter()
         root = Node()
         horizon = view.s.round + prm.horizon
         players = len(view.s.players)
-        for _ in range(iterations(prm, players)):
+        count = iterations(prm, players)
+        worlds: list = []
+        if prm.same_worlds:   # the worlds' draws, made once; the root's priors from the view
+            bits = self.rng.getrandbits
+            for _ in range(count):
+                seeds = [bits(64) for _ in range(players + 1)]
+                worlds.append((seeds, self.rng.random()))
+            kind, options, ctx, ids = decision
+            self._priors(root, ids, view, p, kind, options, ctx)
+        for _ in range(count):
             if prm.time_cap is not None and time.perf_counter() - t0 > prm.time_cap:
                 self.stats["capped"] += 1
                 break
-            it = _Iteration(self, players)
-            world = view.deal(self.rng.random, it.other)
+            forced = None
+            if prm.same_worlds:   # the option first, then the next world of that option
+                pick, child = self._puct(root, ids)
+                forced = ids[pick]
+                seeds, deal = worlds[child.n % len(worlds)]
+                it = _Iteration(self, players, seeds)
+                world = view.deal(lambda d=deal: d, it.other)
+            else:
+                it = _Iteration(self, players)
+                world = view.deal(self.rng.random, it.other)
             world.game.stop_round = horizon   # judged as round `horizon` ends
-            result = self._iterate(world, root, p, horizon, it)
+            result = self._iterate(world, root, p, horizon, it, forced)
             root.n += 1
             root.w += result
             self.stats["iterations"] += 1
         return root
 
-    def _iterate(self, w, root: Node, p: int, horizon: int, it: _Iteration) -> float:
-        """Play one world from the searched decision; back up its result; return it."""
+    def _iterate(self, w, root: Node, p: int, horizon: int, it: _Iteration,
+                 forced: int | None = None) -> float:
+        """Play one world from the searched decision (`forced`: the root's option, chosen
+        already); back up its result; return it."""
         prm = self.params
         node: Node | None = root
         path: list[Node] = []
@@ -281,7 +306,11 @@ class SearchAgent(Agent):
             if q != p:
                 w.apply_index(it.other(w))
             elif node is not None and kind in kinds and len(options) > 1:
-                i, node = self._select(w, node, p, kind, options, ctx)
+                ids = w.action_ids()
+                if node is root and forced in ids:
+                    i, node = ids.index(forced), root.children[forced]
+                else:
+                    i, node = self._select(w, node, p, kind, options, ctx)
                 if node is not None:
                     path.append(node)
                     if node.n == 0:   # just expanded: the rollout from here
@@ -298,14 +327,25 @@ class SearchAgent(Agent):
     def _select(self, w, node: Node, p: int, kind: str, options: list, ctx):
         """PUCT with availability at `node` (module docstring, steps 2-3): the option index
         and its child (a new child for an action not tried yet)."""
-        prm = self.params
         ids = w.action_ids()
+        self._priors(node, ids, w.game.seat_view(p), p, kind, options, ask_view(ctx))
+        return self._puct(node, ids)
+
+    def _priors(self, node: Node, ids: list, view, p: int, kind: str, options: list, ctx):
+        """The node's priors for these actions, if any is new: the softmax of the
+        heuristic's scores seen through `view` (the seat's SeatView; `ctx` as an agent is
+        given it)."""
         if any(a not in node.prior for a in ids):
-            view = w.game.seat_view(p).refresh(kind, options)
-            probs = softmax(heuristic_scores(self.heuristic, view, p, kind, options,
-                                             ask_view(ctx)), prm.prior_temp)
+            view = view.refresh(kind, options)
+            probs = softmax(heuristic_scores(self.heuristic, view, p, kind, options, ctx),
+                            self.params.prior_temp)
             for a, pr in zip(ids, probs):
                 node.prior.setdefault(a, pr)
+
+    def _puct(self, node: Node, ids: list):
+        """PUCT with availability over these actions (each one's `avail` rises): the
+        index of the chosen one and its child (made if new)."""
+        prm = self.params
         fpu = node.w / node.n if node.n else 0.5
         best, pick = None, 0
         avail, kids, c = node.avail, node.children, prm.explore

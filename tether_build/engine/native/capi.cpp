@@ -283,6 +283,7 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("gain")) cfg.gain = x->dbl();
       if (const tn::J* x = sj->get("bids")) cfg.bids = x->truthy();
       if (const tn::J* x = sj->get("scale")) cfg.scale = x->truthy();
+      if (const tn::J* x = sj->get("same_worlds")) cfg.same_worlds = x->truthy();
       if (const tn::J* x = sj->get("stream")) cfg.stream = x->num();
       if (const tn::J* x = sj->get("replay")) {  // a replay: the answers so far
         cfg.replaying = true;

@@ -129,6 +129,10 @@ struct SearchCfg {
   double noise = 0.15;    // the chance a simulated opponent's decision is a random option
   int64_t limit = -1;     // decisions searched at most a game (-1: all), then the heuristic's
   bool bids = true;       // search the seat's bids too (a root at each bid), not only actions
+  // the same worlds for every root option (as the flat search's arms): the root's option is
+  // chosen before the simulation, and the k-th visit of an option plays the k-th world of
+  // the decision's list (its streams drawn once, sims of them, in the usual order)
+  bool same_worlds = false;
   // the search's own stream: -1, the searching seat's agent generator; else each searched
   // decision draws from Random(stream), as a Python SearchAgent whose rng is Random(stream)
   // (the reference test: tests/engine/test_search_reference.py)

@@ -191,6 +191,8 @@ struct STree {
   int cur = 0;               // the node of this simulation's walk (-1: the rollout)
   std::vector<int> path;     // the nodes this simulation went through, below the root
   int64_t first = -1;        // the id of the seat's first tree answer this simulation (-1: none)
+  int64_t forced = -1;       // same_worlds: the root option chosen before the simulation
+  std::vector<uint64_t> seeds;  // same_worlds: this simulation's stream draws (else drawn)
   const SearchCfg* cfg = nullptr;
   const Weights* W = nullptr;
 };
@@ -246,33 +248,34 @@ static std::vector<double> prior_of(const Weights* W, const char* kind, size_t n
 
 // A decision of the searching seat in a simulation's copy (Game::decide): PUCT at the walk's
 // node while the walk is in the tree (search.py _select), the heuristic after it
-int Game::tree_decide(int p, const char* kind, size_t n, const Ask* ask) {
-  STree& T = *tree;
-  if (T.cur < 0 || n < 2 || !ask || !ask->score || !searched_kind(kind))
-    return heuristic_choose(p, kind, n, *ask);
-  std::vector<int64_t> ids = option_ids(kind, n, ask);
-  {
-    TNode& nd = T.nodes[(size_t)T.cur];
-    bool fresh = false;
-    for (int64_t a : ids) fresh = fresh || !find_id(nd.prior, a);
-    if (fresh) {
-      std::vector<double> pr = prior_of(T.W, kind, n, *ask, T.cfg->prior_temp);
-      size_t keep = n;
-      if (T.cur == 0 && T.cfg->width > 0 && (size_t)T.cfg->width < n) keep = (size_t)T.cfg->width;
-      std::vector<size_t> order(n);
-      for (size_t i = 0; i < n; ++i) order[i] = i;
-      std::stable_sort(order.begin(), order.end(), [&pr](size_t a, size_t b) { return pr[a] > pr[b]; });
-      for (size_t k = 0; k < n; ++k) {  // the root's width: the rest get no prior
-        size_t i = order[k];
-        if (!find_id(nd.prior, ids[i])) nd.prior.push_back({ids[i], k < keep ? pr[i] : -1.0});
-      }
-    }
+// the node's priors for these options, if any is new (search.py _select): the softmax of
+// the heuristic's scores; at the root, with a width, only the heuristic's best get one
+static void set_priors(STree& T, TNode& nd, bool root, const char* kind, size_t n,
+                       const Ask& ask, const std::vector<int64_t>& ids) {
+  bool fresh = false;
+  for (int64_t a : ids) fresh = fresh || !find_id(nd.prior, a);
+  if (!fresh) return;
+  std::vector<double> pr = prior_of(T.W, kind, n, ask, T.cfg->prior_temp);
+  size_t keep = n;
+  if (root && T.cfg->width > 0 && (size_t)T.cfg->width < n) keep = (size_t)T.cfg->width;
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&pr](size_t a, size_t b) { return pr[a] > pr[b]; });
+  for (size_t k = 0; k < n; ++k) {  // the root's width: the rest get no prior
+    size_t i = order[k];
+    if (!find_id(nd.prior, ids[i])) nd.prior.push_back({ids[i], k < keep ? pr[i] : -1.0});
   }
-  TNode& nd = T.nodes[(size_t)T.cur];
+}
+
+// PUCT with availability at node `at` over these options (every one's availability rises):
+// the option's index (-1: none has a prior) and its child, made if new
+static int puct_pick(STree& T, int at, const std::vector<int64_t>& ids, int& child) {
+  TNode& nd = T.nodes[(size_t)at];
   double fpu = nd.n ? nd.w / (double)nd.n : 0.5, c = T.cfg->explore;
   double best = 0.0;
-  int pick = -1, child = -1;
-  for (size_t i = 0; i < n; ++i) {
+  int pick = -1;
+  child = -1;
+  for (size_t i = 0; i < ids.size(); ++i) {
     double pr = *find_id(nd.prior, ids[i]);
     if (pr < 0) continue;  // outside the root's width
     int64_t* av = find_id(nd.avail, ids[i]);
@@ -292,15 +295,34 @@ int Game::tree_decide(int p, const char* kind, size_t n, const Ask* ask) {
       child = kid ? *kid : -1;
     }
   }
-  if (pick < 0) return heuristic_choose(p, kind, n, *ask);
-  if (T.first < 0) T.first = ids[(size_t)pick];
-  if (child < 0) {  // a new node
-    int depth = T.nodes[(size_t)T.cur].depth + 1;
+  if (pick >= 0 && child < 0) {  // a new node
+    int depth = T.nodes[(size_t)at].depth + 1;
     child = (int)T.nodes.size();
-    T.nodes[(size_t)T.cur].kids.push_back({ids[(size_t)pick], child});
+    T.nodes[(size_t)at].kids.push_back({ids[(size_t)pick], child});
     T.nodes.emplace_back();
     T.nodes.back().depth = depth;
   }
+  return pick;
+}
+
+// A decision of the searching seat in a simulation's copy (Game::decide): PUCT at the walk's
+// node while the walk is in the tree (search.py _select), the heuristic after it
+int Game::tree_decide(int p, const char* kind, size_t n, const Ask* ask) {
+  STree& T = *tree;
+  if (T.cur < 0 || n < 2 || !ask || !ask->score || !searched_kind(kind))
+    return heuristic_choose(p, kind, n, *ask);
+  std::vector<int64_t> ids = option_ids(kind, n, ask);
+  int pick = -1, child = -1;
+  if (T.cur == 0 && T.forced >= 0) {  // same_worlds: the root's option is chosen already
+    for (size_t i = 0; i < n && pick < 0; ++i)
+      if (ids[i] == T.forced) pick = (int)i;
+    if (pick >= 0) child = *find_id(T.nodes[0].kids, T.forced);
+  } else {
+    set_priors(T, T.nodes[(size_t)T.cur], T.cur == 0, kind, n, *ask, ids);
+    pick = puct_pick(T, T.cur, ids, child);
+  }
+  if (pick < 0) return heuristic_choose(p, kind, n, *ask);
+  if (T.first < 0) T.first = ids[(size_t)pick];
   T.path.push_back(child);
   T.cur = T.nodes[(size_t)child].n == 0 ? -1 : child;  // just made: the rollout from here
   return pick;
@@ -328,9 +350,16 @@ double Game::sim_value(int p) {
 // own rollout heuristic, then the deal's seed, int(random() * 2^53).
 double Game::simulate_tree(int p, MT& stream, int entry, STree& T) {
   std::vector<uint64_t> model((size_t)P);
-  for (auto& m : model) m = stream.bits64();
-  uint64_t own = stream.bits64();
-  uint64_t deal = (uint64_t)(stream.random() * 9007199254740992.0);
+  uint64_t own, deal;
+  if (T.seeds.size() == (size_t)P + 2) {  // same_worlds: this world's draws, made before
+    for (int q = 0; q < P; ++q) model[(size_t)q] = T.seeds[(size_t)q];
+    own = T.seeds[(size_t)P];
+    deal = T.seeds[(size_t)P + 1];
+  } else {
+    for (auto& m : model) m = stream.bits64();
+    own = stream.bits64();
+    deal = (uint64_t)(stream.random() * 9007199254740992.0);
+  }
   std::string log;
   log.swap(ev);  // the copy does not carry the event log
   Game c(*this);
@@ -391,7 +420,26 @@ int Game::search_root(int p, const char* kind, size_t n, const Ask& ask, int ent
   // a simulation of a game of more players takes longer: the budget is sims for 2 players,
   // sims * 2 / players for more (at least 8), so a searched decision costs about the same
   int64_t sims = C.scale && P > 2 ? std::max<int64_t>(8, C.sims * 2 / P) : C.sims;
+  // same_worlds: the worlds' stream draws, made once in the usual order; the root's priors
+  // from the decision itself (the seat's own options: the same in every world)
+  std::vector<std::vector<uint64_t>> worlds;
+  if (C.same_worlds) {
+    for (int64_t s = 0; s < std::max<int64_t>(sims, 1); ++s) {
+      std::vector<uint64_t> w((size_t)P + 2);
+      for (int q = 0; q <= P; ++q) w[(size_t)q] = r.bits64();
+      w[(size_t)P + 1] = (uint64_t)(r.random() * 9007199254740992.0);
+      worlds.push_back(std::move(w));
+    }
+    set_priors(T, T.nodes[0], true, kind, n, ask, ids);
+  }
   for (int64_t s = 0; s < std::max<int64_t>(sims, 1); ++s) {
+    if (C.same_worlds) {  // the option first, then the next world of that option
+      int child = -1;
+      int pick = puct_pick(T, 0, ids, child);
+      if (pick < 0) break;
+      T.forced = ids[(size_t)pick];
+      T.seeds = worlds[(size_t)(T.nodes[(size_t)child].n % (int64_t)worlds.size())];
+    }
     double v = simulate_tree(p, r, entry, T);
     C.simulations++;
     if (v < 0 || std::find(ids.begin(), ids.end(), T.first) == ids.end()) C.mismatched++;
