@@ -44,6 +44,8 @@ def _step_both(py, nat, rng, players):
     for q in range(players):   # only the seat to act has actions
         assert nat.legal_actions(q) == py.legal_actions(q)
     _same_observations(py, nat, players, len(py.history()) % 5 == 0)
+    if len(py.history()) % 5 == 0:   # what a UI shows of the decision: the same
+        assert nat.pending() == py.pending() and nat.pending()["seat"] == p
     a = rng.choice(py.legal_actions())
     py.apply_action(a)
     nat.apply_action(a)
@@ -61,6 +63,7 @@ def test_native_state_is_the_python_state_step_by_step(rules, make, players, see
         steps += 1
     _same_observations(py, nat, players)   # (at the end too)
     assert steps > 50 and nat.current_player() == TERMINAL
+    assert nat.pending() is None and py.pending() is None
     assert sum(nat.returns()) == pytest.approx(1.0)
     assert nat.history() == py.history()
     # the whole game, line by line (the Python log ends with its "end" line)

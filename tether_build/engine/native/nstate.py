@@ -266,6 +266,16 @@ class NativeState:
         return [o["label"] for o in _observation(self.seat_view(p), self.words, self._words)[
             "decision"]["options"]]
 
+    def pending(self) -> dict | None:
+        """The waiting decision for a UI (None at the end), as the Python state's
+        `pending()`: seat, kind, prompt, secret (an Action Step choice the other seats do
+        not see until the reveal) and options, each {id, label}, in the engine's order;
+        made from the seat's view alone (its observation's decision)."""
+        p = self.current_player()
+        if p < 0:
+            return None
+        return _observation(self.seat_view(p), self.words, self._words)["decision"]
+
     def _need_rules(self):
         if self.rules is None:
             raise ValueError("a tensor needs the Ruleset (new_native_state gives it)")
