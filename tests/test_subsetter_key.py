@@ -65,6 +65,6 @@ def test_every_stage_key_names_it(fresh_probe, monkeypatch, tmp_path):
     for probe in ("harfbuzz-6.0.0+subset", "harfbuzz-6.0.0", "fonttools"):
         monkeypatch.setattr(patches, "subsetter_probe", lambda probe=probe: probe)
         monkeypatch.setattr(build, "_LIBRARIES", [])
-        assert build.libraries().endswith(f"|subsetter={probe}")
+        assert f"|subsetter={probe}|" in build.libraries()
         keys.append(build.stage_key(stage, ctx))
     assert len(set(keys)) == 3
