@@ -185,6 +185,34 @@ def small_content(tmp_path) -> Path:
     return make_small_content(tmp_path)
 
 
+@pytest.fixture(scope="session")
+def small_cards_build(tmp_path_factory) -> Path:
+    """A folder holding the small content (make_small_content: content/, schemas/) and
+    build/, its `tether build --only cards --paper a4`: the first build of the build-cache
+    tests, made once per test run and shared by the workers (read-only: a test works on
+    its own copy, small_cards_copy)."""
+    from run_once import once_per_run
+
+    def make(base):
+        from tether_cli import run_cli
+
+        content = make_small_content(base)
+        result = run_cli("build", "--content", str(content), "--out", str(base / "build"),
+                         "--paper", "a4", "--only", "cards", "--quiet")
+        assert result.exit_code == 0, result.output
+        return str(base)
+    return Path(once_per_run(tmp_path_factory, "small-cards", make))
+
+
+@pytest.fixture
+def small_cards_copy(small_cards_build, tmp_path) -> tuple[Path, Path]:
+    """(content, out): a copy of small_cards_build of this test's own (content, schemas,
+    the build folder and its caches, file times kept), as if it had been built here."""
+    for name in ("content", "schemas", "build"):
+        shutil.copytree(small_cards_build / name, tmp_path / name, symlinks=True)
+    return tmp_path / "content", tmp_path / "build"
+
+
 SERIAL_STAGES = ("validate", "tiles", "board")
 
 

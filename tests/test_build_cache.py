@@ -51,9 +51,8 @@ def _snapshot(out: Path) -> dict:
             if p.is_file() and not p.relative_to(out).as_posix().startswith(".cache/")}
 
 
-def test_card_edit_rebuilds_like_a_clean_build_cards(small_content, tmp_path):
-    out = tmp_path / "build"
-    _build(small_content, out, "cards")
+def test_card_edit_rebuilds_like_a_clean_build_cards(small_cards_copy, tmp_path):
+    small_content, out = small_cards_copy   # built: `--only cards`
     _edit_card(small_content)
     written = set(_build(small_content, out, "cards")["written"])
     assert {"print/cards-a4.pdf", "png/starter/supply_cache-1.png", "tts/starter.png",
@@ -64,8 +63,8 @@ def test_card_edit_rebuilds_like_a_clean_build_cards(small_content, tmp_path):
     assert _outputs(out) == _outputs(fresh)
 
 
-def test_card_edit_rebuilds_like_a_clean_build_rulebook(small_content, tmp_path):
-    out = tmp_path / "build"
+def test_card_edit_rebuilds_like_a_clean_build_rulebook(small_cards_copy, tmp_path):
+    small_content, out = small_cards_copy   # the cards stage built (its faces in the cache)
     _build(small_content, out, "rulebook")
     layouts = sorted((out / ".cache" / "book").iterdir())
     refs = sorted((out / ".cache" / "bookref").iterdir())
@@ -82,12 +81,10 @@ def test_card_edit_rebuilds_like_a_clean_build_rulebook(small_content, tmp_path)
     assert _outputs(out) == _outputs(fresh)
 
 
-def test_failed_build_keeps_outputs_cache_entries_may_stay(small_content, tmp_path,
-                                                           monkeypatch):
+def test_failed_build_keeps_outputs_cache_entries_may_stay(small_cards_copy, monkeypatch):
     from tether_build.commands import build
 
-    out = tmp_path / "build"
-    _build(small_content, out, "cards")
+    small_content, out = small_cards_copy   # built: `--only cards`
     before, faces = _snapshot(out), set((out / ".cache" / "faces").iterdir())
     _edit_card(small_content)
 
@@ -269,10 +266,9 @@ def test_prune_drops_least_recently_used_entries(tmp_path):
     assert sorted(p.stem for p in (tmp_path / "faces").iterdir()) == ["new", "used"]
 
 
-def test_a_constant_no_card_prints_leaves_the_cards_stage_up_to_date(small_content, tmp_path):
+def test_a_constant_no_card_prints_leaves_the_cards_stage_up_to_date(small_cards_copy):
     """Issue 18.7: the cards stage is keyed on what it reads, not on every content file."""
-    out = tmp_path / "build"
-    _build(small_content, out, "cards")
+    small_content, out = small_cards_copy   # built: `--only cards`
     game = small_content / "game.yaml"
     text = game.read_text()
     assert "round_cap: 10" in text

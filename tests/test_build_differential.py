@@ -86,14 +86,13 @@ def test_force_reads_nothing_from_the_render_cache(small_content, tmp_path, monk
         assert (out / name).read_bytes() == (clean / name).read_bytes(), name
 
 
-def test_the_card_sheets_follow_settings_outside_the_cards(small_content, tmp_path):
+def test_the_card_sheets_follow_settings_outside_the_cards(small_cards_copy):
     """The pile markers' sentence (ages.yaml) and the player counts (game.yaml) are printed
     on card faces: the cards stage reads its view of the content and nothing else
     (build.cards_view), so an edit of either rebuilds the sheets (both were missed before)."""
-    out = tmp_path / "build"
+    small_content, out = small_cards_copy   # built: the args below
     args = ["build", "--content", str(small_content), "--out", str(out), "--paper", "a4",
             "--only", "cards", "--quiet"]
-    assert run_cli(*args).exit_code == 0
     ages = small_content / "ages.yaml"
     text = ages.read_text(encoding="utf-8")
     assert "Never shuffle it in." in text
