@@ -67,9 +67,12 @@ def stream(head: bytes, data: bytes) -> bytes:
 class Writer:
     """Objects numbered 1, 2, ... in the order added; writes the file with a classic xref."""
 
-    def __init__(self, header: bytes = b"%PDF-1.7"):
+    def __init__(self, header: bytes = b"%PDF-1.7", share: bool = False):
         self.header = header
         self.bodies: list[bytes | None] = []
+        # share: forms whose fragments share one list of objects (the pages of one laid-out
+        # document: document_fragments) write those objects once, their fonts among them
+        self.shared: dict[int, tuple[list, Callable]] | None = {} if share else None
 
     def reserve(self) -> int:
         self.bodies.append(None)
@@ -105,7 +108,13 @@ class Writer:
                  num: int | None = None) -> int:
         """A fragment as a Form XObject clipped to bbox (at object `num` if reserved);
         returns its object number."""
-        renumber = self.add_objects(frag.objects)
+        if self.shared is None:
+            renumber = self.add_objects(frag.objects)
+        elif id(frag.objects) in self.shared:
+            renumber = self.shared[id(frag.objects)][1]
+        else:
+            renumber = self.add_objects(frag.objects)
+            self.shared[id(frag.objects)] = (frag.objects, renumber)   # (the list kept alive)
         head = (b"/Type /XObject\n/Subtype /Form\n/BBox [" + b" ".join(num_bytes(v) for v in bbox)
                 + b"]\n/Resources " + renumber(frag.resources) + b"\n")
         if group and frag.group:
@@ -244,3 +253,40 @@ def fragments(parts: list[tuple[bytes, list[str]]], cache=None,
                 out[key] = fragment(reader.pages[index])
             cache.put("forms", ckey, out[key].to_bytes())
     return out
+
+
+def document_fragments(pdf: bytes, cache=None) -> list:
+    """Every page of one PDF as a Fragment, all sharing one list of objects (a document's
+    fonts once: drawn by a Writer(share=True), written once); cached by the PDF's hash."""
+    import hashlib
+    import json
+
+    from ..cache import Cache, code_digest, digest, versions
+    from .fragment import split
+    from .pdfraw import Unsupported, shared_fragments
+
+    cache = cache if cache is not None else Cache(None)
+    key = digest("document-fragments/1", code_digest(
+        "print/pdfparts/pdfasm.py", "print/pdfparts/fragment.py", "print/pdfparts/pdfraw.py",
+        "print/pdfparts/pdfobjects.py"), versions("pypdf"), hashlib.sha256(pdf).hexdigest())
+    entry = cache.get("forms", key)
+    if entry is not None:
+        try:
+            head, _, rest = entry.partition(b"\n")
+            parts = [Fragment.from_bytes(b) for b in split(rest, json.loads(head))]
+            return [Fragment(p.mediabox, p.content, p.resources, p.group, parts[0].objects)
+                    for p in parts[1:]]
+        except (ValueError, KeyError, IndexError):
+            pass
+    try:
+        pages = shared_fragments(pdf)
+    except Unsupported:   # (a file pdfraw does not read: pypdf does, each page on its own)
+        from .pdfobjects import fragment, reader_of
+
+        return [fragment(page) for page in reader_of(pdf).pages]
+    blobs = [Fragment([], b"", b"", b"", pages[0].objects if pages else []).to_bytes()]
+    blobs += [Fragment(p.mediabox, p.content, p.resources, p.group, []).to_bytes()
+              for p in pages]
+    cache.put("forms", key, json.dumps([len(b) for b in blobs]).encode() + b"\n"
+              + b"".join(blobs))
+    return pages

@@ -212,8 +212,14 @@ class RawPdf:
     def fragment(self, page: dict[bytes, bytes]) -> Fragment:
         """One page as a Fragment (see pdfasm.fragment): resources, group and every object
         they reach, references as local indices, streams as written."""
-        if b"/MediaBox" not in page or b"/Resources" not in page:
-            raise Unsupported("an inherited page attribute")
+        return self.fragments_of([page])[0]
+
+    def fragments_of(self, pages: list[dict[bytes, bytes]], prune: bool = False
+                     ) -> list[Fragment]:
+        """The pages as Fragments that share one list of objects (every object any of them
+        reaches, once: the fonts of a document's pages), references as indices into it.
+        prune: each page's resources only those its content names (WeasyPrint gives every
+        page of a document the resources of all its pages)."""
         index: dict[int, int] = {}
         order: list[int] = []
 
@@ -245,9 +251,27 @@ class RawPdf:
                 return body
             return value
 
-        resources = local(direct(page[b"/Resources"]))
-        group = local(direct(page[b"/Group"])) if b"/Group" in page else b""
-        objects = []
+        objects: list = []
+        out = []
+        for page in pages:
+            if b"/MediaBox" not in page or b"/Resources" not in page:
+                raise Unsupported("an inherited page attribute")
+            contents = page.get(b"/Contents", b"").strip()
+            content = b""
+            if contents:
+                body, data = self.objects[_ref(contents)]
+                if data is None:
+                    raise Unsupported("content that is not one stream")
+                info = entries(body)
+                content = self._decoded(info, data)
+            resources = direct(page[b"/Resources"])
+            if prune:
+                resources = self._pruned(resources, set(NAME.findall(content)))
+            resources = local(resources)
+            group = local(direct(page[b"/Group"])) if b"/Group" in page else b""
+            content = zlib.compress(content) if contents else b""
+            mediabox = [float(v) for v in NUMBER.findall(page[b"/MediaBox"])]
+            out.append(Fragment(mediabox, content, resources, group, objects))
         done = 0
         while done < len(order):
             body, data = self.objects[order[done]]
@@ -257,16 +281,30 @@ class RawPdf:
             else:
                 inner = body.strip()[2:-2]
                 objects.append((local(LENGTH.sub(b"", inner, count=1)), data))
-        contents = page.get(b"/Contents", b"").strip()
-        content = b""
-        if contents:
-            body, data = self.objects[_ref(contents)]
-            if data is None:
-                raise Unsupported("content that is not one stream")
-            info = entries(body)
-            content = zlib.compress(self._decoded(info, data))
-        mediabox = [float(v) for v in NUMBER.findall(page[b"/MediaBox"])]
-        return Fragment(mediabox, content, resources, group, objects)
+        return out
+
+
+    def _pruned(self, resources: bytes, names: set[bytes]) -> bytes:
+        """A resources dictionary with, in each of its named-resource dictionaries (fonts,
+        XObjects, graphics states...), only the entries whose name is in `names`."""
+        out = []
+        for key, value in entries(resources).items():
+            if key in (b"/ProcSet",):
+                out.append(key + b" " + value)
+                continue
+            inner = value
+            if REF.fullmatch(value.strip()):
+                inner, data = self.objects[_ref(value)]
+                if data is not None:
+                    raise Unsupported("a stream where a resource dictionary belongs")
+            kept = [name + b" " + item for name, item in entries(inner).items()
+                    if name in names]
+            if kept:
+                out.append(key + b" <<" + b" ".join(kept) + b">>")
+        return b"<<" + b"\n".join(out) + b">>"
+
+
+NAME = re.compile(rb"/[^\s/\[\]()<>{}%]+")   # a name token in a content stream
 
 
 def fragments(pdf: bytes) -> list[Fragment]:
@@ -274,6 +312,18 @@ def fragments(pdf: bytes) -> list[Fragment]:
     try:
         raw = RawPdf(pdf)
         return [raw.fragment(page) for page in raw.pages()]
+    except Unsupported:
+        raise
+    except (KeyError, IndexError, ValueError, zlib.error) as exc:   # a file not as expected
+        raise Unsupported(f"{type(exc).__name__}: {exc}") from None
+
+
+def shared_fragments(pdf: bytes) -> list[Fragment]:
+    """Every page of the PDF as a Fragment, all sharing one list of objects, each page's
+    resources only those it uses (fragments_of); Unsupported when this reader cannot."""
+    try:
+        raw = RawPdf(pdf)
+        return raw.fragments_of(raw.pages(), prune=True)
     except Unsupported:
         raise
     except (KeyError, IndexError, ValueError, zlib.error) as exc:   # a file not as expected

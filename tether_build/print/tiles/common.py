@@ -287,46 +287,68 @@ def to_pdf_pages(template: str, pages: list, heads: list | None = None, **contex
     return out
 
 
+def piece_key(item: dict) -> str:
+    """What a piece of a sheet draws: all its item holds but its place (to_pdf_pieces)."""
+    import json
+
+    return json.dumps({k: v for k, v in item.items() if k not in ("x", "y")}, sort_keys=True)
+
+
+def pieces_pdf(template: str, items: list[dict], margin: float, **context) -> Pdf:
+    """One PDF of `items` (each {w, h, ...} in mm, as to_pdf_pieces' pages hold them), each
+    laid out alone on a page of its own of its size plus `margin` on every side (its bleed
+    and cut line), in the order given, all in one document (to_pdf: in the render cache
+    under that document's HTML). `template` draws one <section> a page from `pages` and
+    takes each page's size from `sizes`."""
+    return to_pdf(render_html(template, pages=[[dict(item, x=margin, y=margin)]
+                                               for item in items],
+                              sizes=[(item["w"] + 2 * margin, item["h"] + 2 * margin)
+                                     for item in items],
+                              paper=(items[0]["w"] + 2 * margin, items[0]["h"] + 2 * margin),
+                              **context))
+
+
 def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, float],
-                  margin: float, **context) -> Pdf:
+                  margin: float, shared: list[dict] = (), **context) -> Pdf:
     """One PDF of `pages` (each a list of items {x, y, w, h, ...} in mm from the page's top
     left, which `template` draws as one <section> a page) drawn from pieces: each distinct
-    item (all it holds but its place) is laid out once, alone, as a page of its own of its
-    size plus `margin` on every side (its bleed and cut line), kept in the render cache under
-    its own HTML (to_pdf); every page then draws the piece of each of its items where the
-    item stands, as a Form XObject the file holds once. Items must stand `margin` clear of
+    item (all it holds but its place: piece_key) is laid out once, on a page of its own of
+    its size plus `margin` on every side (pieces_pdf); every page then draws the piece of
+    each of its items where the item stands, as a Form XObject the file holds once (with
+    the objects the pieces share, their fonts, once). Items must stand `margin` clear of
     the page edge and of each other (the token sheets' gutters), so a piece draws nothing
     another would.
 
-    Why: a constant that adds a token (the round cap: a cell of the Round tracker, more
-    Bridges) moves every token after it, so page by page (to_pdf_pages) it laid out most
-    pages again; piece by piece it lays out the new Round tracker alone. The 554 tokens and
-    trackers of a sheet set are 96 pieces, laid out once for every paper. The file is the
+    The pieces are two documents: `shared`, the pieces the caller names (the tokens: the
+    same for every paper and for the Tabletop Simulator table, so a second paper finds the
+    document in the render cache), and every other distinct item of the pages (the heads).
+    One document, not one per piece: WeasyPrint's cost per document (the style sheets, the
+    fonts, the PDF's writing) was most of a token's. A constant that adds a token (the
+    round cap: a cell of the Round tracker) lays out the document again; the file is the
     same whatever the cache held."""
-    import json
-
     from ..geometry import PT_PER_MM
-    from ..pdfparts.pdfasm import fragments, num_bytes
+    from ..pdfparts.pdfasm import document_fragments, num_bytes
 
     pieces: dict[str, dict] = {}   # what an item draws (its place aside) -> the item
     keyed = []
     for page in pages:
         keyed.append([])
         for item in page:
-            key = json.dumps({k: v for k, v in item.items() if k not in ("x", "y")},
-                             sort_keys=True)
+            key = piece_key(item)
             pieces.setdefault(key, item)
             keyed[-1].append((key, item))
-    laid = {key: to_pdf(render_html(template, pages=[[dict(item, x=margin, y=margin)]],
-                                    paper=(item["w"] + 2 * margin, item["h"] + 2 * margin),
-                                    **context))
-            for key, item in pieces.items()}
-    frags = fragments([(laid[key], [key]) for key in pieces], current_cache())
+    given = {piece_key(item): item for item in shared}
+    rest = [key for key in pieces if key not in given]
+    docs = [(pieces_pdf(template, [given.get(k) or pieces[k] for k in keys], margin,
+                        **context), keys) for keys in (list(given), rest) if keys]
+    frags = {key: frag for pdf, keys in docs
+             for key, frag in zip(keys, document_fragments(pdf, current_cache()), strict=True)}
     height = paper[1] * PT_PER_MM
     box = [0.0, 0.0, paper[0] * PT_PER_MM, height]
+    used = list(dict.fromkeys(key for page in keyed for key, _ in page))
 
     def sheets(writer):
-        forms = {key: writer.add_form(frags[key], frags[key].mediabox) for key in pieces}
+        forms = {key: writer.add_form(frags[key], frags[key].mediabox) for key in used}
         for page in keyed:
             names = {key: n for n, key in enumerate(dict.fromkeys(key for key, _ in page))}
             ops = [b"q 1 0 0 1 %s %s cm /T%d Do Q" % (
@@ -335,9 +357,9 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
                 names[key]) for key, item in page]
             yield box, {b"T%d" % n: forms[key] for key, n in names.items()}, b"\n".join(ops)
 
-    out = Pdf(_page_file(sheets))
+    out = Pdf(_page_file(sheets, share=True))
     out.pages = len(pages)
-    out.overflows = tuple(sorted({o for piece in laid.values() for o in piece.overflows}))
+    out.overflows = tuple(sorted({o for pdf, _ in docs for o in pdf.overflows}))
     return out
 
 
@@ -359,7 +381,7 @@ def join(pdfs: list[bytes]) -> bytes:
     return _page_file(pages)
 
 
-def _page_file(pages) -> bytes:
+def _page_file(pages, share: bool = False) -> bytes:
     """A PDF file of the pages `pages(writer)` yields as it adds their forms to the writer:
     each (box in pt, {XObject name: form object}, content ops drawing them, or None for the
     one form drawn as it is), with no bleed (TrimBox and BleedBox are the MediaBox)."""
@@ -367,7 +389,7 @@ def _page_file(pages) -> bytes:
 
     from ..pdfparts.pdfasm import Writer, num_bytes, stream
 
-    writer = Writer()
+    writer = Writer(share=share)
     catalog, tree = writer.reserve(), writer.reserve()
     kids = []
     for mediabox, forms, ops in pages(writer):

@@ -385,16 +385,45 @@ def render_tokens(content, paper: str, cards=None, square: bool = False) -> byte
     from ...content.versions.gitcontent import describe
 
     width, height = common.paper_size(paper)
-    pages = _labelled(shaped(token_set(content, cards), square), sheet_area(paper), content)
+    token_list = shaped(token_set(content, cards), square)
+    pages = _labelled(token_list, sheet_area(paper), content)
     name = describe(content.root, dirty=False)
     version = str(content.game.get("version", "")) + (f" ({name})" if name else "")
     title = f"{common.plain(content, content.game.get('title', ''))} {version}".strip()
     headed = with_heads(pages, paper, title)
-    out = common.to_pdf_pieces("tokens.html.j2", headed, (width, height), BLEED_MM,
-                               cut=common.CUT_DARK, bleed=BLEED_MM,
-                               age_word=common.term(content, "age"))
+    drawn = [[{k: v for k, v in item.items() if k not in ("name", "faction")} for item in page]
+             for page in headed]   # (the contents line's names: drawn by the head alone)
+    out = common.to_pdf_pieces("tokens.html.j2", drawn, (width, height), BLEED_MM,
+                               shared=token_pieces(token_list, content),
+                               **piece_context(content))
     out.head_overflows = tuple(head_overflows(headed))   # the fit check reads them
     return out
+
+
+def piece_context(content) -> dict:
+    """What the token template draws every piece with, besides the piece."""
+    return {"cut": common.CUT_DARK, "bleed": BLEED_MM, "age_word": common.term(content, "age")}
+
+
+def token_pieces(token_list: list[Token], content) -> list[dict]:
+    """Every distinct token drawing ({w, h, shape, face}), in sheet order: the pieces the
+    sheets of every paper and the Tabletop Simulator table draw (one document of pieces,
+    common.pieces_pdf)."""
+    out: dict[str, dict] = {}
+    for token in token_list:
+        for i in range(token.count):
+            item = {"w": token.w, "h": token.h, "shape": token.shape,
+                    "face": copy_face(token, i, content)}
+            out.setdefault(common.piece_key(item), item)
+    return list(out.values())
+
+
+def pieces_pdf(content, cards=None) -> tuple[common.Pdf, dict[str, int]]:
+    """The round tokens' pieces document (as the sheets lay it out: the same document, so
+    one layout serves both) and each piece's page, by common.piece_key."""
+    items = token_pieces(token_set(content, cards), content)
+    pdf = common.pieces_pdf("tokens.html.j2", items, BLEED_MM, **piece_context(content))
+    return pdf, {common.piece_key(item): n for n, item in enumerate(items)}
 
 
 def sheet_count(content, paper: str, cards=None) -> int:

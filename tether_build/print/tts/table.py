@@ -54,6 +54,8 @@ class Table:
     images: dict[str, Callable[[], bytes]] = field(default_factory=dict)
     guids: set[str] = field(default_factory=set)
     deck_files: set[str] = field(default_factory=set)   # the cards stage's, under build/
+    # () -> the tokens' pieces document and each piece's page (tokens.pieces_pdf), made once
+    pieces: Callable[[], tuple[bytes, dict[str, int]]] = lambda: (b"", {})
 
     def guid(self, seed: str) -> str:
         """A GUID (6 hex digits) from the object's place in the save: the same every build."""
@@ -90,8 +92,9 @@ def _rgb(colour: str) -> dict:
 _OWN_CODE = Path(__file__).read_bytes()   # the code that cuts the pictures, in their key
 
 
-def _raster(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: str) -> bytes:
-    """The page of `pdf` at `dpi`, cut to the w x h mm at `margin`, outside `shape`
+def _raster(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: str,
+            page: int = 0) -> bytes:
+    """Page `page` of `pdf` at `dpi`, cut to the w x h mm at `margin`, outside `shape`
     (circle, hex or rect) transparent, as PNG bytes; from the render cache when the stage
     opened one (common.cached) and it holds this picture, keyed by the PDF's bytes, the
     cut, this module's code and the rasterizing libraries' versions (a card's text edit
@@ -101,24 +104,25 @@ def _raster(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: str)
     store = common.current_cache()
     key = ""
     if store is not None:
-        key = render_cache.digest("tts-picture/1", pdf, repr((margin, w, h, dpi, shape)),
+        key = render_cache.digest("tts-picture/2", pdf, repr((margin, w, h, dpi, shape, page)),
                                   _OWN_CODE, render_cache.versions("pypdfium2", "pillow"))
         hit = store.get("tts-pictures", key)
         if hit is not None:
             return hit
-    png = _rasterize(pdf, margin, w, h, dpi, shape)
+    png = _rasterize(pdf, margin, w, h, dpi, shape, page)
     if store is not None:
         store.put("tts-pictures", key, png)
     return png
 
 
-def _rasterize(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: str) -> bytes:
+def _rasterize(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: str,
+               page: int = 0) -> bytes:
     import pypdfium2 as pdfium
     from PIL import Image, ImageDraw
 
     doc = pdfium.PdfDocument(pdf)
     try:   # "drawn": what the page draws, on a transparent ground (the board's outline)
-        image = doc[0].render(scale=dpi / 72, fill_color=(255, 255, 255, 0 if shape == "drawn"
+        image = doc[page].render(scale=dpi / 72, fill_color=(255, 255, 255, 0 if shape == "drawn"
                                                           else 255)).to_pil().convert("RGBA")
     finally:
         doc.close()
@@ -142,13 +146,12 @@ def _rasterize(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: s
     return out.getvalue()
 
 
-def _token_png(content, item: dict, dpi: int) -> bytes:
-    m = tokens.BLEED_MM
-    html = common.render_html("tokens.html.j2", pages=[[dict(item, x=m, y=m)]],
-                              paper=(item["w"] + 2 * m, item["h"] + 2 * m), cut=common.CUT_DARK,
-                              bleed=m, age_word=common.term(content, "age"))
+def _token_png(table: Table, item: dict, dpi: int) -> bytes:
+    """A token's picture: its page of the token sheets' pieces document (the same layout)."""
+    pdf, pages = table.pieces()
     shape = "circle" if item["shape"] == "circle" else "rect"
-    return _raster(common.to_pdf(html), m, item["w"], item["h"], dpi, shape)
+    return _raster(pdf, tokens.BLEED_MM, item["w"], item["h"], dpi, shape,
+                   pages[common.piece_key(item)])
 
 
 def _tile_png(content, spec, flat: float) -> bytes:
@@ -216,7 +219,7 @@ def _token_objects(table: Table, content, token: tokens.Token, where: tuple) -> 
         item = {"w": token.w, "h": token.h, "shape": token.shape, "face": face}
         key = hashlib.sha1(json.dumps(item, sort_keys=True, default=str).encode()).hexdigest()
         name = f"{token.group}-{key[:10]}.png"
-        url = table.image(name, lambda item=item: _token_png(content, item, dpi))
+        url = table.image(name, lambda item=item: _token_png(table, item, dpi))
         out.append(_token(table, _item_name(token, face), url, token.w, token.h, where, kind))
     return out
 
@@ -248,8 +251,10 @@ def _decks(table: Table, content, cards: list[dict], x0: float) -> None:
 def build_table(content, cards: list[dict], players: int, seed: int, url: str,
                 flat: float = common.DEFAULT_TILE_MM) -> Table:
     """The whole table for `players` on the board of `seed` (see the module doc)."""
+    from functools import cache
+
     url = url.rstrip("/")
-    table = Table(url)
+    table = Table(url, pieces=cache(lambda: tokens.pieces_pdf(content, cards)))
     game = content.game
     data = boardmap.layout(players, seed, game)
     grid = next(g for g in boardmap.blank_layouts(game) if players in g["players"])
