@@ -222,7 +222,7 @@ def for_rules(rules) -> NativeRules | None:
 
 AGENTS = ("random", "heuristic", "nsearch")  # the agents the native engine plays, by name
 # the nsearch agent's settings in simulate and the balance lab (search.cpp: sims, width,
-# horizon, explore, prior_temp, noise, bids); an unset one keeps search.cpp's default
+# horizon, explore, prior_temp, noise, bids, same_worlds); an unset one keeps search.cpp's default
 SEARCH: dict = {}
 
 
