@@ -235,6 +235,8 @@ class Renderer:
                                                   "bounty", "champion")},
             "name_level": fit.get("name", 0), "text_level": fit.get("text", 0),
             "reminders": fit.get("reminders", True), "show_art": not fit.get("no_art"),
+            # fit.py's first layout: the body as blocks (cards.css .fixed-art)
+            "art_fixed": bool(fit.get("block")),
         }
 
     def back(self, deck_id: str) -> dict:

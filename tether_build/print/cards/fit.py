@@ -99,12 +99,13 @@ def _measure(layout, doc, accepted: dict, back_pages: list) -> dict[str, dict]:
             accepted[fit.key] = page
         seen.add(fit.key)
         old = worst.setdefault(fit.card, {"name": 0.0, "text": 0.0, "footer": 0.0,
-                                          "art": None, "boxes": {}})
+                                          "art": None, "boxes": {}, "squeezed": False})
         old["name"] = max(old["name"], fit.name_over)
         old["text"] = max(old["text"], text_over)
         old["footer"] = max(old["footer"], fit.footer_over)
         if fit.art_mm is not None:
             old["art"] = fit.art_mm if old["art"] is None else min(old["art"], fit.art_mm)
+        old["squeezed"] = old["squeezed"] or fit.squeezed
         for field_name, why in fit.boxes.items():
             old["boxes"].setdefault(field_name, why)
     return worst
@@ -149,6 +150,20 @@ def _step(card: dict, st: dict, over: dict, problems: list) -> bool:
     return False
 
 
+def _next(card: dict, st: dict, over: dict, problems: list) -> bool:
+    """_step, on a layout that shows what the flex column of cards.css makes of the face.
+    A face is laid out first with its body as blocks (cards.css .fixed-art: WeasyPrint's
+    flex layout is about a third of the faces' layout time), which places the art and the
+    text where the flex column does whenever the text fits under the art box at its full
+    height; a face whose text runs past the body there is laid out again, and from then on,
+    as the flex column (which squeezes the art its own way). True if the card must be laid
+    out again."""
+    if over["squeezed"] and not st["flex"]:
+        st["flex"] = True
+        return True
+    return _step(card, st, over, problems)
+
+
 def fit_part(pages, layout, cards: list[dict], backs: list[str]):
     """Lay out every copy of `cards` and the `backs`, shrinking to fit.
 
@@ -158,7 +173,8 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
     face is its own page, and the PDF is written from that card's pages alone (fonts
     subset to them), the same bytes as laying out the card by itself.
     """
-    state = {c["id"]: {"attempt": 0, "name": 0, "no_art": False} for c in cards}
+    state = {c["id"]: {"attempt": 0, "name": 0, "no_art": False, "flex": False}
+             for c in cards}
     by_id = {c["id"]: c for c in cards}
     accepted: dict[str, object] = {}
     doc_of: dict[str, object] = {}
@@ -169,7 +185,7 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
         for cid in todo:
             level, reminders = ATTEMPTS[state[cid]["attempt"]]
             fit = {"name": state[cid]["name"], "text": level, "reminders": reminders,
-                   "no_art": state[cid]["no_art"]}
+                   "no_art": state[cid]["no_art"], "block": not state[cid]["flex"]}
             sections += [pages.face(by_id[cid], n, fit)   # every copy laid out
                          for n in range(1, by_id[cid]["copies"] + 1)]
         if first_doc is None:
@@ -181,7 +197,7 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
             problems += [_back_problem(fit.key, field_name, why, BOX_HINT)
                          for _, fit in back_pages for field_name, why in fit.boxes.items()]
         doc_of.update((cid, doc) for cid in todo)
-        todo = [cid for cid in todo if _step(by_id[cid], state[cid], worst[cid], problems)]
+        todo = [cid for cid in todo if _next(by_id[cid], state[cid], worst[cid], problems)]
     if problems:
         return {}, {}, {}, problems
     card_pdfs, fits = {}, {}

@@ -95,6 +95,8 @@ class Fit:
     footer_over: float  # mm the footer's two sides overlap (0 when they fit)
     art_mm: float | None = None   # height of the art box (None: none shown)
     boxes: dict = None  # measured box (data-fit) -> why it does not fit; {} when all do
+    squeezed: bool = False   # a body laid out as blocks whose text runs past it under
+                             # the art box: a flex column lays it out otherwise (fit.py)
 
 
 class Layout:
@@ -221,6 +223,8 @@ def _measure_page(page_box) -> Fit:
         name_over = max(name_over, kind.margin_width() + init.margin_width() + FOOTER_GAP_PX
                         - typeline.width)
     body, flow = first("body", None), first("text-flow", None)
+    art = first("art-box", None)
+    squeezed = False
     if body is not None and flow is not None:
         # the text box is as tall as its text, in a column under the art: it overflows
         # when its lines run past the bottom of the body (or above its top)
@@ -230,7 +234,9 @@ def _measure_page(page_box) -> Fit:
                      + [b.position_y + b.height for b in lines])
         body_top = body.content_box_y()
         text_over = max(0.0, bottom - (body_top + body.height), body_top - top)
-    art = first("art-box", None)
+        # the text box ends where its text flow does (no bottom padding or margin)
+        squeezed = art is not None and type(body).__name__ != "FlexBox" and (
+            flow.position_y + flow.margin_height() > body_top + body.height)
     art_mm = art.border_height() / PX_PER_MM if art is not None else None
     footer_over = 0.0
     footer = first("footer", "BlockBox")
@@ -239,7 +245,7 @@ def _measure_page(page_box) -> Fit:
         footer_over = max(0.0, left.margin_width() + right.margin_width() + FOOTER_GAP_PX
                           - footer.width)
     return Fit(key, card, _mm(name_over), _mm(text_over), _mm(footer_over), art_mm,
-               _boxes(section))
+               _boxes(section), squeezed)
 
 
 def _text_boxes(box):
