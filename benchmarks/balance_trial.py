@@ -1,5 +1,5 @@
 """A TRIAL, not used by the build: two-column boxes balanced by our own measure, not by
-WeasyPrint's search (benchmarks/bench_balance.py compares it with the stock layout).
+WeasyPrint's search (benchmarks/bench_columns.py compares it with the stock layout).
 
 WeasyPrint 66 balances the columns of a multi-column box that ends on its page by laying them
 out at growing heights, from the mean of the column heights up, each step the least "lost

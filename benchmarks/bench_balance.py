@@ -1,96 +1,69 @@
-"""The trial of balancing two-column runs by our own measure (benchmarks/balance_trial.py)
-against WeasyPrint's own balancing, chapter by chapter, in CPU seconds and page images.
+"""How fast `tether balance` reports, and whether the worker count changes the report.
 
-    python benchmarks/bench_balance.py
+    python3 benchmarks/bench_balance.py                # 10,000 four-player games, 2 workers
+    python3 benchmarks/bench_balance.py --games 2000   # a quicker look
 
-Lays out the rulebook's chapter documents (the HTML the rulebook stage lays out, collected
-from one run of the stage) both ways, and prints each one's CPU and whether the PDFs have
-the same bytes or, when not, the same page images (drawn with PDFium at 100 dpi). Runs on
-demand, not in pytest. Findings: docs/performance.md, "The rulebook stage, document by
-document".
+Runs the same seeded games with 1 worker and with every core (whole report: games, figures,
+plots), prints both times, the speed-up, and whether the two reports are identical. Bars:
+10,000 heuristic 4-player games under 5 minutes on 2 cores; speed-up from 1 to 2 workers at
+least 1.8x. (The Dask cluster's identical result is checked by the test suite.)
 """
 
 from __future__ import annotations
 
-import resource
-import shutil
+import argparse
+import json
+import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tether_build.analysis import html, plots, runner, stats
+from tether_build.content.cards import normalized_cards
+from tether_build.content.load import load_content
+from tether_build.effects.compile import compile_engine
 
 
-def cpu() -> float:
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    return used.ru_utime + used.ru_stime
-
-
-def _chapters(content: Path) -> tuple[list[str], str]:
-    """The HTML of every chapter document the stage lays out, and their base URL."""
-    from tether_build.commands import load
-    from tether_build.print.rulebook import book, runon
-
-    found, base = [], [""]
-    lay_out = runon._lay_out
-
-    def spy(html, kind, cache, at, *args):
-        if kind == "bookch":
-            found.append(html)
-            base[0] = at
-        return lay_out(html, kind, cache, at, *args)
-
-    runon._lay_out = spy
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            copy = Path(tmp) / "content"
-            shutil.copytree(content, copy)
-            book.render_rulebook(load(copy), copy, ("a4",), Path(tmp) / "cache", workers=1)
-    finally:
-        runon._lay_out = lay_out
-    return found, base[0]
-
-
-def _images(pdf: bytes) -> list:
-    import pypdfium2 as pdfium
-
-    document = pdfium.PdfDocument(pdf)
-    return [page.render(scale=100 / 72).to_pil() for page in document]
-
-
-def _same_images(a: bytes, b: bytes) -> bool:
-    from PIL import ImageChops
-
-    first, second = _images(a), _images(b)
-    return len(first) == len(second) and all(
-        x.size == y.size and ImageChops.difference(x, y).getbbox() is None
-        for x, y in zip(first, second))
+def once(compiled, spec, ids, workers: int) -> tuple[float, str]:
+    """Seconds for one whole report, and the report as canonical JSON."""
+    t = time.perf_counter()
+    rep = stats.report(runner.run(compiled, spec, workers=workers, meanwhile=plots.warm), spec,
+                       ids)
+    with tempfile.TemporaryDirectory() as d:
+        html.write(rep, Path(d), workers=workers)
+    return time.perf_counter() - t, json.dumps(rep, sort_keys=True)
 
 
 def main() -> None:
-    sys.path.insert(0, str(ROOT))
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import balance_trial
-
-    from tether_build.print.layout.pdf import Layout, shared
-
-    chapters, base = _chapters(ROOT / "content")
-    layout = shared(base)
-    totals = [0.0, 0.0]
-    for html in chapters:
-        start = cpu()
-        stock = layout.render(html)
-        middle = cpu()
-        trial = balance_trial.render(layout, html)
-        end = cpu()
-        totals[0] += middle - start
-        totals[1] += end - middle
-        a, b = Layout.write(stock.pages, stock), Layout.write(trial.pages, trial)
-        same = "same bytes" if a == b else (
-            "same images" if _same_images(a, b) else "IMAGES DIFFER")
-        title = html.split("<title>", 1)[1].split("</title>", 1)[0]
-        print(f"{middle - start:6.2f} {end - middle:6.2f}  {same:13} {title}")
-    print(f"{totals[0]:6.2f} {totals[1]:6.2f}  CPU-s: stock balancing, the trial")
+    """Parse arguments and print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--skip-serial", action="store_true",
+                    help="only the every-core run (no speed-up figure)")
+    a = ap.parse_args()
+    content = load_content(ROOT / "content")
+    compiled = compile_engine(normalized_cards(content), content)
+    ids = [c.id for c in runner.rules_of(compiled).cards]
+    spec = {"games": a.games, "players": a.players, "seed": 0, "agents": ["heuristic"],
+            "factions": None, "options": None}
+    cores = os.cpu_count() or 1
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {cores} cores")
+    t_all, rep_all = once(compiled, spec, ids, cores)
+    bar = " MISSED" if a.games >= 10_000 and t_all > 300 else ""
+    print(f"{a.games} heuristic {a.players}-player games, {cores} workers: {t_all:.1f} s "
+          f"({a.games / t_all:.0f} games/s)" + (f"  (bar < 300 s{bar})"
+                                              if a.games >= 10_000 else ""))
+    if not a.skip_serial:
+        t_one, rep_one = once(compiled, spec, ids, 1)
+        up = t_one / t_all
+        print(f"1 worker: {t_one:.1f} s; speed-up {up:.2f}x  (bar >= 1.8x"
+              f"{' MISSED' if up < 1.8 else ''})")
+        print(f"reports identical for 1 and {cores} workers: {rep_one == rep_all}")
 
 
 if __name__ == "__main__":
