@@ -63,8 +63,8 @@ def test_card_edit_rebuilds_like_a_clean_build_cards(small_cards_copy, tmp_path)
     assert _outputs(out) == _outputs(fresh)
 
 
-def test_card_edit_rebuilds_like_a_clean_build_rulebook(small_cards_copy, tmp_path):
-    small_content, out = small_cards_copy   # the cards stage built (its faces in the cache)
+def test_card_edit_rebuilds_like_a_clean_build_rulebook(small_content, tmp_path):
+    out = tmp_path / "build"
     _build(small_content, out, "rulebook")
     layouts = sorted((out / ".cache" / "book").iterdir())
     refs = sorted((out / ".cache" / "bookref").iterdir())

@@ -10,9 +10,14 @@ byte. benchmarks/differential.py runs longer random series (`--seed`, `--steps`)
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
+import pytest
 from build_edits import EDITS, Project, apply
 from tether_cli import run_cli
+
+from tests.conftest import make_small_content
 
 
 def test_every_edit_kind_builds_like_a_clean_build(built_project, tmp_path):
@@ -42,17 +47,43 @@ def test_every_edit_kind_builds_like_a_clean_build(built_project, tmp_path):
         assert "byte-identical to a clean build" in proc.stderr, done
 
 
-def test_verify_names_what_a_stale_cache_printed(small_content, tmp_path, monkeypatch):
-    """With the old bug put back (glossary words compiled into cached templates), --verify
-    names the rulebook's files and fails."""
+def _put_the_bug_back(monkeypatch) -> None:
+    """The old bug: glossary words compiled into the cached templates."""
     from tether_build.print import templatecode
 
     monkeypatch.setattr(templatecode, "data_filter", lambda func: func)
     monkeypatch.setattr(templatecode, "foldable_content", lambda env: [])
-    out = tmp_path / "build"
+
+
+@pytest.fixture(scope="module")
+def stale_book(tmp_path_factory) -> Path:
+    """A folder of the small content (content/, schemas/) and build/, its `tether build
+    --paper a4 --only rulebook` with the old bug put back: the first build of the two tests
+    below, made once (read-only: each copies it, stale_book_copy)."""
+    base = tmp_path_factory.mktemp("stale-book")
+    content = make_small_content(base)
+    with pytest.MonkeyPatch.context() as patch:
+        _put_the_bug_back(patch)
+        assert run_cli("build", "--content", str(content), "--out", str(base / "build"),
+                       "--paper", "a4", "--only", "rulebook", "--quiet").exit_code == 0
+    return base
+
+
+@pytest.fixture
+def stale_book_copy(stale_book, tmp_path, monkeypatch) -> tuple[Path, Path]:
+    """(content, out): a copy of stale_book of this test's own, the bug still put back."""
+    for name in ("content", "schemas", "build"):
+        shutil.copytree(stale_book / name, tmp_path / name, symlinks=True)
+    _put_the_bug_back(monkeypatch)
+    return tmp_path / "content", tmp_path / "build"
+
+
+def test_verify_names_what_a_stale_cache_printed(stale_book_copy):
+    """With the old bug put back (glossary words compiled into cached templates), --verify
+    names the rulebook's files and fails."""
+    small_content, out = stale_book_copy   # built: the args below
     args = ["build", "--content", str(small_content), "--out", str(out), "--paper", "a4",
             "--only", "rulebook", "--quiet"]
-    assert run_cli(*args).exit_code == 0
     assert run_cli("rename", "--content", str(small_content), "force", "Legionary",
                    "--plural", "Legionaries").exit_code == 0
     result = run_cli(*args, "--verify")
@@ -61,18 +92,13 @@ def test_verify_names_what_a_stale_cache_printed(small_content, tmp_path, monkey
     assert "DIFFERS print/player-aid-a4.pdf: differs" in result.output
 
 
-def test_force_reads_nothing_from_the_render_cache(small_content, tmp_path, monkeypatch):
+def test_force_reads_nothing_from_the_render_cache(stale_book_copy, tmp_path):
     """With the old bug put back, `--force` still prints the new word (the issue: `tether
     build --only rulebook --force` did not cure a stale rulebook), and writes what a clean
     build writes."""
-    from tether_build.print import templatecode
-
-    monkeypatch.setattr(templatecode, "data_filter", lambda func: func)
-    monkeypatch.setattr(templatecode, "foldable_content", lambda env: [])
-    out = tmp_path / "build"
+    small_content, out = stale_book_copy   # built: the args below, --out out
     args = ["build", "--content", str(small_content), "--paper", "a4", "--only", "rulebook",
             "--quiet"]
-    assert run_cli(*args, "--out", str(out)).exit_code == 0
     assert run_cli("rename", "--content", str(small_content), "force", "Legionary",
                    "--plural", "Legionaries").exit_code == 0
     assert run_cli(*args, "--out", str(out)).exit_code == 0

@@ -26,24 +26,23 @@ def table(content):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """`tether build --only cards --only table` of the cut-down content, with --tts-url."""
+def built(small_cards_build, tmp_path_factory):
+    """`tether build --only cards --only table` of the cut-down content, with --tts-url, in a
+    copy of the run's shared small build (tests/conftest.py small_cards_build: the same
+    content, its cards stage built without --tts-url): the cards stage builds again for the
+    address, its faces and PNGs from the render cache."""
     import shutil
 
-    from tests.conftest import CONTENT, ROOT
-
     base = tmp_path_factory.mktemp("tts")
-    shutil.copytree(CONTENT, base / "content")
-    shutil.copytree(ROOT / "schemas", base / "schemas")
-    for path in sorted((base / "content" / "cards").glob("age*.yaml")):
-        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-        starts = [i for i, line in enumerate(lines) if line.startswith("  - id:")]
-        path.write_text("".join(lines[:starts[1]]), encoding="utf-8")
+    for name in ("content", "schemas", "build"):
+        shutil.copytree(small_cards_build / name, base / name, symlinks=True)
     out = base / "build"
     result = run_cli("build", "--content", str(base / "content"), "--out", str(out),
                      "--paper", "a4", "--only", "cards", "--only", "table", "--tts-url", URL,
-                     "--quiet")
+                     "--json")
     assert result.exit_code == 0, result.output
+    stages = json.loads(result.output)["stages"]
+    assert stages["cards"]["status"] == stages["table"]["status"] == "built"
     return out
 
 
