@@ -343,21 +343,104 @@ def map_split(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE
 
 
 def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE_MM) -> bytes:
-    """The real-size map of a layout over several pages (PDF bytes)."""
+    """The real-size map of a layout over several pages (PDF bytes).
+
+    Drawn from pieces: each distinct hex body (its polygon and a Plain's grass tufts) and
+    each distinct hex top (icon, name, numbers) is laid out once, centred on a page of its
+    own (one document for the map: map_pieces, the same for every paper, so the second
+    paper finds it in the render cache), and each page draws, for every hex its window
+    shows (_in_window), that hex's body and top where the hex stands, then its own marks,
+    trim lines and label (the map template with no hex, a page a window). Each piece is in
+    the file once. A Plain of a seed's map is one body for all Plains; SVG drawing was
+    most of the stage, each hex drawn on each page it reaches for each paper."""
+    from ..geometry import PT_PER_MM
+    from ..pdfparts.pdfasm import document_fragments
+
     map_w, map_h = map_size(data["radius"], flat)
     origin = (map_w / 2, map_h / 2)
     hexes = placed_hexes(content, data, flat, origin, texture=True)
     pages = map_split(content, data, paper, flat)
     for win in pages["windows"]:
         win["label"] = _label_spot(win, pages, hexes, flat)
-        win["hexes"] = _in_window(hexes, win, flat / 2)
+        win["hexes"] = []   # (the hexes are the pieces': this document draws the rest)
+        win["marks"] = _marks_near(pages["marks"], win, MARK_MM)
+    coords = data["seed"] is None
+    size = piece_size(flat)
+    parts = {id(h): hex_parts(h, flat, coords) for h in hexes}
+    keys = {k: [common.piece_key(p) for p in v] for k, v in parts.items()}
+    pieces_pdf, order = map_pieces(parts.values(), flat)
+    cache = common.current_cache()
+    frags = dict(zip(order, document_fragments(pieces_pdf, cache), strict=True))
     paper_wh = common.paper_size(paper, pages["landscape"])
-    html = common.render_html(
+    over_pdf = common.to_pdf(common.render_html(
         "map.html.j2", flat=flat,
         style=map_style(flat), pages=pages, paper=paper_wh, safe=common.SAFE_MM, data=data,
-        coords=data["seed"] is None,
-        title=common.plain(content, content.game["title"]), total=len(pages["windows"]))
-    return common.to_pdf(html)
+        coords=coords,
+        title=common.plain(content, content.game["title"]), total=len(pages["windows"])))
+    overlays = document_fragments(over_pdf, cache)
+    height = paper_wh[1] * PT_PER_MM
+    box = [0.0, 0.0, paper_wh[0] * PT_PER_MM, height]
+    drawn = []
+    for win, overlay in zip(pages["windows"], overlays, strict=True):
+        placed = []
+        for h in _in_window(hexes, win, flat / 2):
+            x = (common.SAFE_MM + h["cx"] - win["x"] - size[0] / 2) * PT_PER_MM
+            y = height - (common.SAFE_MM + h["cy"] - win["y"] + size[1] / 2) * PT_PER_MM
+            placed += [(frags[key], x, y) for key in keys[id(h)]]
+        clip = (common.SAFE_MM * PT_PER_MM, height - (common.SAFE_MM + win["h"]) * PT_PER_MM,
+                win["w"] * PT_PER_MM, win["h"] * PT_PER_MM)   # the window (the map's SVG's)
+        drawn.append((box, [("clip", clip, placed), (overlay, 0.0, 0.0)]))
+    out = common.Pdf(common.placed_file(drawn))
+    out.pages = len(drawn)
+    out.overflows = tuple(sorted(set(pieces_pdf.overflows) | set(over_pdf.overflows)))
+    return out
+
+
+MARK_MM = 4.0   # an alignment mark's reach from its centre (hexes.j2's mark: its arms)
+
+
+def _marks_near(marks, win: dict, reach: float) -> list:
+    """The marks a page window shows (its SVG is clipped to the window): those within
+    `reach` of it, in the map's order."""
+    return [(x, y) for x, y in marks
+            if win["x"] - reach <= x <= win["x"] + win["w"] + reach
+            and win["y"] - reach <= y <= win["y"] + win["h"] + reach]
+
+
+PIECE_PAD = 0.5   # of a hex's width, around a hex on its piece's page: room for a long name
+
+
+def piece_size(flat: float) -> tuple[float, float]:
+    """Width and height in mm of the page a hex's piece is laid out on (render_map)."""
+    pad = PIECE_PAD * flat
+    return flat + 2 * pad, 2 * common.hex_radius(flat) + 2 * pad
+
+
+def hex_parts(h: dict, flat: float, coords: bool) -> list[dict]:
+    """What the real-size map draws of a hex (placed_hexes'), centred on its piece's page:
+    its body (polygon, a Plain's tufts), and its top (icon, name, numbers) unless the hex
+    shows none (a Plain of a seed's map)."""
+    w, h_ = piece_size(flat)
+    cx, cy = w / 2, h_ / 2
+    body = {"part": "body", "cx": cx, "cy": cy, "colour": h["colour"],
+            "points": common.points(common.hex_corners(cx, cy, flat)),
+            "texture": h["texture"], "texture_ink": h["texture_ink"]}
+    if h["kind"] == "plain" and not h["label"] and not h["note"] and not coords:
+        return [body]
+    top = {"part": "top", "cx": cx, "cy": cy, "coords": coords,
+           **{k: h[k] for k in ("kind", "icon", "ink", "name", "label", "note")},
+           "coord": h["coord"] if coords else ""}
+    return [body, top]
+
+
+def map_pieces(parts, flat: float) -> tuple[bytes, list[str]]:
+    """The document of every distinct hex part of a map (hex_parts, in map order), one a
+    page, and each page's piece_key."""
+    items = {common.piece_key(p): p for some in parts for p in some}
+    pdf = common.to_pdf(common.render_html("hexpieces.html.j2", pieces=list(items.values()),
+                                           paper=piece_size(flat), flat=flat,
+                                           style=map_style(flat)))
+    return pdf, list(items)
 
 
 def _in_window(hexes: list[dict], win: dict, reach: float) -> list[dict]:

@@ -327,7 +327,7 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
     round cap: a cell of the Round tracker) lays out the document again; the file is the
     same whatever the cache held."""
     from ..geometry import PT_PER_MM
-    from ..pdfparts.pdfasm import document_fragments, num_bytes
+    from ..pdfparts.pdfasm import document_fragments
 
     pieces: dict[str, dict] = {}   # what an item draws (its place aside) -> the item
     keyed = []
@@ -345,22 +345,47 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
              for key, frag in zip(keys, document_fragments(pdf, current_cache()), strict=True)}
     height = paper[1] * PT_PER_MM
     box = [0.0, 0.0, paper[0] * PT_PER_MM, height]
-    used = list(dict.fromkeys(key for page in keyed for key, _ in page))
-
-    def sheets(writer):
-        forms = {key: writer.add_form(frags[key], frags[key].mediabox) for key in used}
-        for page in keyed:
-            names = {key: n for n, key in enumerate(dict.fromkeys(key for key, _ in page))}
-            ops = [b"q 1 0 0 1 %s %s cm /T%d Do Q" % (
-                num_bytes((item["x"] - margin) * PT_PER_MM),
-                num_bytes(height - (item["y"] - margin) * PT_PER_MM - frags[key].mediabox[3]),
-                names[key]) for key, item in page]
-            yield box, {b"T%d" % n: forms[key] for key, n in names.items()}, b"\n".join(ops)
-
-    out = Pdf(_page_file(sheets, share=True))
+    out = Pdf(placed_file([(box, [(frags[key], (item["x"] - margin) * PT_PER_MM,
+                                   height - (item["y"] - margin) * PT_PER_MM
+                                   - frags[key].mediabox[3]) for key, item in page])
+                           for page in keyed]))
     out.pages = len(pages)
     out.overflows = tuple(sorted({o for pdf, _ in docs for o in pdf.overflows}))
     return out
+
+
+def placed_file(pages: list[tuple[list[float], list[tuple]]]) -> bytes:
+    """A PDF file of pages (box in pt, items) that each draw their items in order: an item
+    (fragment, x, y) draws the fragment as a Form XObject with its lower left corner at
+    (x, y) pt; an item ("clip", (x, y, w, h), items) draws its items clipped to that
+    rectangle (pt). Each fragment's form is written once, and the objects the fragments of
+    one document share (their fonts) once (Writer(share=True)); no bleed (TrimBox and
+    BleedBox are the MediaBox)."""
+    from ..pdfparts.pdfasm import num_bytes
+
+    def sheets(writer):
+        forms: dict[int, int] = {}
+        for box, placed in pages:
+            names: dict[int, int] = {}
+
+            def ops(items, names=names) -> list[bytes]:
+                out = []
+                for item in items:
+                    if item[0] == "clip":
+                        rect = b" ".join(num_bytes(v) for v in item[1])
+                        out += [b"q %s re W n" % rect, *ops(item[2], names), b"Q"]
+                        continue
+                    frag, x, y = item
+                    if id(frag) not in forms:
+                        forms[id(frag)] = writer.add_form(frag, frag.mediabox)
+                    n = names.setdefault(id(frag), len(names))
+                    out.append(b"q 1 0 0 1 %s %s cm /T%d Do Q" % (num_bytes(x), num_bytes(y),
+                                                                  n))
+                return out
+            content = b"\n".join(ops(placed))
+            yield box, {b"T%d" % n: forms[i] for i, n in names.items()}, content
+
+    return _page_file(sheets, share=True)
 
 
 def join(pdfs: list[bytes]) -> bytes:
