@@ -192,3 +192,19 @@ def test_a_replay_of_the_state_apis_answers_waits_where_the_python_game_waits(na
             checked += 1
         st.apply_index(r.randrange(len(options)))
     assert checked >= 3
+
+
+@pytest.mark.parametrize("which", ["fixture", "sink"])
+def test_targets_moves_and_modes_are_searched_at_a_root_of_their_own(native_built, rules,
+                                                                   sink, which):
+    """The seat's decisions asked inside a resolution (targets, moves, mine and forge
+    modes...) are searched at a root of their own (`nested`, as search.py does): each
+    simulation re-runs the round from its start to the decision and reaches that very
+    decision (none mismatched). With `nested` off they are the heuristic's."""
+    rs = rules if which == "fixture" else sink
+    got = _play(rs, 2, 8, ["nsearch", "heuristic"], search=dict(SMALL), check=True)
+    s = got["search"]
+    assert s["nested"] > 0 and s["mismatched"] == 0
+    assert s["searched"] > s["nested"] + s["bids"]     # Action Step choices too
+    off = _play(rs, 2, 8, ["nsearch", "heuristic"], search=dict(SMALL, nested=False))
+    assert off["search"]["nested"] == 0

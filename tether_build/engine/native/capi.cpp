@@ -205,7 +205,8 @@ static std::string play_one(Engine& E, int players, int64_t seed,
   if (searching)
     o += ",\"search\":{\"searched\":" + std::to_string(sc.searched) + ",\"simulations\":" +
          std::to_string(sc.simulations) + ",\"mismatched\":" + std::to_string(sc.mismatched) +
-         ",\"bids\":" + std::to_string(sc.searched_bids) + ",\"nodes\":" +
+         ",\"bids\":" + std::to_string(sc.searched_bids) + ",\"nested\":" +
+         std::to_string(sc.searched_nested) + ",\"nodes\":" +
          std::to_string(sc.nodes) + ",\"depth\":" + std::to_string(sc.depth) +
          ",\"cpu\":" + std::to_string(sc.cpu) + ",\"answer\":" + std::to_string(sc.answer) +
          ",\"kind\":\"" + sc.answer_kind + "\",\"n\":" + std::to_string(sc.answer_n) +
@@ -282,6 +283,7 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("prior_temp")) cfg.prior_temp = x->dbl();
       if (const tn::J* x = sj->get("gain")) cfg.gain = x->dbl();
       if (const tn::J* x = sj->get("bids")) cfg.bids = x->truthy();
+      if (const tn::J* x = sj->get("nested")) cfg.nested = x->truthy();
       if (const tn::J* x = sj->get("scale")) cfg.scale = x->truthy();
       if (const tn::J* x = sj->get("stream")) cfg.stream = x->num();
       if (const tn::J* x = sj->get("replay")) {  // a replay: the answers so far

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <set>
 
 #include "state.h"
@@ -129,14 +130,18 @@ struct SearchCfg {
   double noise = 0.15;    // the chance a simulated opponent's decision is a random option
   int64_t limit = -1;     // decisions searched at most a game (-1: all), then the heuristic's
   bool bids = true;       // search the seat's bids too (a root at each bid), not only actions
+  // search the seat's other decisions of search.py's KINDS (targets, moves, hit assignment,
+  // mine and forge modes...) at a root of their own, as search.py does: each simulation a
+  // copy of the round's start with the round's answers so far re-run, dealt in place there
+  bool nested = true;
   // the search's own stream: -1, the searching seat's agent generator; else each searched
   // decision draws from Random(stream), as a Python SearchAgent whose rng is Random(stream)
   // (the reference test: tests/engine/test_search_reference.py)
   int64_t stream = -1;
-  // counts: decisions searched (bids among them), simulations run, simulations whose root
-  // decision differed from the game's, tree nodes made, the deepest tree
-  int64_t searched = 0, searched_bids = 0, simulations = 0, mismatched = 0, nodes = 0,
-          depth = 0;
+  // counts: decisions searched (bids and nested roots among them), simulations run,
+  // simulations whose root decision differed from the game's, tree nodes made, the deepest
+  int64_t searched = 0, searched_bids = 0, searched_nested = 0, simulations = 0,
+          mismatched = 0, nodes = 0, depth = 0;
   double cpu = 0.0;       // CPU seconds spent searching (std::clock)
   bool verify = false;    // check the copy (Game::fork_to_end): for the tests
   // the leak test's knobs: perturb deals again, in the game itself, what the first searching
@@ -382,16 +387,29 @@ struct Game {
     decisions++;
     if (!unseen.empty()) prune_unseen();
     int i;
+    if (pre_at < pre.size()) {  // a nested root's copy re-runs the round's answers so far
+      i = pre[pre_at++];
+      if (i < 0 || (size_t)i >= n) throw std::runtime_error("search: a re-run answer out of range");
+      return i;
+    }
+    if (pre_deal) {  // ... and deals in place at the searched decision (views.Game.resample)
+      pre_deal = false;
+      MT r;
+      r.seed_mag(pre_seed);
+      determinize(tree_seat, r, false);
+    }
     if (replay_pending()) {
       i = scfg->replay[replay_at++];
       if (i < 0 || (size_t)i >= n) throw std::runtime_error("replay: an answer out of range");
       if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
-      return i;
+      return kept(i);
     }
     if (waiter) {
       i = waiter->wait(p, kind, n, ask);  // the state API: answered from outside
     } else if (tree && p == tree_seat) {
       i = tree_decide(p, kind, n, ask);  // a simulation: the searching seat's tree (search.cpp)
+    } else if (searches_nested(p, kind, n, ask)) {
+      i = search_root(p, kind, n, *ask, NESTED);  // search.cpp: a root of its own
     } else if (is_heuristic(p)) {
       if (!ask) throw Unsupported(std::string("a heuristic decision without scores: ") + kind);
       if (noise > 0 && n > 1 && p != noise_exempt && agents[p].random() < noise)
@@ -403,8 +421,24 @@ struct Game {
     }
     if (book && ask) see(kind, n, *ask, i);
     if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
-    return answered(kind, n, i);
+    return answered(kind, n, kept(i));
   }
+  // the nested roots' footing (search.cpp): in a game with a searching seat, a copy of the
+  // Game as the round started and every answer given since (Game::keep_round)
+  std::shared_ptr<const Game> round_snap;
+  std::vector<int> round_log;
+  int kept(int i) {
+    if (round_snap && !in_sim) round_log.push_back(i);
+    return i;
+  }
+  void keep_round();
+  // a nested root's simulation copy: the answers it re-runs first (pre), then the deal
+  std::vector<int> pre;
+  size_t pre_at = 0;
+  bool pre_deal = false;
+  uint64_t pre_seed = 0;
+  static const int NESTED = -(1 << 30);  // search_root's entry for a nested root
+  bool searches_nested(int p, const char* kind, size_t n, const Ask* ask) const;
   // the replay (SearchCfg::replay): are answers left to give; the answer after them
   size_t replay_at = 0;
   bool replay_on() const { return scfg && scfg->replaying && !in_sim; }
@@ -449,7 +483,7 @@ struct Game {
   double sim_value(int p);
   double simulate_tree(int p, MT& stream, int entry, STree& T);
   void relink(const Game& from);
-  void determinize(int p, MT& r);
+  void determinize(int p, MT& r, bool resume = true);
   // the state API's observations and worlds (nview.cpp)
   std::string seat_view(int p) const;  // what seat p may know, as views.observation's JSON
   std::string public_board() const;    // every hex and Champion, for an option's words

@@ -887,7 +887,7 @@ Plan Game::choose_action(int p) {
                options.size() > 1 && (scfg->limit < 0 || scfg->searched < scfg->limit) &&
                !replay_pending()) {
       pick = answered("action", options.size(),
-                      search_root(p, "action", options.size(), ask, action_step));
+                      kept(search_root(p, "action", options.size(), ask, action_step)));
       decisions++;
       if (logging)
         Log(ev, "decide").i("p", p).s("kind", "action").i("n", (int64_t)options.size()).i("i", pick);
@@ -1520,6 +1520,7 @@ std::vector<int> Game::rest_of_round(int from_step) {
 void Game::run(int from_step) {
   while (true) {
     if (waiter && from_step < 0) waiter->on_round(*this);  // the state API's snapshot
+    if (from_step < 0 && !in_sim && !waiter && scfg && scfg->nested) keep_round();
     std::vector<int> w = from_step < 0 ? play_round() : rest_of_round(from_step);
     from_step = -1;
     if (!w.empty()) {
