@@ -210,7 +210,12 @@ static std::string play_one(Engine& E, int players, int64_t seed,
          std::to_string(sc.nodes) + ",\"depth\":" + std::to_string(sc.depth) +
          ",\"cpu\":" + std::to_string(sc.cpu) + ",\"answer\":" + std::to_string(sc.answer) +
          ",\"kind\":\"" + sc.answer_kind + "\",\"n\":" + std::to_string(sc.answer_n) +
-         ",\"trace\":\"" + sc.trace + "\"}";
+         ",\"trace\":\"" + sc.trace + "\"" +
+         (cfg.views ? ",\"views\":[" + sc.view_log + "],\"perturbed\":[" +
+                          std::to_string(sc.perturbed[0]) + "," +
+                          std::to_string(sc.perturbed[1]) + "," +
+                          std::to_string(sc.perturbed[2]) + "]"
+                    : std::string()) + "}";
   if (log) o += ",\"events\":[" + g.ev + "],\"snapshot\":" + g.snapshot();
   return o + "}";
 }
@@ -294,6 +299,9 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("limit")) cfg.limit = x->num();
       if (const tn::J* x = sj->get("perturb")) cfg.perturb = x->truthy();
       if (const tn::J* x = sj->get("deal")) cfg.deal = x->truthy();
+      if (const tn::J* x = sj->get("perturb_round")) cfg.perturb_round = x->num();
+      if (const tn::J* x = sj->get("perturb_step")) cfg.perturb_step = x->num();
+      if (const tn::J* x = sj->get("views")) cfg.views = x->truthy();
     }
     bool first = true;
     for (auto& gm : req.at("games").a) {

@@ -147,6 +147,15 @@ struct SearchCfg {
   // the leak test's knobs: perturb deals again, in the game itself, what the first searching
   // seat cannot see just before its first search; deal=false skips the simulations' deal
   bool perturb = false, deal = true;
+  // the leak test's change made earlier (perturb_round > 0): as Action Step perturb_step of
+  // round perturb_round starts, what the first searching seat cannot see is made otherwise
+  // (Game::perturb_before); with `views`, each search records the seat's view, its own
+  // answers so far and the hidden truth (views: a JSON list)
+  int64_t perturb_round = 0, perturb_step = 0, perturbed[3] = {0, 0, 0};
+  bool perturbed_done = false;
+  bool views = false;
+  std::string view_log;
+  std::string mine;  // the seat's own answers so far, JSON items ["kind", id]
   std::string trace;      // per searched decision "seat:n:option,visits,summed value|...;"
   // a replay (benchmarks/bench_nsearch_openspiel.py): the game is played by these answers,
   // every seat's, in the order asked; the decision after them is answered as the seat's
@@ -402,7 +411,7 @@ struct Game {
       i = scfg->replay[replay_at++];
       if (i < 0 || (size_t)i >= n) throw std::runtime_error("replay: an answer out of range");
       if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
-      return kept(i);
+      return kept(i, p, kind, ask);
     }
     if (waiter) {
       i = waiter->wait(p, kind, n, ask);  // the state API: answered from outside
@@ -421,17 +430,25 @@ struct Game {
     }
     if (book && ask) see(kind, n, *ask, i);
     if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
-    return answered(kind, n, kept(i));
+    return answered(kind, n, kept(i, p, kind, ask));
   }
   // the nested roots' footing (search.cpp): in a game with a searching seat, a copy of the
-  // Game as the round started and every answer given since (Game::keep_round)
+  // Game as the round or the Action Step started (snap_entry: -1, or the step: what
+  // Game::run resumes from) and every answer given since (Game::keep_round)
   std::shared_ptr<const Game> round_snap;
   std::vector<int> round_log;
-  int kept(int i) {
+  int snap_entry = -1;
+  int kept(int i, int p, const char* kind, const Ask* ask) {
     if (round_snap && !in_sim) round_log.push_back(i);
+    if (scfg && scfg->views && !in_sim && ask && ask->repr && searcher.size() > (size_t)p &&
+        searcher[(size_t)p])
+      own_answer(kind, ask->repr((size_t)i));
     return i;
   }
-  void keep_round();
+  void own_answer(const char* kind, const std::string& repr);
+  void perturb_before(int p);
+  std::string hidden_truth(int p) const;
+  void keep_round(int entry);
   // a nested root's simulation copy: the answers it re-runs first (pre), then the deal
   std::vector<int> pre;
   size_t pre_at = 0;

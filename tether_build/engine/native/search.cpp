@@ -6,9 +6,9 @@
 //    mode...: a "nested" root, asked from inside a card's or a phase's resolution), a root at
 //    each, as search.py searches them. Each of `sims` simulations copies the Game where the
 //    decision's phase can be resumed (the start of the Action Step; the start of the auction
-//    of that card; for a nested root, the start of the round, whose answers so far the copy
-//    re-runs up to the decision: Game::keep_round, Game::kept), its raw pointers relinked
-//    into the copy, and deals again everything the seat cannot see (determinize: from what
+//    of that card; for a nested root, the start of the round or of the Action Step, whose
+//    answers the copy re-runs up to the decision: Game::keep_round, Game::kept), its raw
+//    pointers relinked into the copy, and deals again everything the seat cannot see (determinize: from what
 //    the seat knows, never from the hidden truth; at a nested root in place at the decision,
 //    as the Python state's resample_from_infostate deals there).
 // 2. In the copy every decision of the searching seat of a searched kind (KINDS: actions,
@@ -165,9 +165,88 @@ void Game::determinize(int p, MT& r, bool resume) {
   rng.seed_mag(r.bits64());
 }
 
-// The nested roots' footing: as a round starts, a copy of the Game (its event log left out,
-// its pointers relinked) and, from then on, every answer given (Game::kept)
-void Game::keep_round() {
+// The leak test's change made before an Action Step began (SearchCfg::perturb_round): as
+// that step starts, what seat p cannot see is made otherwise, and nothing p can see: for
+// each other seat, a card it gained unseen that waits in its draw pile becomes another card
+// of that deck (another definition where the deck has one; its overrides and Permanent VP
+// go with it, as a deal would) and its draw pile is reversed; every supply deck is reversed.
+// (Not the dice, nor p's own draw order: they show within the round. Nor a card of a hand
+// traded for another instance of the same card: the deal, as views.Game.resample's, sorts a
+// pool by instance, so which instance was played shows in it: a known small leak.)
+// `perturbed` counts the changes: gains, (trades: none), piles reversed.
+void Game::perturb_before(int p) {
+  prune_unseen();
+  for (int q = 0; q < P; ++q) {
+    if (q == p) continue;
+    Player& pl = players[q];
+    std::vector<int> gains;
+    for (auto& g : unseen)
+      if (g.second.first == q && std::find(pl.draw.begin(), pl.draw.end(), g.first) != pl.draw.end())
+        gains.push_back(g.first);
+    for (int iid : gains) {
+      const std::string name = unseen.at(iid).second;
+      auto d = decks.find(name);
+      if (d == decks.end() || d->second.empty()) continue;
+      int c = d->second.front();
+      for (int x : d->second)
+        if (cards[x].defn != cards[iid].defn) {
+          c = x;
+          break;
+        }
+      *std::find(d->second.begin(), d->second.end(), c) = iid;
+      *std::find(pl.draw.begin(), pl.draw.end(), iid) = c;
+      std::swap(cards[iid].over, cards[c].over);
+      pl.pvp += cards[c].defn->vp - cards[iid].defn->vp;
+      unseen.erase(iid);
+      unseen[c] = {q, name};
+      scfg->perturbed[0]++;
+    }
+    if (pl.draw.size() > 1) {
+      std::reverse(pl.draw.begin(), pl.draw.end());
+      scfg->perturbed[2]++;
+    }
+  }
+  for (auto& kv : decks) std::reverse(kv.second.begin(), kv.second.end());
+  scfg->perturbed_done = true;
+}
+
+// What seat p cannot see, by card instance (the leak test compares it): the other seats'
+// hands, draw piles and unseen gains, and the supply decks
+std::string Game::hidden_truth(int p) const {
+  std::string o = "[";
+  auto list = [&o](const std::vector<int>& v) {
+    o += "[";
+    for (size_t k = 0; k < v.size(); ++k) o += (k ? "," : "") + std::to_string(v[k]);
+    o += "],";
+  };
+  for (int q = 0; q < P; ++q)
+    if (q != p) {
+      list(players[q].hand);
+      list(players[q].draw);
+      o += std::to_string(players[q].pvp) + ",";
+    }
+  for (auto& kv : decks) list(kv.second);
+  std::vector<int> gained;
+  for (auto& g : unseen) gained.push_back(g.first);
+  list(gained);
+  o.back() = ']';
+  return o;
+}
+
+// the searching seat's own answer (its information state's part), for the leak test's views
+void Game::own_answer(const char* kind, const std::string& repr) {
+  std::string& m = scfg->mine;
+  if (!m.empty()) m += ",";
+  m += "[";
+  put_str(m, kind);
+  m += "," + std::to_string(option_id(kind, repr)) + "]";
+}
+
+// The nested roots' footing: as a round or an Action Step starts (entry: -1, or the step), a
+// copy of the Game (its event log left out, its pointers relinked) and, from then on, every
+// answer given (Game::kept); a copy of it resumes by run(entry)
+void Game::keep_round(int entry) {
+  snap_entry = entry;
   round_snap.reset();
   round_log.clear();
   std::string log;
@@ -402,7 +481,7 @@ double Game::simulate_tree(int p, MT& stream, int entry, STree& T) {
   c.stop_round = round + std::max<int64_t>(scfg->horizon, 1) - 1;
   try {
     if (entry == NESTED) {
-      c.run(-1);
+      c.run(snap_entry);
     } else if (entry >= 0) {
       c.run(entry);
     } else {
@@ -429,6 +508,13 @@ int Game::search_root(int p, const char* kind, size_t n, const Ask& ask, int ent
   if (!std::strcmp(kind, "bid")) C.searched_bids++;
   if (entry == NESTED) C.searched_nested++;
   if (C.perturb && C.searched == 1) perturb_hidden(p);
+  if (C.views) {  // the leak test: what p knows and the hidden truth as this search starts
+    if (!C.view_log.empty()) C.view_log += ",";
+    C.view_log += "{\"round\":" + std::to_string(round) + ",\"step\":" +
+                  std::to_string(action_step) + ",\"after\":" +
+                  std::to_string(C.perturbed_done ? 1 : 0) + ",\"view\":" + seat_view(p) +
+                  ",\"mine\":[" + C.mine + "],\"hidden\":" + hidden_truth(p) + "}";
+  }
   STree T;
   T.cfg = &C;
   T.W = W;
