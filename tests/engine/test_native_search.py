@@ -241,7 +241,7 @@ def test_a_difference_made_before_the_step_began_does_not_reach_the_search(nativ
         assert pt[k] == ct[k], k
         compared += 1
     assert compared >= 3
-    blind, bt, _ = _views(sink, seed, nested=False, deal=False)
+    _blind, bt, _ = _views(sink, seed, nested=False, deal=False)
     blind_cut, bct, _ = _views(sink, seed, nested=False, deal=False, perturb_round=rnd,
                                perturb_step=0)
     after = [k for k, b in enumerate(blind_cut) if b["after"]][:compared]
