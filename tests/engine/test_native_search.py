@@ -192,3 +192,59 @@ def test_a_replay_of_the_state_apis_answers_waits_where_the_python_game_waits(na
             checked += 1
         st.apply_index(r.randrange(len(options)))
     assert checked >= 3
+
+
+@pytest.mark.parametrize("which", ["fixture", "sink"])
+def test_targets_moves_and_modes_are_searched_at_a_root_of_their_own(native_built, rules,
+                                                                   sink, which):
+    """The seat's decisions asked inside a resolution (targets, moves, mine and forge
+    modes...) are searched at a root of their own (`nested`, as search.py does): each
+    simulation re-runs the round from its start to the decision and reaches that very
+    decision (none mismatched). With `nested` off, the default until a leak at a nested
+    root is ruled out (docs/engine.md), they are the heuristic's."""
+    rs = rules if which == "fixture" else sink
+    got = _play(rs, 2, 8, ["nsearch", "heuristic"], search=dict(SMALL, nested=True),
+                check=True)
+    s = got["search"]
+    assert s["nested"] > 0 and s["mismatched"] == 0
+    assert s["searched"] > s["nested"] + s["bids"]     # Action Step choices too
+    off = _play(rs, 2, 8, ["nsearch", "heuristic"], search=dict(SMALL))
+    assert off["search"]["nested"] == 0
+
+
+def _views(rules, seed, **cfg):
+    got = _play(rules, 2, seed, ["heuristic", "nsearch"], search=dict(SMALL, views=True, **cfg))
+    s = got["search"]
+    return s["views"], s["trace"].split(";"), s.get("perturbed")
+
+
+@pytest.mark.parametrize("seed,rnd", [(19, 4), (3, 3)])
+def test_a_difference_made_before_the_step_began_does_not_reach_the_search(native_built,
+                                                                           sink, seed, rnd):
+    """The leak test with the difference made earlier: as round `rnd`'s first Action Step
+    starts, what seat 1 (nsearch) cannot see is made otherwise in the game itself (another
+    seat's draw pile reversed, a card it gained unseen rounds ago and still holds hidden
+    swapped for another card of its deck, every supply deck reversed; `perturb_round`).
+    At every search after it while the seat's view and its own answers (its information
+    state) are the same, the hidden truth differs and the search's visits and summed
+    values are the same, exactly (the choice with them). Without the deal they differ: the
+    test can fail. (Action Step and bid roots: `nested` off: a nested root at the round's end
+    still differs; not yet found why.)"""
+    plain, pt, _ = _views(sink, seed, nested=False)
+    cut, ct, counts = _views(sink, seed, nested=False, perturb_round=rnd, perturb_step=0)
+    assert counts[2] > 0    # (counts[0]: unseen gains swapped, where one waits hidden)
+    compared = 0
+    for k, (a, b) in enumerate(zip(plain, cut)):
+        if not b["after"]:
+            continue
+        if (a["view"], a["mine"]) != (b["view"], b["mine"]):
+            break
+        assert a["hidden"] != b["hidden"]
+        assert pt[k] == ct[k], k
+        compared += 1
+    assert compared >= 3
+    _blind, bt, _ = _views(sink, seed, nested=False, deal=False)
+    blind_cut, bct, _ = _views(sink, seed, nested=False, deal=False, perturb_round=rnd,
+                               perturb_step=0)
+    after = [k for k, b in enumerate(blind_cut) if b["after"]][:compared]
+    assert any(bt[k] != bct[k] for k in after)

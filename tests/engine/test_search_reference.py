@@ -22,7 +22,7 @@ import pytest
 from tether_build.engine import native
 from tether_build.engine.agents import HeuristicAgent
 from tether_build.engine.options import Options
-from tether_build.engine.search import Params, SearchAgent, iterations
+from tether_build.engine.search import KINDS, Params, SearchAgent, iterations
 from tether_build.engine.seatview import ask_view
 from tether_build.engine.state_api import new_state
 
@@ -60,7 +60,8 @@ def _python_root(agent) -> list:
 
 
 def compare(rules, players: int, seed: int, sims: int, first: int = 0,
-            count: int | None = None, same_worlds: bool = False) -> list:
+            count: int | None = None, kinds=("action", "bid"), same_worlds: bool = False
+            ) -> list:
     """The searched decisions `first` to `first + count` (all to the end: None) of a
     heuristic game: (kind, options, Python's choice and root, native's choice and root,
     whether another seat held a card gained unseen)."""
@@ -72,9 +73,9 @@ def compare(rules, players: int, seed: int, sims: int, first: int = 0,
     out, k = [], 0
     while not st.is_terminal() and (count is None or k < first + count):
         p, kind, options, ctx = st.asked()
-        if kind in ("action", "bid") and len(options) > 1:
+        if kind in kinds and len(options) > 1:
             k += 1
-        if kind in ("action", "bid") and len(options) > 1 and k > first:
+        if kind in kinds and len(options) > 1 and k > first:
             stream = seed * 1000 + k
             g = st.game
             g.prune_unseen()
@@ -84,7 +85,8 @@ def compare(rules, players: int, seed: int, sims: int, first: int = 0,
             i = a.choose(g.seat_view(p).refresh(kind, options), p, kind, options,
                          ask_view(ctx))
             got = _native(rules, players, seed, p, st.history(), factions,
-                          {"sims": sims, "stream": stream, "same_worlds": same_worlds})
+                          {"sims": sims, "stream": stream, "same_worlds": same_worlds,
+                           "nested": True})
             assert (got["kind"], got["n"]) == (kind, len(options))
             out.append((kind, len(options), i, _python_root(a), got["answer"],
                         _native_root(got["trace"]), unseen))
@@ -92,19 +94,33 @@ def compare(rules, players: int, seed: int, sims: int, first: int = 0,
     return out
 
 
-@pytest.mark.parametrize("which,players,seed,sims,first,count,same", [
-    ("fixture", 2, 3, 8, 0, 16, False),
-    ("fixture", 4, 5, 12, 0, 12, False),
-    ("sink", 2, 8, 8, 30, 10, False),     # another seat holds cards gained unseen: dealt again
-    ("fixture", 2, 4, 10, 0, 12, True),   # the same worlds for every root option
-    ("fixture", 4, 6, 12, 6, 10, True),
+ROOTS = ("action", "bid")
+NESTED = tuple(k for k in KINDS if k not in ROOTS)   # targets, moves, modes, hit assignment
+
+
+@pytest.mark.parametrize("which,players,seed,sims,first,count,kinds,same", [
+    ("fixture", 2, 3, 8, 0, 16, ROOTS, False),
+    ("fixture", 4, 5, 12, 0, 12, ROOTS, False),
+    ("sink", 2, 8, 8, 30, 10, ROOTS, False),  # another seat holds cards gained unseen
+    ("sink", 2, 8, 8, 0, 12, NESTED, False),  # inside a card's or a phase's resolution
+    ("fixture", 4, 5, 12, 0, 8, NESTED, False),
+    ("fixture", 2, 4, 10, 0, 12, ROOTS, True),   # the same worlds for every root option
+    ("fixture", 4, 6, 12, 6, 10, ROOTS, True),
 ])
 def test_python_and_native_search_choose_alike(native_built, rules, sink, which, players,
-                                               seed, sims, first, count, same):
+                                               seed, sims, first, count, kinds, same):
+    """At every decision compared (its kind among `kinds`, two options or more) both
+    searches grow the same root and pick the same option. The nested kinds are searched
+    at a root of their own on both sides: Python deals the world in place at the decision
+    (`TetherState.resample_from_infostate`), native re-runs the round from its start with
+    the answers given so far and deals at the same decision (search.cpp, NESTED)."""
     rs = rules if which == "fixture" else sink
-    rows = compare(rs, players, seed, sims, first, count, same)
+    rows = compare(rs, players, seed, sims, first, count, kinds, same)
     assert len(rows) == count
-    assert {k for k, *_ in rows} == {"action", "bid"}
+    if kinds == ROOTS:
+        assert {k for k, *_ in rows} == {"action", "bid"}
+    else:
+        assert len({k for k, *_ in rows}) >= 2
     for kind, n, py_pick, py_root, nat_pick, nat_root, _unseen in rows:
         assert sum(v for _, v, _ in py_root) == iterations(Params(iterations=sims), players)
         assert py_root == nat_root, (kind, n)

@@ -172,9 +172,9 @@ class NativeRules:
         its reason "StepBudget: " and those words (the check's sweep reports it as the
         Python engine's error, without playing the game again).
         search: the native search agent's settings (search.cpp: sims, width, horizon,
-        explore, prior_temp, noise, bids, limit; unset ones keep their defaults); a game
-        with an "nsearch" seat gets "search" in its result: decisions searched (bids among
-        them), simulations, mismatched, tree nodes, deepest node, cpu seconds and a trace
+        explore, prior_temp, noise, bids, nested, limit; unset ones keep their defaults); a
+        game with an "nsearch" seat gets "search" in its result: decisions searched (bids
+        and nested roots, "nested": targets, moves, modes..., among them), simulations, mismatched, tree nodes, deepest node, cpu seconds and a trace
         of each search."""
         from ..core import STEP_BUDGET, StepBudget
 

@@ -205,11 +205,17 @@ static std::string play_one(Engine& E, int players, int64_t seed,
   if (searching)
     o += ",\"search\":{\"searched\":" + std::to_string(sc.searched) + ",\"simulations\":" +
          std::to_string(sc.simulations) + ",\"mismatched\":" + std::to_string(sc.mismatched) +
-         ",\"bids\":" + std::to_string(sc.searched_bids) + ",\"nodes\":" +
+         ",\"bids\":" + std::to_string(sc.searched_bids) + ",\"nested\":" +
+         std::to_string(sc.searched_nested) + ",\"nodes\":" +
          std::to_string(sc.nodes) + ",\"depth\":" + std::to_string(sc.depth) +
          ",\"cpu\":" + std::to_string(sc.cpu) + ",\"answer\":" + std::to_string(sc.answer) +
          ",\"kind\":\"" + sc.answer_kind + "\",\"n\":" + std::to_string(sc.answer_n) +
-         ",\"trace\":\"" + sc.trace + "\"}";
+         ",\"trace\":\"" + sc.trace + "\"" +
+         (cfg.views ? ",\"views\":[" + sc.view_log + "],\"perturbed\":[" +
+                          std::to_string(sc.perturbed[0]) + "," +
+                          std::to_string(sc.perturbed[1]) + "," +
+                          std::to_string(sc.perturbed[2]) + "]"
+                    : std::string()) + "}";
   if (log) o += ",\"events\":[" + g.ev + "],\"snapshot\":" + g.snapshot();
   return o + "}";
 }
@@ -282,6 +288,7 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("prior_temp")) cfg.prior_temp = x->dbl();
       if (const tn::J* x = sj->get("gain")) cfg.gain = x->dbl();
       if (const tn::J* x = sj->get("bids")) cfg.bids = x->truthy();
+      if (const tn::J* x = sj->get("nested")) cfg.nested = x->truthy();
       if (const tn::J* x = sj->get("scale")) cfg.scale = x->truthy();
       if (const tn::J* x = sj->get("same_worlds")) cfg.same_worlds = x->truthy();
       if (const tn::J* x = sj->get("stream")) cfg.stream = x->num();
@@ -293,6 +300,9 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("limit")) cfg.limit = x->num();
       if (const tn::J* x = sj->get("perturb")) cfg.perturb = x->truthy();
       if (const tn::J* x = sj->get("deal")) cfg.deal = x->truthy();
+      if (const tn::J* x = sj->get("perturb_round")) cfg.perturb_round = x->num();
+      if (const tn::J* x = sj->get("perturb_step")) cfg.perturb_step = x->num();
+      if (const tn::J* x = sj->get("views")) cfg.views = x->truthy();
     }
     bool first = true;
     for (auto& gm : req.at("games").a) {

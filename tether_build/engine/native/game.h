@@ -4,6 +4,7 @@
 #pragma once
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <set>
 
 #include "state.h"
@@ -133,19 +134,32 @@ struct SearchCfg {
   // chosen before the simulation, and the k-th visit of an option plays the k-th world of
   // the decision's list (its streams drawn once, sims of them, in the usual order)
   bool same_worlds = false;
+  // search the seat's other decisions of search.py's KINDS (targets, moves, hit assignment,
+  // mine and forge modes...) at a root of their own, as search.py does: each simulation a
+  // copy of the round's start with the round's answers so far re-run, dealt in place there
+  bool nested = false;   // off: a leak at a nested root is not yet ruled out (docs/engine.md)
   // the search's own stream: -1, the searching seat's agent generator; else each searched
   // decision draws from Random(stream), as a Python SearchAgent whose rng is Random(stream)
   // (the reference test: tests/engine/test_search_reference.py)
   int64_t stream = -1;
-  // counts: decisions searched (bids among them), simulations run, simulations whose root
-  // decision differed from the game's, tree nodes made, the deepest tree
-  int64_t searched = 0, searched_bids = 0, simulations = 0, mismatched = 0, nodes = 0,
-          depth = 0;
+  // counts: decisions searched (bids and nested roots among them), simulations run,
+  // simulations whose root decision differed from the game's, tree nodes made, the deepest
+  int64_t searched = 0, searched_bids = 0, searched_nested = 0, simulations = 0,
+          mismatched = 0, nodes = 0, depth = 0;
   double cpu = 0.0;       // CPU seconds spent searching (std::clock)
   bool verify = false;    // check the copy (Game::fork_to_end): for the tests
   // the leak test's knobs: perturb deals again, in the game itself, what the first searching
   // seat cannot see just before its first search; deal=false skips the simulations' deal
   bool perturb = false, deal = true;
+  // the leak test's change made earlier (perturb_round > 0): as Action Step perturb_step of
+  // round perturb_round starts, what the first searching seat cannot see is made otherwise
+  // (Game::perturb_before); with `views`, each search records the seat's view, its own
+  // answers so far and the hidden truth (views: a JSON list)
+  int64_t perturb_round = 0, perturb_step = 0, perturbed[3] = {0, 0, 0};
+  bool perturbed_done = false;
+  bool views = false;
+  std::string view_log;
+  std::string mine;  // the seat's own answers so far, JSON items ["kind", id]
   std::string trace;      // per searched decision "seat:n:option,visits,summed value|...;"
   // a replay (benchmarks/bench_nsearch_openspiel.py): the game is played by these answers,
   // every seat's, in the order asked; the decision after them is answered as the seat's
@@ -386,16 +400,29 @@ struct Game {
     decisions++;
     if (!unseen.empty()) prune_unseen();
     int i;
+    if (pre_at < pre.size()) {  // a nested root's copy re-runs the round's answers so far
+      i = pre[pre_at++];
+      if (i < 0 || (size_t)i >= n) throw std::runtime_error("search: a re-run answer out of range");
+      return i;
+    }
+    if (pre_deal) {  // ... and deals in place at the searched decision (views.Game.resample)
+      pre_deal = false;
+      MT r;
+      r.seed_mag(pre_seed);
+      determinize(tree_seat, r, false);
+    }
     if (replay_pending()) {
       i = scfg->replay[replay_at++];
       if (i < 0 || (size_t)i >= n) throw std::runtime_error("replay: an answer out of range");
       if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
-      return i;
+      return kept(i, p, kind, ask);
     }
     if (waiter) {
       i = waiter->wait(p, kind, n, ask);  // the state API: answered from outside
     } else if (tree && p == tree_seat) {
       i = tree_decide(p, kind, n, ask);  // a simulation: the searching seat's tree (search.cpp)
+    } else if (searches_nested(p, kind, n, ask)) {
+      i = search_root(p, kind, n, *ask, NESTED);  // search.cpp: a root of its own
     } else if (is_heuristic(p)) {
       if (!ask) throw Unsupported(std::string("a heuristic decision without scores: ") + kind);
       if (noise > 0 && n > 1 && p != noise_exempt && agents[p].random() < noise)
@@ -407,8 +434,32 @@ struct Game {
     }
     if (book && ask) see(kind, n, *ask, i);
     if (logging) Log(ev, "decide").i("p", p).s("kind", kind).i("n", (int64_t)n).i("i", i);
-    return answered(kind, n, i);
+    return answered(kind, n, kept(i, p, kind, ask));
   }
+  // the nested roots' footing (search.cpp): in a game with a searching seat, a copy of the
+  // Game as the round or the Action Step started (snap_entry: -1, or the step: what
+  // Game::run resumes from) and every answer given since (Game::keep_round)
+  std::shared_ptr<const Game> round_snap;
+  std::vector<int> round_log;
+  int snap_entry = -1;
+  int kept(int i, int p, const char* kind, const Ask* ask) {
+    if (round_snap && !in_sim) round_log.push_back(i);
+    if (scfg && scfg->views && !in_sim && ask && ask->repr && searcher.size() > (size_t)p &&
+        searcher[(size_t)p])
+      own_answer(kind, ask->repr((size_t)i));
+    return i;
+  }
+  void own_answer(const char* kind, const std::string& repr);
+  void perturb_before(int p);
+  std::string hidden_truth(int p) const;
+  void keep_round(int entry);
+  // a nested root's simulation copy: the answers it re-runs first (pre), then the deal
+  std::vector<int> pre;
+  size_t pre_at = 0;
+  bool pre_deal = false;
+  uint64_t pre_seed = 0;
+  static const int NESTED = -(1 << 30);  // search_root's entry for a nested root
+  bool searches_nested(int p, const char* kind, size_t n, const Ask* ask) const;
   // the replay (SearchCfg::replay): are answers left to give; the answer after them
   size_t replay_at = 0;
   bool replay_on() const { return scfg && scfg->replaying && !in_sim; }
@@ -453,7 +504,7 @@ struct Game {
   double sim_value(int p);
   double simulate_tree(int p, MT& stream, int entry, STree& T);
   void relink(const Game& from);
-  void determinize(int p, MT& r);
+  void determinize(int p, MT& r, bool resume = true);
   // the state API's observations and worlds (nview.cpp)
   std::string seat_view(int p) const;  // what seat p may know, as views.observation's JSON
   std::string public_board() const;    // every hex and Champion, for an option's words

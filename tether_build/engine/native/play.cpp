@@ -887,7 +887,8 @@ Plan Game::choose_action(int p) {
                options.size() > 1 && (scfg->limit < 0 || scfg->searched < scfg->limit) &&
                !replay_pending()) {
       pick = answered("action", options.size(),
-                      search_root(p, "action", options.size(), ask, action_step));
+                      kept(search_root(p, "action", options.size(), ask, action_step), p,
+                           "action", &ask));
       decisions++;
       if (logging)
         Log(ev, "decide").i("p", p).s("kind", "action").i("n", (int64_t)options.size()).i("i", pick);
@@ -1071,6 +1072,14 @@ void Game::action_phase(int from_step) {
   for (int step = from_step; step < 60; ++step) {
     action_step = step;
     if (waiter) waiter->on_step(*this);  // the state API: a world dealt as the step starts
+    if (scfg && !in_sim && scfg->perturb_round == round && scfg->perturb_step == step) {
+      for (int q = 0; q < P; ++q)  // the leak test (search.cpp): the first searching seat's
+        if (searcher.size() > (size_t)q && searcher[(size_t)q]) {
+          perturb_before(q);
+          break;
+        }
+    }
+    if (!in_sim && !waiter && scfg && scfg->nested) keep_round(step);  // search.cpp
     if (verify_forks && !in_sim) fork_to_end(step);
     std::vector<Plan> plans;
     for (int p : seat_order())
@@ -1520,6 +1529,7 @@ std::vector<int> Game::rest_of_round(int from_step) {
 void Game::run(int from_step) {
   while (true) {
     if (waiter && from_step < 0) waiter->on_round(*this);  // the state API's snapshot
+    if (from_step < 0 && !in_sim && !waiter && scfg && scfg->nested) keep_round(-1);
     std::vector<int> w = from_step < 0 ? play_round() : rest_of_round(from_step);
     from_step = -1;
     if (!w.empty()) {

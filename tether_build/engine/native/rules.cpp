@@ -2083,7 +2083,7 @@ int Game::resolve_bids(int iid, const std::vector<int>& eligible) {
     if (!in_sim && searcher.size() > (size_t)p && searcher[p] && scfg->bids && n > 1 &&
         (scfg->limit < 0 || scfg->searched < scfg->limit) && !replay_pending()) {
       i = search_root(p, "bid", n, ask, -1 - (int)mkt_at);  // search.cpp: resumes the market
-      i = answered("bid", n, i);
+      i = answered("bid", n, kept(i, p, "bid", &ask));
       decisions++;
       if (logging) Log(ev, "decide").i("p", p).s("kind", "bid").i("n", (int64_t)n).i("i", i);
     } else {

@@ -1,11 +1,16 @@
 // The native search agent ("nsearch"): single-observer information-set MCTS (SO-ISMCTS) with
 // a real tree, the native twin of engine/search.py (the same Params, the same steps):
 //
-// 1. A searched decision is the seat's Action Step choice, or its bid on a market card (a
-//    root at each). Each of `sims` simulations copies the Game where the decision's phase can
-//    be resumed (the start of the Action Step; the start of the auction of that card), its raw
-//    pointers relinked into the copy, and deals again everything the seat cannot see
-//    (determinize: from what the seat knows, never from the hidden truth).
+// 1. A searched decision is the seat's Action Step choice, or its bid on a market card, or
+//    any other decision of KINDS (a target, a move, a hit's assignment, a mine or forge
+//    mode...: a "nested" root, asked from inside a card's or a phase's resolution), a root at
+//    each, as search.py searches them. Each of `sims` simulations copies the Game where the
+//    decision's phase can be resumed (the start of the Action Step; the start of the auction
+//    of that card; for a nested root, the start of the round or of the Action Step, whose
+//    answers the copy re-runs up to the decision: Game::keep_round, Game::kept), its raw
+//    pointers relinked into the copy, and deals again everything the seat cannot see (determinize: from what
+//    the seat knows, never from the hidden truth; at a nested root in place at the decision,
+//    as the Python state's resample_from_infostate deals there).
 // 2. In the copy every decision of the searching seat of a searched kind (KINDS: actions,
 //    bids, mine and forge modes, moves, targets, options, hit assignment) descends the tree
 //    by the seat's own answers so far (its information: a node is the seat's own action
@@ -106,11 +111,16 @@ void Game::fork_to_end(int step) {
 // its deck's cards or itself, uniformly, its overrides and Permanent VP going with it, then
 // its hand and draw pile are dealt again from their pool. Then every supply deck (by name)
 // is shuffled and the dice reseeded. Each hidden list is sorted before it is shuffled, so the
-// dealt world does not depend on the hidden order it came from. (The copy resumes at the
-// start of the Action Step or the auction: no card is chosen yet, pending is empty.)
-void Game::determinize(int p, MT& r) {
+// dealt world does not depend on the hidden order it came from. With `resume` the copy
+// resumes at the start of the Action Step or the auction: no card is chosen yet, pending is
+// emptied. Else (a nested root: dealt in place at the searched decision) a card chosen this
+// Action Step stays in its seat's hand, first (it is about to be revealed), as in Python.
+void Game::determinize(int p, MT& r, bool resume) {
   prune_unseen();
-  pending.clear();  // the seats that chose before p this step choose again
+  if (resume) pending.clear();  // the seats that chose before p this step choose again
+  auto chosen = [this](int iid) {
+    return std::find(pending.begin(), pending.end(), iid) != pending.end();
+  };
   for (int q = 0; q < P; ++q) {
     Player& pl = players[q];
     if (q == p) {
@@ -120,7 +130,7 @@ void Game::determinize(int p, MT& r) {
     }
     std::vector<int> mine;  // views._redeal_unseen
     for (auto& g : unseen)
-      if (g.second.first == q) mine.push_back(g.first);
+      if (g.second.first == q && !chosen(g.first)) mine.push_back(g.first);
     for (int iid : mine) {
       const std::string name = unseen.at(iid).second;
       auto d = decks.find(name);
@@ -138,12 +148,14 @@ void Game::determinize(int p, MT& r) {
       unseen.erase(iid);
       unseen[c] = {q, name};
     }
-    std::vector<int> pool = pl.hand;
+    std::vector<int> keep, pool;
+    for (int iid : pl.hand) (chosen(iid) ? keep : pool).push_back(iid);
+    size_t k = pool.size();
     pool.insert(pool.end(), pl.draw.begin(), pl.draw.end());
     std::sort(pool.begin(), pool.end());
     r.shuffle(pool);
-    size_t k = pl.hand.size();
-    pl.hand.assign(pool.begin(), pool.begin() + (long)k);
+    keep.insert(keep.end(), pool.begin(), pool.begin() + (long)k);
+    pl.hand = keep;
     pl.draw.assign(pool.begin() + (long)k, pool.end());
   }
   for (auto& kv : decks) {  // (a std::map: by name, as views sorts them)
@@ -151,6 +163,98 @@ void Game::determinize(int p, MT& r) {
     r.shuffle(kv.second);
   }
   rng.seed_mag(r.bits64());
+}
+
+// The leak test's change made before an Action Step began (SearchCfg::perturb_round): as
+// that step starts, what seat p cannot see is made otherwise, and nothing p can see: for
+// each other seat, a card it gained unseen that waits in its draw pile becomes another card
+// of that deck (another definition where the deck has one; its overrides and Permanent VP
+// go with it, as a deal would) and its draw pile is reversed; every supply deck is reversed.
+// (Not the dice, nor p's own draw order: they show within the round. Nor a card of a hand
+// traded for another instance of the same card: the deal, as views.Game.resample's, sorts a
+// pool by instance, so which instance was played shows in it: a known small leak.)
+// `perturbed` counts the changes: gains, (trades: none), piles reversed.
+void Game::perturb_before(int p) {
+  prune_unseen();
+  for (int q = 0; q < P; ++q) {
+    if (q == p) continue;
+    Player& pl = players[q];
+    std::vector<int> gains;
+    for (auto& g : unseen)
+      if (g.second.first == q && std::find(pl.draw.begin(), pl.draw.end(), g.first) != pl.draw.end())
+        gains.push_back(g.first);
+    for (int iid : gains) {
+      const std::string name = unseen.at(iid).second;
+      auto d = decks.find(name);
+      if (d == decks.end() || d->second.empty()) continue;
+      int c = d->second.front();
+      for (int x : d->second)
+        if (cards[x].defn != cards[iid].defn) {
+          c = x;
+          break;
+        }
+      *std::find(d->second.begin(), d->second.end(), c) = iid;
+      *std::find(pl.draw.begin(), pl.draw.end(), iid) = c;
+      std::swap(cards[iid].over, cards[c].over);
+      pl.pvp += cards[c].defn->vp - cards[iid].defn->vp;
+      unseen.erase(iid);
+      unseen[c] = {q, name};
+      scfg->perturbed[0]++;
+    }
+    if (pl.draw.size() > 1) {
+      std::reverse(pl.draw.begin(), pl.draw.end());
+      scfg->perturbed[2]++;
+    }
+  }
+  for (auto& kv : decks) std::reverse(kv.second.begin(), kv.second.end());
+  scfg->perturbed_done = true;
+}
+
+// What seat p cannot see, by card instance (the leak test compares it): the other seats'
+// hands, draw piles and unseen gains, and the supply decks
+std::string Game::hidden_truth(int p) const {
+  std::string o = "[";
+  auto list = [&o](const std::vector<int>& v) {
+    o += "[";
+    for (size_t k = 0; k < v.size(); ++k) o += (k ? "," : "") + std::to_string(v[k]);
+    o += "],";
+  };
+  for (int q = 0; q < P; ++q)
+    if (q != p) {
+      list(players[q].hand);
+      list(players[q].draw);
+      o += std::to_string(players[q].pvp) + ",";
+    }
+  for (auto& kv : decks) list(kv.second);
+  std::vector<int> gained;
+  for (auto& g : unseen) gained.push_back(g.first);
+  list(gained);
+  o.back() = ']';
+  return o;
+}
+
+// the searching seat's own answer (its information state's part), for the leak test's views
+void Game::own_answer(const char* kind, const std::string& repr) {
+  std::string& m = scfg->mine;
+  if (!m.empty()) m += ",";
+  m += "[";
+  put_str(m, kind);
+  m += "," + std::to_string(option_id(kind, repr)) + "]";
+}
+
+// The nested roots' footing: as a round or an Action Step starts (entry: -1, or the step), a
+// copy of the Game (its event log left out, its pointers relinked) and, from then on, every
+// answer given (Game::kept); a copy of it resumes by run(entry)
+void Game::keep_round(int entry) {
+  snap_entry = entry;
+  round_snap.reset();
+  round_log.clear();
+  std::string log;
+  log.swap(ev);
+  auto s = std::make_shared<Game>(*this);
+  ev.swap(log);
+  s->relink(*this);
+  round_snap = s;
 }
 
 // The leak test's change to the game itself (SearchCfg::perturb): what seat p cannot see is
@@ -244,6 +348,16 @@ static std::vector<double> prior_of(const Weights* W, const char* kind, size_t n
   for (auto& x : v) total += (x = std::exp((x - top) / temp));
   for (auto& x : v) x /= total;
   return v;
+}
+
+// Is this decision of seat p searched at a root of its own in the game itself (not a
+// simulation): a searching seat's decision of a searched kind with two options or more,
+// other than its Action Step choice and its bids (searched where they are asked)
+bool Game::searches_nested(int p, const char* kind, size_t n, const Ask* ask) const {
+  return !in_sim && scfg && scfg->nested && round_snap && n > 1 && ask && ask->score &&
+         ask->repr && searcher.size() > (size_t)p && searcher[(size_t)p] &&
+         searched_kind(kind) && std::strcmp(kind, "action") && std::strcmp(kind, "bid") &&
+         (scfg->limit < 0 || scfg->searched < scfg->limit);
 }
 
 // A decision of the searching seat in a simulation's copy (Game::decide): PUCT at the walk's
@@ -362,9 +476,12 @@ double Game::simulate_tree(int p, MT& stream, int entry, STree& T) {
   }
   std::string log;
   log.swap(ev);  // the copy does not carry the event log
-  Game c(*this);
+  const Game& from = entry == NESTED ? *round_snap : *this;
+  Game c(from);
   ev.swap(log);
-  c.relink(*this);
+  c.relink(from);
+  c.round_snap.reset();
+  c.round_log.clear();
   c.in_sim = true;
   c.logging = c.checking = false;
   c.book = nullptr;
@@ -379,12 +496,22 @@ double Game::simulate_tree(int p, MT& stream, int entry, STree& T) {
   T.first = -1;
   MT r;
   r.seed_mag(deal);
-  if (scfg->deal) c.determinize(p, r);
-  else c.pending.clear();
+  if (entry == NESTED) {  // the round so far re-run, then dealt in place at the decision
+    c.pre = round_log;
+    c.pre_at = 0;
+    c.pre_deal = scfg->deal;
+    c.pre_seed = deal;
+  } else if (scfg->deal) {
+    c.determinize(p, r);
+  } else {
+    c.pending.clear();
+  }
   for (int q = 0; q < P; ++q) c.agents[(size_t)q].seed_mag(q == p ? own : model[(size_t)q]);
   c.stop_round = round + std::max<int64_t>(scfg->horizon, 1) - 1;
   try {
-    if (entry >= 0) {
+    if (entry == NESTED) {
+      c.run(snap_entry);
+    } else if (entry >= 0) {
       c.run(entry);
     } else {
       c.market_rest(mkt_row, (size_t)(-1 - entry));
@@ -408,7 +535,15 @@ int Game::search_root(int p, const char* kind, size_t n, const Ask& ask, int ent
   SearchCfg& C = *scfg;
   C.searched++;
   if (!std::strcmp(kind, "bid")) C.searched_bids++;
+  if (entry == NESTED) C.searched_nested++;
   if (C.perturb && C.searched == 1) perturb_hidden(p);
+  if (C.views) {  // the leak test: what p knows and the hidden truth as this search starts
+    if (!C.view_log.empty()) C.view_log += ",";
+    C.view_log += "{\"round\":" + std::to_string(round) + ",\"step\":" +
+                  std::to_string(action_step) + ",\"after\":" +
+                  std::to_string(C.perturbed_done ? 1 : 0) + ",\"view\":" + seat_view(p) +
+                  ",\"mine\":[" + C.mine + "],\"hidden\":" + hidden_truth(p) + "}";
+  }
   STree T;
   T.cfg = &C;
   T.W = W;
