@@ -209,10 +209,18 @@ def small_cards_build(tmp_path_factory) -> Path:
 @pytest.fixture
 def small_cards_copy(small_cards_build, tmp_path) -> tuple[Path, Path]:
     """(content, out): a copy of small_cards_build of this test's own (content, schemas,
-    the build folder and its caches, file times kept), as if it had been built here."""
+    the build folder and its caches, file times kept), built here once more: the TTS deck
+    files name the build folder's file:// address, which is in the cards stage's key, so
+    this build writes them for this folder (from the render cache: no face is laid out)."""
+    from tether_cli import run_cli
+
     for name in ("content", "schemas", "build"):
         shutil.copytree(small_cards_build / name, tmp_path / name, symlinks=True)
-    return tmp_path / "content", tmp_path / "build"
+    content, out = tmp_path / "content", tmp_path / "build"
+    result = run_cli("build", "--content", str(content), "--out", str(out), "--paper", "a4",
+                     "--only", "cards", "--quiet")
+    assert result.exit_code == 0, result.output
+    return content, out
 
 
 SERIAL_STAGES = ("validate", "tiles", "board")

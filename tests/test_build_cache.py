@@ -306,3 +306,17 @@ def test_a_constant_only_the_tokens_print_lays_out_the_tokens_alone(small_conten
     fresh = tmp_path / "fresh"
     _build(small_content, fresh, "tiles")
     assert _outputs(out) == _outputs(fresh)
+
+
+def test_a_copied_build_folder_writes_its_own_address(small_cards_build, small_cards_copy):
+    """The TTS deck files name the build folder's file:// address (no --tts-url): a build
+    folder copied elsewhere and built there names the new folder, as a clean build there
+    does, not the folder it was copied from (the address is in the cards stage's key)."""
+    content, out = small_cards_copy          # copied, then built once here
+    decks = [p for p in out.rglob("*.json") if "tts" in p.parts and ".cache" not in p.parts]
+    texts = [p.read_text() for p in decks]
+    assert texts and any(out.resolve().as_uri() in t for t in texts)
+    old = (small_cards_build / "build").resolve().as_uri()
+    assert not any(old in t for t in texts)
+    again = _build(content, out, "cards")
+    assert again["stages"]["cards"]["status"] == "up to date"

@@ -146,7 +146,8 @@ class Stage:
     # than the rulebook's or the cards', which take the cores first (stagerun._pool)
     gives_way: bool = False
     # the build settings (Context fields) besides the paper that its outputs print; each is
-    # in the key (the TTS files name their images' address: tts_url)
+    # in the key (the TTS files name their images' address: tts_base, the --tts-url or the
+    # build folder's own file:// address, so a build folder moved or copied builds them again)
     settings: tuple[str, ...] = ("allow_unresolved", "board_players", "seed")
 
     def render(self, ctx: Context) -> dict[str, bytes]:
@@ -748,7 +749,7 @@ STAGES: list[Stage] = [
           ("content/**/*", "templates/cards/**/*", "templates/backs/**/*",
            "templates/icons/**/*", "templates/fonts/**/*"), ("buildsys/*.py", "print/*.py", "print/cards/*.py", "print/layout/*.py", "print/pdfparts/*.py", "print/tts/*.py", "content/cards.py"),
           uses_paper=True, view="tether_build.commands.build:cards_view", versioned="work",
-          parallel=True, settings=("allow_unresolved", "board_players", "seed", "tts_url")),
+          parallel=True, settings=("allow_unresolved", "board_players", "seed", "tts_base")),
     Stage("rulebook", "rulebook", "tether_build.commands.build:rulebook_stage",
           ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
            "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
@@ -769,7 +770,7 @@ STAGES: list[Stage] = [
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("print/tiles/*.py", "print/tts/*.py", "print/layout/pdf.py", "print/tts/decks.py",
                                      "print/cards/build.py", "engine/board.py"), parallel=True,
-          gives_way=True, settings=("allow_unresolved", "board_players", "seed", "tts_url")),
+          gives_way=True, settings=("allow_unresolved", "board_players", "seed", "tts_base")),
 ]
 
 
