@@ -23,7 +23,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from .statcache import StatCache
+from .statcache import StatCache, stat_sig
 
 
 def _read(path: Path) -> str | None:
@@ -60,10 +60,9 @@ def _repo(content_dir: Path) -> tuple[Path, Path, Path] | None | bool:
 
 def _sig(path: Path) -> list[int] | None:
     try:
-        st = os.stat(path)
+        return stat_sig(os.stat(path))
     except FileNotFoundError:
         return None
-    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
 # GIT_* variables that do not change which repository git finds nor what it reads of it

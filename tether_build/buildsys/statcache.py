@@ -40,7 +40,8 @@ FORMAT = 1
 MARGIN_NS = 2_000_000_000    # a stat younger than this at the build's start is not kept
 
 
-def _sig(st: os.stat_result) -> list[int]:
+def stat_sig(st: os.stat_result) -> list[int]:
+    """A stat as the record keeps it: device, inode, size, mtime and ctime (ns)."""
     return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
@@ -55,7 +56,7 @@ def _dir_sig(path: str) -> list[int] | None:
         return [-1]
     if not stat.S_ISDIR(st.st_mode):
         return [-1]
-    return _sig(st)
+    return stat_sig(st)
 
 
 def _prefix(pattern: str) -> tuple[str, bool]:
@@ -124,7 +125,7 @@ class StatCache:
             return compute()
         if not stat.S_ISREG(st.st_mode):
             return compute()
-        sig = _sig(st)
+        sig = stat_sig(st)
         old = self.old_files.get(name)
         if old is not None and old[:5] == sig:
             self.files[name] = old
@@ -174,7 +175,7 @@ class StatCache:
                     return None
                 if not stat.S_ISDIR(st.st_mode) or self._young(st):
                     return None
-                out[folder] = _sig(st)
+                out[folder] = stat_sig(st)
                 if not deep:
                     continue
                 try:
