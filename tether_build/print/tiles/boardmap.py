@@ -366,9 +366,10 @@ def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TIL
         win["marks"] = _marks_near(pages["marks"], win, MARK_MM)
     coords = data["seed"] is None
     size = piece_size(flat)
-    parts = {id(h): hex_parts(h, flat, coords) for h in hexes}
-    keys = {k: [common.piece_key(p) for p in v] for k, v in parts.items()}
-    pieces_pdf, order = map_pieces(parts.values(), flat)
+    keyed = {id(h): [(common.piece_key(p), p) for p in hex_parts(h, flat, coords)]
+             for h in hexes}
+    keys = {k: [key for key, _ in v] for k, v in keyed.items()}
+    pieces_pdf, order = map_pieces(keyed.values(), flat)
     cache = common.current_cache()
     frags = dict(zip(order, document_fragments(pieces_pdf, cache), strict=True))
     paper_wh = common.paper_size(paper, pages["landscape"])
@@ -433,10 +434,10 @@ def hex_parts(h: dict, flat: float, coords: bool) -> list[dict]:
     return [body, top]
 
 
-def map_pieces(parts, flat: float) -> tuple[bytes, list[str]]:
-    """The document of every distinct hex part of a map (hex_parts, in map order), one a
-    page, and each page's piece_key."""
-    items = {common.piece_key(p): p for some in parts for p in some}
+def map_pieces(keyed, flat: float) -> tuple[bytes, list[str]]:
+    """The document of every distinct hex part of a map (hex_parts, in map order, each as
+    (its piece_key, the part)), one a page, and each page's piece_key."""
+    items = {key: p for some in keyed for key, p in some}
     pdf = common.to_pdf(common.render_html("hexpieces.html.j2", pieces=list(items.values()),
                                            paper=piece_size(flat), flat=flat,
                                            style=map_style(flat)))
