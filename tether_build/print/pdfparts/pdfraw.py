@@ -286,9 +286,12 @@ class RawPdf:
 
     def _pruned(self, resources: bytes, names: set[bytes]) -> bytes:
         """A resources dictionary with, in each of its named-resource dictionaries (fonts,
-        XObjects, graphics states...), only the entries whose name is in `names`."""
+        XObjects, graphics states...), only the entries whose name is in `names`. (Each
+        dictionary is read once a file: WeasyPrint gives every page the same ones, holding
+        the whole document's resources, so reading them a page was the square of the
+        pages.)"""
         out = []
-        for key, value in entries(resources).items():
+        for key, value in self._entries(resources).items():
             if key in (b"/ProcSet",):
                 out.append(key + b" " + value)
                 continue
@@ -297,11 +300,19 @@ class RawPdf:
                 inner, data = self.objects[_ref(value)]
                 if data is not None:
                     raise Unsupported("a stream where a resource dictionary belongs")
-            kept = [name + b" " + item for name, item in entries(inner).items()
+            kept = [name + b" " + item for name, item in self._entries(inner).items()
                     if name in names]
             if kept:
                 out.append(key + b" <<" + b" ".join(kept) + b">>")
         return b"<<" + b"\n".join(out) + b">>"
+
+
+    def _entries(self, body: bytes) -> dict[bytes, bytes]:
+        """entries(body), read once a file (_pruned: the same dictionaries every page)."""
+        memo = self.__dict__.setdefault("_read", {})
+        if body not in memo:
+            memo[body] = entries(body)
+        return memo[body]
 
 
 NAME = re.compile(rb"/[^\s/\[\]()<>{}%]+")   # a name token in a content stream
