@@ -676,8 +676,10 @@ def board_stage(ctx: Context) -> dict[str, bytes]:
             ctx, lambda: printing.grid_map_files(content, papers, flat)) as grids:
         # the grid maps (about half the stage's work) in a process of their own meanwhile:
         # the stage ends last in a clean build, its documents one after another on one core
-        files = printing.board_files(content, ctx.board_players, ctx.seed, papers, flat)
-        counts = printing.count_files(content, ctx.seed, papers, flat, skip=ctx.board_players)
+        files = printing.board_files(content, ctx.board_players, ctx.seed, papers, flat,
+                                     overviews=False)
+        counts = printing.count_files(content, ctx.seed, papers, flat, skip=ctx.board_players,
+                                      skip_overview=False)   # (every overview together)
         return files | grids() | counts   # (every_count_files: the grids, then the counts)
 
 

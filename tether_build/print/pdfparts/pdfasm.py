@@ -67,12 +67,14 @@ def stream(head: bytes, data: bytes) -> bytes:
 class Writer:
     """Objects numbered 1, 2, ... in the order added; writes the file with a classic xref."""
 
-    def __init__(self, header: bytes = b"%PDF-1.7", share: bool = False):
+    def __init__(self, header: bytes = b"%PDF-1.7", share: bool = False, used: bool = False):
         self.header = header
         self.bodies: list[bytes | None] = []
         # share: forms whose fragments share one list of objects (the pages of one laid-out
-        # document: document_fragments) write those objects once, their fonts among them
+        # document: document_fragments) write those objects once, their fonts among them;
+        # used: only those the forms drawn refer to (add_used), not the whole list
         self.shared: dict[int, tuple[list, Callable]] | None = {} if share else None
+        self.used = used
 
     def reserve(self) -> int:
         self.bodies.append(None)
@@ -104,6 +106,26 @@ class Writer:
                          else stream(renumber(head), data))
         return renumber
 
+    def add_used(self, objects: list) -> Callable:
+        """As add_objects (no placeholders), but an object is numbered and written only when
+        a part renumbered refers to it (and what it refers to, in turn): the objects of a
+        document's pages that the forms drawn never name are left out of the file (the
+        overviews draw a few of one document's many pieces each)."""
+        numbers: dict[int, int] = {}
+
+        def number(m) -> bytes:
+            n = int(m[1])
+            if n not in numbers:
+                numbers[n] = self.reserve()
+                head, data = objects[n]
+                self.put(numbers[n], renumber(head) if data is None
+                         else stream(renumber(head), data))
+            return b"%d 0 R" % numbers[n]
+
+        def renumber(part: bytes) -> bytes:
+            return REF.sub(number, part)
+        return renumber
+
     def add_form(self, frag: Fragment, bbox: list[float], group: bool = True,
                  num: int | None = None) -> int:
         """A fragment as a Form XObject clipped to bbox (at object `num` if reserved);
@@ -113,7 +135,7 @@ class Writer:
         elif id(frag.objects) in self.shared:
             renumber = self.shared[id(frag.objects)][1]
         else:
-            renumber = self.add_objects(frag.objects)
+            renumber = (self.add_used if self.used else self.add_objects)(frag.objects)
             self.shared[id(frag.objects)] = (frag.objects, renumber)   # (the list kept alive)
         head = (b"/Type /XObject\n/Subtype /Form\n/BBox [" + b" ".join(num_bytes(v) for v in bbox)
                 + b"]\n/Resources " + renumber(frag.resources) + b"\n")

@@ -462,23 +462,86 @@ def _in_window(hexes: list[dict], win: dict, reach: float) -> list[dict]:
 def render_overview(content, data: dict, paper: str, flat: float = common.DEFAULT_TILE_MM
                     ) -> bytes:
     """One page: the whole board scaled down, with axial coordinates, legend and page key."""
-    paper_wh = common.paper_size(paper)
-    x0, y0, w, h = common.safe_area(paper)
-    header, footer = 14.0, 42.0
-    real_w, real_h = map_size(data["radius"], flat)
-    scale = min(w / real_w, (h - header - footer) / real_h)
-    map_w, map_h = real_w * scale, real_h * scale
-    left, top = x0 + (w - map_w) / 2, y0 + header + (h - header - footer - map_h) / 2
-    pages = map_split(content, data, paper, flat)
-    key = _page_key(content, data, pages, flat, box=(x0 + w - 92, y0 + h - footer + 4, 92,
-                                                      footer - 4))
-    html = common.render_html(
-        "overview.html.j2", paper=paper_wh, safe=(x0, y0, w, h), data=data, key=key,
-        hexes=placed_hexes(content, data, flat * scale, (left + map_w / 2, top + map_h / 2)),
-        flat=flat * scale, style=map_style(flat * scale, overview=True), legend=_legend(content, data),
-        footer=footer, title=common.plain(content, content.game["title"]), real_flat=flat,
-        real=(real_w, real_h), pages=pages)
-    return common.to_pdf(html)
+    return render_overviews(content, [(data, paper)], flat)[0]
+
+
+def render_overviews(content, jobs: list[tuple[dict, str]], flat: float = common.DEFAULT_TILE_MM
+                     ) -> list[common.Pdf]:
+    """The overview (render_overview) of each (layout, paper) of `jobs`, drawn from pieces:
+    every distinct hex body (polygon) and hex top (icon, name, numbers, coordinates) of all
+    of them is laid out once at the real map's size (overview_parts, one document,
+    map_pieces) and placed scaled down where the hex stands; each overview's own page (title,
+    legend, page key: overview.html.j2, every overview a page of one document) is drawn
+    over them. The hexes' order and every size
+    on the page are the old single document's (the stroke's floor is kept by giving a body
+    its stroke divided by the scale); ten overviews drew some 900 hexes, each of its own
+    SVG text, where the pieces are about 250."""
+    from ..geometry import PT_PER_MM
+    from ..pdfparts.pdfasm import document_fragments
+
+    size = piece_size(flat)
+    drawn, views, placing = [], [], []
+    for data, paper in jobs:
+        paper_wh = common.paper_size(paper)
+        x0, y0, w, h = common.safe_area(paper)
+        header, footer = 14.0, 42.0
+        real_w, real_h = map_size(data["radius"], flat)
+        scale = min(w / real_w, (h - header - footer) / real_h)
+        map_w, map_h = real_w * scale, real_h * scale
+        left, top = x0 + (w - map_w) / 2, y0 + header + (h - header - footer - map_h) / 2
+        pages = map_split(content, data, paper, flat)
+        key = _page_key(content, data, pages, flat, box=(x0 + w - 92, y0 + h - footer + 4, 92,
+                                                          footer - 4))
+        hexes = placed_hexes(content, data, flat * scale, (left + map_w / 2, top + map_h / 2))
+        stroke = map_style(flat * scale, overview=True)["stroke"] / scale
+        keyed = [[(common.piece_key(p), p) for p in overview_parts(hx, flat, stroke)]
+                 for hx in hexes]
+        drawn += keyed
+        placing.append((paper_wh, scale, hexes, keyed))
+        views.append({"paper": paper_wh, "safe": (x0, y0, w, h), "data": data, "key": key,
+                      "legend": _legend(content, data), "footer": footer,
+                      "real": (real_w, real_h), "pages": pages})
+    over_pdf = common.to_pdf(common.render_html(
+        "overview.html.j2", views=views, title=common.plain(content, content.game["title"]),
+        real_flat=flat))
+    pieces_pdf, order = map_pieces(drawn, flat)
+    cache = common.current_cache()
+    frags = dict(zip(order, document_fragments(pieces_pdf, cache), strict=True))
+    overlays = document_fragments(over_pdf, cache)
+    out = []
+    for (paper_wh, scale, hexes, keyed), overlay in zip(placing, overlays, strict=True):
+        height = paper_wh[1] * PT_PER_MM
+        placed = []
+        for hx, parts in zip(hexes, keyed, strict=True):
+            x = (hx["cx"] - scale * size[0] / 2) * PT_PER_MM
+            y = height - (hx["cy"] + scale * size[1] / 2) * PT_PER_MM
+            placed += [(frags[k], x, y, scale) for k, _ in parts]
+        box = [0.0, 0.0, paper_wh[0] * PT_PER_MM, height]
+        pdf = common.Pdf(common.placed_file([(box, [*placed, (overlay, 0.0, 0.0)])],
+                                                  used=True))
+        pdf.pages = 1
+        pdf.overflows = tuple(sorted(set(pieces_pdf.overflows) | set(over_pdf.overflows)))
+        out.append(pdf)
+    return out
+
+
+def overview_parts(h: dict, flat: float, stroke: float) -> list[dict]:
+    """What an overview draws of a hex (placed_hexes' at the overview's scale), as pieces at
+    the real map's size `flat` (hex_parts'), each with its own sizes (map_style's of an
+    overview at that size; `stroke`: the overview's stroke over its scale): its body and
+    its top, the compact one (icon left, number right) with coordinates. Only a Mine's
+    number ring is stroked in a top, so the others share one piece across scales."""
+    w, h_ = piece_size(flat)
+    cx, cy = w / 2, h_ / 2
+    style = {**map_style(flat, overview=True), "stroke": stroke}
+    body = {"part": "body", "cx": cx, "cy": cy, "colour": h["colour"],
+            "points": common.points(common.hex_corners(cx, cy, flat)), "texture": "",
+            "texture_ink": h["texture_ink"], "st": style}
+    ringed = h["kind"] == "mine" and h["label"]
+    top = {"part": "top", "cx": cx, "cy": cy, "coords": True, "compact": True,
+           **{k: h[k] for k in ("kind", "icon", "ink", "name", "label", "note", "coord")},
+           "st": style if ringed else {**style, "stroke": 0.0}}
+    return [body, top]
 
 
 def _page_key(content, data, pages, flat, box) -> dict:

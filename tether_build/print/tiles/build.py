@@ -25,16 +25,25 @@ def papers_for(choice: str) -> list[str]:
 
 
 def board_files(content, players: int, seed: int, papers: list[str],
-                flat: float) -> dict[str, bytes]:
-    """{relative path: bytes} of a board: layout JSON, real-size map and overview per paper."""
+                flat: float, overviews: bool = True) -> dict[str, bytes]:
+    """{relative path: bytes} of a board: layout JSON, real-size map and overview per paper
+    (not the overviews with `overviews` off: count_files draws them with the others)."""
     data = boardmap.layout(players, seed, content.game)
     stem = f"board/board-{players}-{seed}"
     files = {f"{stem}.json": boardmap.layout_json(data).encode()}
     for paper in papers:
         files[f"{stem}-map-{paper}.pdf"] = boardmap.render_map(content, data, paper, flat)
-        files[f"{stem}-overview-{paper}.pdf"] = boardmap.render_overview(content, data, paper,
-                                                                         flat)
-    return files
+    return files | (overview_files(content, [data], papers, flat) if overviews else {})
+
+
+def overview_files(content, layouts: list[dict], papers: list[str],
+                   flat: float) -> dict[str, bytes]:
+    """The overview of each layout on each paper, drawn together (boardmap.render_overviews:
+    their hexes' pieces laid out once)."""
+    jobs = [(data, paper) for data in layouts for paper in papers]
+    pdfs = boardmap.render_overviews(content, jobs, flat)
+    return {f"board/board-{data['players']}-{data['seed']}-overview-{paper}.pdf": pdf
+            for (data, paper), pdf in zip(jobs, pdfs, strict=True)}
 
 
 def every_count_files(content, seed: int, papers: list[str], flat: float,
@@ -58,21 +67,21 @@ def grid_map_files(content, papers: list[str], flat: float) -> dict[str, bytes]:
 
 
 def count_files(content, seed: int, papers: list[str], flat: float,
-                skip: int | None = None) -> dict[str, bytes]:
+                skip: int | None = None, skip_overview: bool = True) -> dict[str, bytes]:
     """The layout and overview of `seed` for every player count but `skip`
-    (every_count_files' second part)."""
+    (every_count_files' second part; with `skip_overview` off, the overviews of `skip` too:
+    the build's board stage, whose board_files leaves them here)."""
     game = content.game
     files: dict[str, bytes] = {}
+    layouts = []
     for players in range(int(game["players"]["min"]), int(game["players"]["max"]) + 1):
-        if players == skip:
+        if players == skip and skip_overview:
             continue
         data = boardmap.layout(players, seed, game)
-        stem = f"board/board-{players}-{seed}"
-        files[f"{stem}.json"] = boardmap.layout_json(data).encode()
-        for paper in papers:
-            files[f"{stem}-overview-{paper}.pdf"] = boardmap.render_overview(content, data,
-                                                                             paper, flat)
-    return files
+        layouts.append(data)
+        if players != skip:
+            files[f"board/board-{players}-{seed}.json"] = boardmap.layout_json(data).encode()
+    return files | overview_files(content, layouts, papers, flat)
 
 
 def build_board(content, players: int, seed: int, out: Path, papers: list[str],

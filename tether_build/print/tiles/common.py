@@ -354,13 +354,15 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
     return out
 
 
-def placed_file(pages: list[tuple[list[float], list[tuple]]]) -> bytes:
+def placed_file(pages: list[tuple[list[float], list[tuple]]], used: bool = False) -> bytes:
     """A PDF file of pages (box in pt, items) that each draw their items in order: an item
     (fragment, x, y) draws the fragment as a Form XObject with its lower left corner at
     (x, y) pt; an item ("clip", (x, y, w, h), items) draws its items clipped to that
-    rectangle (pt). Each fragment's form is written once, and the objects the fragments of
-    one document share (their fonts) once (Writer(share=True)); no bleed (TrimBox and
-    BleedBox are the MediaBox)."""
+    rectangle (pt); an item (fragment, x, y, scale) draws it scaled by `scale` about that
+    corner. Each fragment's form is written once, and the objects the fragments of
+    one document share (their fonts) once (Writer(share=True)); `used`: of those, only the
+    ones the forms drawn refer to (Writer(used=True): a file drawing a few of a document's
+    pages); no bleed (TrimBox and BleedBox are the MediaBox)."""
     from ..pdfparts.pdfasm import num_bytes
 
     def sheets(writer):
@@ -375,17 +377,18 @@ def placed_file(pages: list[tuple[list[float], list[tuple]]]) -> bytes:
                         rect = b" ".join(num_bytes(v) for v in item[1])
                         out += [b"q %s re W n" % rect, *ops(item[2], names), b"Q"]
                         continue
-                    frag, x, y = item
+                    frag, x, y, *scale = item
                     if id(frag) not in forms:
                         forms[id(frag)] = writer.add_form(frag, frag.mediabox)
                     n = names.setdefault(id(frag), len(names))
-                    out.append(b"q 1 0 0 1 %s %s cm /T%d Do Q" % (num_bytes(x), num_bytes(y),
-                                                                  n))
+                    k = num_bytes(scale[0]) if scale else b"1"
+                    out.append(b"q %s 0 0 %s %s %s cm /T%d Do Q" % (k, k, num_bytes(x),
+                                                                    num_bytes(y), n))
                 return out
             content = b"\n".join(ops(placed))
             yield box, {b"T%d" % n: forms[i] for i, n in names.items()}, content
 
-    return _page_file(sheets, share=True)
+    return _page_file(sheets, share=True, used=used)
 
 
 def join(pdfs: list[bytes]) -> bytes:
@@ -406,7 +409,7 @@ def join(pdfs: list[bytes]) -> bytes:
     return _page_file(pages)
 
 
-def _page_file(pages, share: bool = False) -> bytes:
+def _page_file(pages, share: bool = False, used: bool = False) -> bytes:
     """A PDF file of the pages `pages(writer)` yields as it adds their forms to the writer:
     each (box in pt, {XObject name: form object}, content ops drawing them, or None for the
     one form drawn as it is), with no bleed (TrimBox and BleedBox are the MediaBox)."""
@@ -414,7 +417,7 @@ def _page_file(pages, share: bool = False) -> bytes:
 
     from ..pdfparts.pdfasm import Writer, num_bytes, stream
 
-    writer = Writer(share=share)
+    writer = Writer(share=share, used=used)
     catalog, tree = writer.reserve(), writer.reserve()
     kids = []
     for mediabox, forms, ops in pages(writer):
