@@ -156,6 +156,13 @@ def tile_face(spec: TileSpec, cx: float, cy: float, flat: float) -> dict:
 def sheets(content, paper: str, flat: float = common.DEFAULT_TILE_MM,
            scales: dict[str, float] | None = None) -> list[list[dict]]:
     """Pages of tile faces (dicts with page-mm positions) for one paper size."""
+    return [[tile_face(spec, cx, cy, flat) for spec, cx, cy in page]
+            for page in _sheet_slots(content, paper, flat, scales)]
+
+
+def _sheet_slots(content, paper: str, flat: float,
+                 scales: dict[str, float] | None) -> list[list[tuple[TileSpec, float, float]]]:
+    """Pages of (tile, centre x, centre y in page mm) for one paper size (sheets)."""
     slots = honeycomb(common.safe_area(paper), flat)
     if not slots:
         raise common.TetherError(f"a {flat} mm tile does not fit on {paper} paper")
@@ -165,7 +172,7 @@ def sheets(content, paper: str, flat: float = common.DEFAULT_TILE_MM,
                  if (spec.kind == "plain") == plains]
         for start in range(0, len(faces), len(slots)):
             chunk = faces[start:start + len(slots)]
-            pages.append([tile_face(spec, *slots[i], flat) for i, spec in enumerate(chunk)])
+            pages.append([(spec, *slots[i]) for i, spec in enumerate(chunk)])
     return pages
 
 
@@ -200,12 +207,51 @@ def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM,
     width, height = common.paper_size(paper)
     name = describe(content.root, dirty=False)  # the last commit's: edits do not redraw tiles
     version = str(content.game.get("version", "")) + (f" ({name})" if name else "")
-    pages = sheets(content, paper, flat, scales)
+    from ..geometry import PT_PER_MM
+    from ..pdfparts.pdfasm import document_fragments
+
+    slots = _sheet_slots(content, paper, flat, scales)
+    pages = [[tile_face(spec, cx, cy, flat) for spec, cx, cy in page] for page in slots]
     title = f"{common.plain(content, content.game.get('title', ''))} {version}".strip()
-    return common.to_pdf_pages("tiles.html.j2", pages, heads=sheet_heads(content, pages, title),
-                               paper=(width, height), rim=common.RIM, cut=common.CUT,
-                               cut_width=0.2, flat=flat, texture_ink=common.PLAIN_TEXTURE,
-                               version=f"{content.game.get('title', '')} {version}")
+    style = {"rim": common.RIM, "cut": common.CUT, "cut_width": 0.2, "flat": flat,
+             "texture_ink": common.PLAIN_TEXTURE,
+             "version": f"{content.game.get('title', '')} {version}"}
+    pieces_pdf, keys = tile_pieces(content, flat, scales, style)
+    cuts_pdf = common.to_pdf(common.render_html(
+        "tiles.html.j2", pages=pages, heads=sheet_heads(content, pages, title), part="cuts",
+        paper=(width, height), **style))
+    cache = common.current_cache()
+    frags = document_fragments(pieces_pdf, cache)
+    height_pt = height * PT_PER_MM
+    s = common.hex_radius(flat)
+    drawn = []
+    for page, cuts in zip(slots, document_fragments(cuts_pdf, cache), strict=True):
+        placed = [(frags[keys[spec]], (cx - flat / 2 - PIECE_MARGIN_MM) * PT_PER_MM,
+                   height_pt - (cy + s + PIECE_MARGIN_MM) * PT_PER_MM) for spec, cx, cy in page]
+        drawn.append(([0.0, 0.0, width * PT_PER_MM, height_pt], [*placed, (cuts, 0.0, 0.0)]))
+    out = common.Pdf(common.placed_file(drawn))
+    out.pages = len(drawn)
+    out.overflows = tuple(sorted(set(pieces_pdf.overflows) | set(cuts_pdf.overflows)))
+    return out
+
+
+PIECE_MARGIN_MM = 1.0   # around a tile on its piece's page (tile_pieces)
+
+
+def tile_pieces(content, flat: float, scales: dict[str, float] | None, style: dict
+                ) -> tuple[common.Pdf, dict[TileSpec, int]]:
+    """Every kind of tile face (a Capital per faction, one of each other kind) laid out once,
+    with no cut line, each on a page of its own (its box plus PIECE_MARGIN_MM), in one
+    document the same for both papers (the second finds it in the render cache); and each
+    tile's page. The sheets (render_tiles) place these and draw the cut lines and heads
+    over them: a sheet of Plains was 17 tiles laid out, a document a page."""
+    s = common.hex_radius(flat)
+    m = PIECE_MARGIN_MM
+    specs = tile_set(content, scales)
+    faces = [[tile_face(spec, m + flat / 2, m + s, flat)] for spec in specs]
+    pdf = common.to_pdf(common.render_html("tiles.html.j2", pages=faces, part="face",
+                                           paper=(flat + 2 * m, 2 * s + 2 * m), **style))
+    return pdf, {spec: n for n, spec in enumerate(specs)}
 
 
 def tiles_per_page(paper: str, flat: float = common.DEFAULT_TILE_MM) -> int:
