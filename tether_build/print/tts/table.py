@@ -154,14 +154,30 @@ def _token_png(table: Table, item: dict, dpi: int) -> bytes:
                    pages[common.piece_key(item)])
 
 
-def _tile_png(content, spec, flat: float) -> bytes:
-    m, s = 2.0, common.hex_radius(flat)
-    face = tiles.tile_face(spec, m + flat / 2, m + s, flat)
-    html = common.render_html("tiles.html.j2", pages=[[face]],
-                              paper=(flat + 2 * m, 2 * s + 2 * m), rim=common.RIM,
-                              cut=common.RIM, cut_width=0.2, flat=flat,
-                              texture_ink=common.PLAIN_TEXTURE, version="")
-    return _raster(common.to_pdf(html), m, flat, 2 * s, DPI["tile"], "hex")
+TILE_MARGIN_MM = 2.0   # around a tile on its page of the table's tiles document
+
+
+def _tile_pngs(content, flat: float) -> Callable[[tiles.TileSpec], bytes]:
+    """tile -> its picture: the page of one document holding every tile the table shows
+    (a Capital per faction, one of each other special kind), each alone on a page of its
+    size (the printed tile's drawing, its cut line in the rim's colour), laid out when
+    the first picture is drawn; was a document a tile."""
+    from functools import cache
+
+    m, s = TILE_MARGIN_MM, common.hex_radius(flat)
+    specs = [spec for spec in tiles.tile_set(content) if spec.kind != "plain"]
+
+    @cache
+    def document() -> bytes:
+        faces = [[tiles.tile_face(spec, m + flat / 2, m + s, flat)] for spec in specs]
+        return common.to_pdf(common.render_html(
+            "tiles.html.j2", pages=faces, paper=(flat + 2 * m, 2 * s + 2 * m),
+            rim=common.RIM, cut=common.RIM, cut_width=0.2, flat=flat,
+            texture_ink=common.PLAIN_TEXTURE, version=""))
+
+    def png(spec: tiles.TileSpec) -> bytes:
+        return _raster(document(), m, flat, 2 * s, DPI["tile"], "hex", specs.index(spec))
+    return png
 
 
 def _board_png(content, grid: dict, flat: float) -> bytes:
@@ -266,7 +282,8 @@ def build_table(content, cards: list[dict], players: int, seed: int, url: str,
                    description=f"P{'-'.join(map(str, grid['players']))}: seed {seed}")
     table.objects.append(board)
     specs = {s.kind: s for s in tiles.tile_set(content) if s.kind not in ("capital", "plain")}
-    tile_url = {k: table.image(f"tile-{k}.png", lambda s=s: _tile_png(content, s, flat))
+    tile_png = _tile_pngs(content, flat)
+    tile_url = {k: table.image(f"tile-{k}.png", lambda s=s: tile_png(s))
                 for k, s in specs.items()}
     hex_h = 2 * common.hex_radius(flat)
     all_tokens = tokens.token_set(content, cards)
@@ -290,7 +307,7 @@ def build_table(content, cards: list[dict], players: int, seed: int, url: str,
     for i, spec in enumerate(caps):
         x = (i - (len(caps) - 1) / 2) * (flat + 6)
         cap_url = table.image(f"tile-capital-{i + 1}.png",
-                              lambda s=spec: _tile_png(content, s, flat))
+                              lambda s=spec: tile_png(s))
         table.objects.append(_token(table, f"{spec.name} ({spec.sub})", cap_url, flat, hex_h,
                                     _place(x, -map_h / 2 - hex_h, Y), "tile"))
     _tracks_and_bags(table, content, all_tokens, used_values, map_w, map_h, hex_h)
