@@ -96,3 +96,75 @@ def test_cards_gained_unseen_are_dealt_again_from_their_deck(rules):
     g.s.players[1].discard.append(gained[0])
     g.prune_unseen()
     assert list(g.unseen) == [gained[1]]
+
+
+def _world(g, p=0):
+    """A dealt world as seat p's opponents' hands and draw piles, their Permanent VP, p's
+    draw order and the supply decks, by card (what a copy is, not which copy)."""
+    s = g.s
+    ids = [[s.cards[i].defn.id for i in z] for pl in s.players if pl.seat != p
+           for z in (pl.hand, pl.draw)]
+    return (ids, [pl.pvp for pl in s.players if pl.seat != p],
+            [s.cards[i].defn.id for i in s.players[p].draw],
+            {k: [s.cards[i].defn.id for i in v] for k, v in sorted(s.decks.items())},
+            sorted((q, d, s.cards[i].defn.id) for i, (q, d) in g.unseen.items()))
+
+
+def _two_unseen_gains(rules):
+    from tether_build.engine.core import Ctx
+    from tether_build.engine.setup import new_game
+
+    g = new_game(rules, 2, 7, [RandomAgent(), RandomAgent()])
+    card = next(c for c in g.s.cards if c.defn.id == "black_market_pull")
+    g.run_steps(card.defn.effect, Ctx(g, 1, card, locks={}))   # 2 random cards, unseen
+    return g
+
+
+def test_which_cards_another_seat_gained_unseen_does_not_show_in_the_dealt_world(rules):
+    """Seat 1 gained two cards of one deck unseen; in the other game one of them is another
+    card of that deck (its Permanent VP with it). Seat 0's dealt world is the same, card for
+    card: the gains are dealt again together from the deck and all of them (dealt one at a
+    time, the second gain's candidates lacked the first's true card, which differed)."""
+    g = _two_unseen_gains(rules)
+    gained = sorted(i for i, (q, _d) in g.unseen.items() if q == 1)
+    for old in gained:   # either of the two is another card in the other game
+        h = g.clone()
+        s = h.s
+        deck = s.decks[h.unseen[old][1]]
+        new = next(i for i in deck if s.cards[i].defn.id not in
+                   {s.cards[x].defn.id for x in gained})
+        deck[deck.index(new)] = old
+        pl = s.players[1]
+        pl.hand[pl.hand.index(old)] = new
+        pl.pvp += s.cards[new].defn.vp - s.cards[old].defn.vp
+        h.unseen[new] = h.unseen.pop(old)
+        assert g.observation(0) == h.observation(0) and _world(g) != _world(h)
+        for seed in range(6):
+            a, b = g.clone(), h.clone()
+            a.resample(0, random.Random(seed))
+            b.resample(0, random.Random(seed))
+            assert _world(a) == _world(b), (old, seed)
+
+
+def test_which_copy_of_a_card_another_seat_holds_does_not_show_in_the_dealt_world(rules):
+    """Seat 1's draw pile and seat 0's own hold copies of one card (each seat's starter
+    deck its own block of instance numbers); in the other game they trade places. Seat 0
+    knows its draw pile by card, so it cannot tell; its dealt world is the same, card for
+    card: the deal sorts hidden cards by card id first (by instance number the copy from
+    the other block landed elsewhere before the shuffle)."""
+    from tether_build.engine.setup import new_game
+
+    g = new_game(rules, 2, 7, [RandomAgent(), RandomAgent()])
+    s = g.s
+    mine, theirs = s.players[0].draw, s.players[1].draw
+    x, y = next((x, y) for x in theirs for y in mine
+                if s.cards[x].defn.id == s.cards[y].defn.id)
+    h = g.clone()
+    a, b = h.s.players[1].draw, h.s.players[0].draw
+    a[a.index(x)], b[b.index(y)] = y, x
+    assert g.observation(0) == h.observation(0) and x != y
+    for seed in range(6):
+        u, v = g.clone(), h.clone()
+        u.resample(0, random.Random(seed))
+        v.resample(0, random.Random(seed))
+        assert _world(u) == _world(v), seed
