@@ -168,3 +168,59 @@ def test_which_copy_of_a_card_another_seat_holds_does_not_show_in_the_dealt_worl
         u.resample(0, random.Random(seed))
         v.resample(0, random.Random(seed))
         assert _world(u) == _world(v), seed
+
+
+def _nested_root(rules, seed):
+    """A 2-player heuristic game on the kitchen sink stopped at seat 0's first decision
+    searched at a root of its own inside a resolution (search.KINDS other than the Action
+    Step and the bid: targets, moves, modes...) while seat 1 holds a card gained unseen."""
+    from tether_build.engine.search import KINDS
+
+    st = new_state(rules, 2, seed)
+    agents = [HeuristicAgent(), HeuristicAgent()]
+    for a, s in zip(agents, st.agent_seeds):
+        a.seed(s)
+    while not st.is_terminal():
+        p, kind, options, ctx = st.asked()
+        if p == 0 and kind in KINDS and kind not in ("action", "bid") and len(options) > 1:
+            st.game.prune_unseen()
+            if any(q == 1 for q, _deck in st.game.unseen.values()):
+                return st
+        st.apply_index(st.game.ask(agents[p], p, kind, options, ctx))
+    raise AssertionError("no such decision")
+
+
+def _search_root(st, stream=11):
+    p, kind, options, ctx = st.asked()
+    a = SearchAgent(iterations=8)
+    a.rng = random.Random(stream)
+    i = a.choose(st.game.seat_view(p).refresh(kind, options), p, kind, options,
+                 ask_view(ctx))
+    return i, sorted((c.n, c.w) for c in a.root.children.values())
+
+
+def test_the_search_at_a_nested_root_does_not_read_what_its_seat_cannot_see(compiled,
+                                                                          monkeypatch):
+    """The Python search at a decision asked inside a resolution (a Forge's mode here),
+    whose worlds re-run the round to the decision and deal there (as nsearch's nested
+    roots): two games that differ only in what seat 0 cannot see (everything hidden dealt
+    again, as a step recorded in the game, so every re-run carries it: seat 1's unseen gain,
+    its hand and draw pile, every draw order, the decks, the dice) give the same root,
+    visits and summed results exactly, and the same choice. Without the search's own deal
+    they differ: the test can fail."""
+    from tether_build.engine.ruleset import Ruleset
+    from tether_build.engine.state_api import TetherState
+
+    from .native_cases import kitchen_sink
+
+    base = _nested_root(Ruleset.from_compiled(kitchen_sink(compiled)), 5)
+    hidden = base.clone()
+    hidden.resample(0, 99)
+    g, h = base.game, hidden.game
+    assert g.observation(0) == h.observation(0)
+    assert base.observation_string(0) == hidden.observation_string(0)
+    assert sorted(g.unseen) != sorted(h.unseen) or g.s.players[1].hand != h.s.players[1].hand
+    assert len(_search_root(base)[1]) >= 2
+    assert _search_root(base) == _search_root(hidden)
+    monkeypatch.setattr(TetherState, "resample", lambda self, p, seed: None)  # no deal
+    assert _search_root(base) != _search_root(hidden)
