@@ -164,7 +164,7 @@ struct SearchCfg {
   // the card drafted from them), JSON items: part of the seat's information with `views`
   std::string seen;
   // the leak test: perturb_before also trades copies of a card (trade); with `views`, the
-  // first world dealt for each search, by card (Game::dealt_world), JSON items
+  // first world dealt for each search, by card (Game::record_dealt), JSON items
   bool trade = false, dealt_next = false;
   std::string dealt_log;
   std::string trace;      // per searched decision "seat:n:option,visits,summed value|...;"
