@@ -137,7 +137,7 @@ struct SearchCfg {
   // search the seat's other decisions of search.py's KINDS (targets, moves, hit assignment,
   // mine and forge modes...) at a root of their own, as search.py does: each simulation a
   // copy of the round's start with the round's answers so far re-run, dealt in place there
-  bool nested = false;   // off: a leak at a nested root is not yet ruled out (docs/engine.md)
+  bool nested = false;   // off until its strength and cost are measured (docs/engine.md)
   // the search's own stream: -1, the searching seat's agent generator; else each searched
   // decision draws from Random(stream), as a Python SearchAgent whose rng is Random(stream)
   // (the reference test: tests/engine/test_search_reference.py)
