@@ -98,6 +98,8 @@ def main() -> None:
     ap.add_argument("--no-bids", action="store_true", help="search Action Steps only")
     ap.add_argument("--same-worlds", action="store_true",
                     help="the same worlds for every root option (search.cpp same_worlds)")
+    ap.add_argument("--nested", action="store_true",
+                    help="targets, moves, modes and hits searched at a root of their own")
     for k in ("sims", "width", "horizon"):
         ap.add_argument(f"--{k}", type=int, default=None)
     for k in ("explore", "prior_temp", "noise", "gain"):
@@ -110,6 +112,8 @@ def main() -> None:
         search["bids"] = False
     if a.same_worlds:
         search["same_worlds"] = True
+    if a.nested:
+        search["nested"] = True
     CONTENT.append(a.content)
     _TWIN.append(_twin_of(a.content))  # (the pool's processes are forks: they inherit it)
     if _TWIN[0][0] is None:

@@ -96,3 +96,131 @@ def test_cards_gained_unseen_are_dealt_again_from_their_deck(rules):
     g.s.players[1].discard.append(gained[0])
     g.prune_unseen()
     assert list(g.unseen) == [gained[1]]
+
+
+def _world(g, p=0):
+    """A dealt world as seat p's opponents' hands and draw piles, their Permanent VP, p's
+    draw order and the supply decks, by card (what a copy is, not which copy)."""
+    s = g.s
+    ids = [[s.cards[i].defn.id for i in z] for pl in s.players if pl.seat != p
+           for z in (pl.hand, pl.draw)]
+    return (ids, [pl.pvp for pl in s.players if pl.seat != p],
+            [s.cards[i].defn.id for i in s.players[p].draw],
+            {k: [s.cards[i].defn.id for i in v] for k, v in sorted(s.decks.items())},
+            sorted((q, d, s.cards[i].defn.id) for i, (q, d) in g.unseen.items()))
+
+
+def _two_unseen_gains(rules):
+    from tether_build.engine.core import Ctx
+    from tether_build.engine.setup import new_game
+
+    g = new_game(rules, 2, 7, [RandomAgent(), RandomAgent()])
+    card = next(c for c in g.s.cards if c.defn.id == "black_market_pull")
+    g.run_steps(card.defn.effect, Ctx(g, 1, card, locks={}))   # 2 random cards, unseen
+    return g
+
+
+def test_which_cards_another_seat_gained_unseen_does_not_show_in_the_dealt_world(rules):
+    """Seat 1 gained two cards of one deck unseen; in the other game one of them is another
+    card of that deck (its Permanent VP with it). Seat 0's dealt world is the same, card for
+    card: the gains are dealt again together from the deck and all of them (dealt one at a
+    time, the second gain's candidates lacked the first's true card, which differed)."""
+    g = _two_unseen_gains(rules)
+    gained = sorted(i for i, (q, _d) in g.unseen.items() if q == 1)
+    for old in gained:   # either of the two is another card in the other game
+        h = g.clone()
+        s = h.s
+        deck = s.decks[h.unseen[old][1]]
+        new = next(i for i in deck if s.cards[i].defn.id not in
+                   {s.cards[x].defn.id for x in gained})
+        deck[deck.index(new)] = old
+        pl = s.players[1]
+        pl.hand[pl.hand.index(old)] = new
+        pl.pvp += s.cards[new].defn.vp - s.cards[old].defn.vp
+        h.unseen[new] = h.unseen.pop(old)
+        assert g.observation(0) == h.observation(0) and _world(g) != _world(h)
+        for seed in range(6):
+            a, b = g.clone(), h.clone()
+            a.resample(0, random.Random(seed))
+            b.resample(0, random.Random(seed))
+            assert _world(a) == _world(b), (old, seed)
+
+
+def test_which_copy_of_a_card_another_seat_holds_does_not_show_in_the_dealt_world(rules):
+    """Seat 1's draw pile and seat 0's own hold copies of one card (each seat's starter
+    deck its own block of instance numbers); in the other game they trade places. Seat 0
+    knows its draw pile by card, so it cannot tell; its dealt world is the same, card for
+    card: the deal sorts hidden cards by card id first (by instance number the copy from
+    the other block landed elsewhere before the shuffle)."""
+    from tether_build.engine.setup import new_game
+
+    g = new_game(rules, 2, 7, [RandomAgent(), RandomAgent()])
+    s = g.s
+    mine, theirs = s.players[0].draw, s.players[1].draw
+    x, y = next((x, y) for x in theirs for y in mine
+                if s.cards[x].defn.id == s.cards[y].defn.id)
+    h = g.clone()
+    a, b = h.s.players[1].draw, h.s.players[0].draw
+    a[a.index(x)], b[b.index(y)] = y, x
+    assert g.observation(0) == h.observation(0) and x != y
+    for seed in range(6):
+        u, v = g.clone(), h.clone()
+        u.resample(0, random.Random(seed))
+        v.resample(0, random.Random(seed))
+        assert _world(u) == _world(v), seed
+
+
+def _nested_root(rules, seed):
+    """A 2-player heuristic game on the kitchen sink stopped at seat 0's first decision
+    searched at a root of its own inside a resolution (search.KINDS other than the Action
+    Step and the bid: targets, moves, modes...) while seat 1 holds a card gained unseen."""
+    from tether_build.engine.search import KINDS
+
+    st = new_state(rules, 2, seed)
+    agents = [HeuristicAgent(), HeuristicAgent()]
+    for a, s in zip(agents, st.agent_seeds):
+        a.seed(s)
+    while not st.is_terminal():
+        p, kind, options, ctx = st.asked()
+        if p == 0 and kind in KINDS and kind not in ("action", "bid") and len(options) > 1:
+            st.game.prune_unseen()
+            if any(q == 1 for q, _deck in st.game.unseen.values()):
+                return st
+        st.apply_index(st.game.ask(agents[p], p, kind, options, ctx))
+    raise AssertionError("no such decision")
+
+
+def _search_root(st, stream=11):
+    p, kind, options, ctx = st.asked()
+    a = SearchAgent(iterations=8)
+    a.rng = random.Random(stream)
+    i = a.choose(st.game.seat_view(p).refresh(kind, options), p, kind, options,
+                 ask_view(ctx))
+    return i, sorted((c.n, c.w) for c in a.root.children.values())
+
+
+def test_the_search_at_a_nested_root_does_not_read_what_its_seat_cannot_see(compiled,
+                                                                          monkeypatch):
+    """The Python search at a decision asked inside a resolution (a Forge's mode here),
+    whose worlds re-run the round to the decision and deal there (as nsearch's nested
+    roots): two games that differ only in what seat 0 cannot see (everything hidden dealt
+    again, as a step recorded in the game, so every re-run carries it: seat 1's unseen gain,
+    its hand and draw pile, every draw order, the decks, the dice) give the same root,
+    visits and summed results exactly, and the same choice. Without the search's own deal
+    they differ: the test can fail."""
+    from tether_build.engine.ruleset import Ruleset
+    from tether_build.engine.state_api import TetherState
+
+    from .native_cases import kitchen_sink
+
+    base = _nested_root(Ruleset.from_compiled(kitchen_sink(compiled)), 5)
+    hidden = base.clone()
+    hidden.resample(0, 99)
+    g, h = base.game, hidden.game
+    assert g.observation(0) == h.observation(0)
+    assert base.observation_string(0) == hidden.observation_string(0)
+    assert sorted(g.unseen) != sorted(h.unseen) or g.s.players[1].hand != h.s.players[1].hand
+    assert len(_search_root(base)[1]) >= 2
+    assert _search_root(base) == _search_root(hidden)
+    monkeypatch.setattr(TetherState, "resample", lambda self, p, seed: None)  # no deal
+    assert _search_root(base) != _search_root(hidden)

@@ -215,36 +215,71 @@ def test_targets_moves_and_modes_are_searched_at_a_root_of_their_own(native_buil
 def _views(rules, seed, **cfg):
     got = _play(rules, 2, seed, ["heuristic", "nsearch"], search=dict(SMALL, views=True, **cfg))
     s = got["search"]
-    return s["views"], s["trace"].split(";"), s.get("perturbed")
+    return s["views"], s["trace"].split(";"), s.get("perturbed"), s["dealt"]
 
 
-@pytest.mark.parametrize("seed,rnd", [(19, 4), (3, 3)])
+def _informed(v):
+    """The seat's information at a search: its view, its own answers and what it saw
+    shown from hidden places since the game began (revealed cards, drafted cards)."""
+    return v["view"], v["mine"], v["seen"]
+
+
+@pytest.mark.parametrize("nested", [False, True])
+@pytest.mark.parametrize("seed,rnd", [(19, 4), (3, 3), (7, 4)])
 def test_a_difference_made_before_the_step_began_does_not_reach_the_search(native_built,
-                                                                           sink, seed, rnd):
+                                                                           sink, seed, rnd,
+                                                                           nested):
     """The leak test with the difference made earlier: as round `rnd`'s first Action Step
     starts, what seat 1 (nsearch) cannot see is made otherwise in the game itself (another
     seat's draw pile reversed, a card it gained unseen rounds ago and still holds hidden
     swapped for another card of its deck, every supply deck reversed; `perturb_round`).
-    At every search after it while the seat's view and its own answers (its information
-    state) are the same, the hidden truth differs and the search's visits and summed
-    values are the same, exactly (the choice with them). Without the deal they differ: the
-    test can fail. (Action Step and bid roots: `nested` off: a nested root at the round's end
-    still differs; not yet found why.)"""
-    plain, pt, _ = _views(sink, seed, nested=False)
-    cut, ct, counts = _views(sink, seed, nested=False, perturb_round=rnd, perturb_step=0)
+    At every search after it while the seat's information is the same (its view, its own
+    answers, and what it saw revealed or drafted from a hidden place: a card drafted from a
+    reversed deck is seen by all), the hidden truth differs and the search's visits and
+    summed values are the same, exactly (the choice with them), at the Action Step and bid
+    roots and, with `nested`, at the targets', moves', modes' and hits' roots, which re-run
+    the round from a kept copy and deal at the decision. Without the deal they differ: the
+    test can fail. (An earlier form compared the view alone; a card drafted in view from a
+    reversed deck then made the games differ in what the seat saw, which read as a leak at
+    a nested root.)"""
+    plain, pt, _, _ = _views(sink, seed, nested=nested)
+    cut, ct, counts, _ = _views(sink, seed, nested=nested, perturb_round=rnd, perturb_step=0)
     assert counts[2] > 0    # (counts[0]: unseen gains swapped, where one waits hidden)
-    compared = 0
+    compared, kinds = 0, set()
     for k, (a, b) in enumerate(zip(plain, cut)):
         if not b["after"]:
             continue
-        if (a["view"], a["mine"]) != (b["view"], b["mine"]):
+        if _informed(a) != _informed(b):
             break
         assert a["hidden"] != b["hidden"]
         assert pt[k] == ct[k], k
         compared += 1
+        kinds.add((a["kind"], a["nested"]))
     assert compared >= 3
-    _blind, bt, _ = _views(sink, seed, nested=False, deal=False)
-    blind_cut, bct, _ = _views(sink, seed, nested=False, deal=False, perturb_round=rnd,
-                               perturb_step=0)
+    if nested:   # nested roots compared too (moves; hexes, Champions, forge; mine, forge)
+        assert any(n for _kind, n in kinds)
+    _blind, bt, _, _ = _views(sink, seed, nested=nested, deal=False)
+    blind_cut, bct, _, _ = _views(sink, seed, nested=nested, deal=False, perturb_round=rnd,
+                                  perturb_step=0)
     after = [k for k, b in enumerate(blind_cut) if b["after"]][:compared]
     assert any(bt[k] != bct[k] for k in after)
+
+
+@pytest.mark.parametrize("nested", [False, True])
+@pytest.mark.parametrize("seed,rnd", [(19, 4), (3, 3)])
+def test_which_copy_of_a_card_another_seat_holds_does_not_show_in_the_dealt_world(
+        native_built, sink, seed, rnd, nested):
+    """Two games that differ only in which copy of a card another seat holds (a card of its
+    draw pile traded with another copy of the same card in the searching seat's own draw
+    pile, `trade`; the seat knows its draw pile by card only): the first world dealt at the
+    next search is the same, card for card in every hidden place. The deal orders hidden
+    cards by card (then overrides and counter), not by instance number: sorted by instance,
+    a copy from the other seat's block of instances lands elsewhere in the shuffle."""
+    plain, _, _, pd = _views(sink, seed, nested=nested)
+    cut, _, counts, cd = _views(sink, seed, nested=nested, perturb_round=rnd, perturb_step=0,
+                                trade=True)
+    assert counts[1] == 1
+    k = next(k for k, b in enumerate(cut) if b["after"])
+    assert _informed(plain[k]) == _informed(cut[k])
+    assert plain[k]["hidden"] != cut[k]["hidden"]
+    assert pd[k] == cd[k]

@@ -23,6 +23,8 @@ import random
 from .index import Index
 from .topo import edge_ends
 
+OVER_KEYS = ("burn", "gold", "initiative", "mana")  # a card's overrides, in the deals' order
+
 
 class ViewsMixin:
     """Clone, observation and determinization of a Game."""
@@ -78,54 +80,87 @@ class ViewsMixin:
         return g
 
     def resample(self, p: int, rng: random.Random) -> None:
-        """In place, deal again what seat p cannot see, from what p knows: each card another
-        seat gained unseen by p (`Game.unseen`: a random or chosen gain from a supply deck)
-        becomes a card drawn from that deck's unseen cards and itself, and that seat's
+        """In place, deal again what seat p cannot see, from what p knows: the cards other
+        seats gained unseen by p (`Game.unseen`: a random or chosen gain from a supply deck)
+        are dealt again from their deck's unseen cards and themselves, and each seat's
         Permanent VP changes by the difference (§15.4: the rest of it, the Victory cards it
         gained in view and the VP its cards' effects gave, p could count); then other seats'
         hands and draw piles are dealt again from their pool (a card chosen this Action
         Step stays in hand: it is about to be revealed), p's draw order and every supply
         deck's order (by deck name) are shuffled and the dice reseeded. Each hidden list is
-        sorted before it is shuffled, so the dealt world does not depend on the hidden order
-        it came from. The native search deals draw for draw the same (search.cpp
-        `determinize`; tests/engine/test_search_reference.py)."""
+        sorted by what p can know of a card (`_deal_key`: its card id, overrides and
+        counter, the instance last) before it is shuffled, so the dealt world depends
+        neither on the hidden order it came from nor on which copy of a card is where. The
+        native search deals draw for draw the same (search.cpp `determinize`;
+        tests/engine/test_search_reference.py)."""
         s = self.s
         self.prune_unseen()
+        key = self._deal_key
+        self._redeal_unseen(p, rng)
         for pl in s.players:
             if pl.seat == p:
-                pl.draw.sort()
+                pl.draw.sort(key=key)
                 rng.shuffle(pl.draw)
                 continue
-            self._redeal_unseen(pl, rng)
             keep = [i for i in pl.hand if i in self.pending]
-            pool = sorted([i for i in pl.hand if i not in self.pending] + pl.draw)
+            pool = sorted([i for i in pl.hand if i not in self.pending] + pl.draw, key=key)
             rng.shuffle(pool)
             k = len(pl.hand) - len(keep)
             pl.hand[:], pl.draw[:] = keep + pool[:k], pool[k:]
         for name in sorted(s.decks):
             deck = s.decks[name]
-            deck.sort()
+            deck.sort(key=key)
             rng.shuffle(deck)
         self.rng.seed(rng.getrandbits(64))
 
-    def _redeal_unseen(self, pl, rng: random.Random) -> None:
-        """Each card seat `pl` gained unseen (and still holds hidden), in card order, becomes
-        one of its deck's cards or itself, uniformly (drawn from the sorted list of both);
-        its overrides and Permanent VP go with it."""
+    def _known_key(self, i: int) -> tuple:
+        """What any seat can know of card instance i besides its card id: its overrides
+        (`OVER_KEYS`) and its counter."""
+        c = self.s.cards[i]
+        o = c.over
+        return (*(x for k in OVER_KEYS for x in (k in o, int(o.get(k, 0)))), c.counter)
+
+    def _deal_key(self, i: int) -> tuple:
+        """The deals' order of hidden cards (search.cpp `deal_less`): card id, what else
+        can be known of the card, then the instance (a tie-break among copies alike)."""
+        return (self.s.cards[i].defn.id, self._known_key(i), i)
+
+    def _redeal_unseen(self, p: int, rng: random.Random) -> None:
+        """The cards other seats gained unseen by p (and still hold hidden) dealt again,
+        deck by deck (by name), draw for draw as search.cpp `redeal_unseen`: every such card
+        of a deck goes back into it (the deck and they, sorted), then each gain in turn (by
+        its seat, overrides and counter, then the deal's order) takes a card drawn from what
+        is left. Which card a seat gained is unseen, so the pool of all of them is what p
+        knows, whoever holds them. A new card takes the overrides of the gain it replaces;
+        gains that went back into the deck take those of the deck's cards drawn in their
+        place; each seat's Permanent VP changes by the difference."""
         s, unseen = self.s, self.unseen
-        for iid in sorted(i for i in pl.hand + pl.draw
-                          if unseen.get(i, (-1,))[0] == pl.seat and i not in self.pending):
-            deck = s.decks.get(unseen[iid][1])
-            if not deck:
-                continue
-            cands = sorted(deck + [iid])
-            c = cands[int(rng.random() * len(cands))]
-            if c == iid:
-                continue  # it is itself
-            deck[deck.index(c)] = iid
-            zone = pl.hand if iid in pl.hand else pl.draw
-            zone[zone.index(iid)] = c
-            old, new = s.cards[iid], s.cards[c]
-            old.over, new.over = new.over, old.over
-            pl.pvp += new.defn.vp - old.defn.vp
-            unseen[c] = unseen.pop(iid)
+        gains: dict = {}
+        for iid, (q, name) in unseen.items():
+            if q != p and iid not in self.pending and name in s.decks:
+                gains.setdefault(name, []).append(iid)
+        key = self._deal_key
+        for name in sorted(gains):
+            deck = s.decks[name]
+            G = sorted(gains[name], key=lambda i: (unseen[i][0], self._known_key(i), key(i)))
+            rest = sorted(deck + G, key=key)
+            got = [rest.pop(int(rng.random() * len(rest))) for _ in G]
+            where, over = [], []
+            for g in G:
+                pl = s.players[unseen[g][0]]
+                zone = pl.hand if g in pl.hand else pl.draw
+                where.append((zone, zone.index(g)))
+                over.append(s.cards[g].over)
+            back = sorted((g for g in G if g not in got), key=key)
+            taken = [c for c in got if c not in G]
+            for g, c in zip(back, taken):
+                s.cards[g].over = s.cards[c].over
+            owner = [unseen[g][0] for g in G]
+            for (zone, k), g, c, q, o in zip(where, G, got, owner, over):
+                zone[k] = c
+                s.cards[c].over = o
+                s.players[q].pvp += s.cards[c].defn.vp - s.cards[g].defn.vp
+                del unseen[g]
+            for c, q in zip(got, owner):
+                unseen[c] = (q, name)
+            deck[:] = rest

@@ -214,7 +214,7 @@ static std::string play_one(Engine& E, int players, int64_t seed,
          (cfg.views ? ",\"views\":[" + sc.view_log + "],\"perturbed\":[" +
                           std::to_string(sc.perturbed[0]) + "," +
                           std::to_string(sc.perturbed[1]) + "," +
-                          std::to_string(sc.perturbed[2]) + "]"
+                          std::to_string(sc.perturbed[2]) + "],\"dealt\":[" + sc.dealt_log + "]"
                     : std::string()) + "}";
   if (log) o += ",\"events\":[" + g.ev + "],\"snapshot\":" + g.snapshot();
   return o + "}";
@@ -303,6 +303,7 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("perturb_round")) cfg.perturb_round = x->num();
       if (const tn::J* x = sj->get("perturb_step")) cfg.perturb_step = x->num();
       if (const tn::J* x = sj->get("views")) cfg.views = x->truthy();
+      if (const tn::J* x = sj->get("trade")) cfg.trade = x->truthy();
     }
     bool first = true;
     for (auto& gm : req.at("games").a) {

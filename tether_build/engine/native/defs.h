@@ -310,6 +310,7 @@ struct Votes {
 
 struct CardDef {
   int idx = 0;
+  int id_rank = 0;  // its place among the definitions sorted by card id (the deals' order)
   std::string id, name, deck, age, type, category;
   Votes effect_votes, ability_votes;  // raw effect; the Champion's abilities' steps
   int64_t mana = 0, gold = 0, copies = 1, vp = 0;

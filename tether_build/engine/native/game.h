@@ -137,7 +137,7 @@ struct SearchCfg {
   // search the seat's other decisions of search.py's KINDS (targets, moves, hit assignment,
   // mine and forge modes...) at a root of their own, as search.py does: each simulation a
   // copy of the round's start with the round's answers so far re-run, dealt in place there
-  bool nested = false;   // off: a leak at a nested root is not yet ruled out (docs/engine.md)
+  bool nested = false;   // off until its strength and cost are measured (docs/engine.md)
   // the search's own stream: -1, the searching seat's agent generator; else each searched
   // decision draws from Random(stream), as a Python SearchAgent whose rng is Random(stream)
   // (the reference test: tests/engine/test_search_reference.py)
@@ -160,6 +160,13 @@ struct SearchCfg {
   bool views = false;
   std::string view_log;
   std::string mine;  // the seat's own answers so far, JSON items ["kind", id]
+  // what every seat saw shown from a hidden place (Game::shown: cards revealed from a deck,
+  // the card drafted from them), JSON items: part of the seat's information with `views`
+  std::string seen;
+  // the leak test: perturb_before also trades copies of a card (trade); with `views`, the
+  // first world dealt for each search, by card (Game::record_dealt), JSON items
+  bool trade = false, dealt_next = false;
+  std::string dealt_log;
   std::string trace;      // per searched decision "seat:n:option,visits,summed value|...;"
   // a replay (benchmarks/bench_nsearch_openspiel.py): the game is played by these answers,
   // every seat's, in the order asked; the decision after them is answered as the seat's
@@ -410,6 +417,7 @@ struct Game {
       MT r;
       r.seed_mag(pre_seed);
       determinize(tree_seat, r, false);
+      if (scfg && scfg->dealt_next) record_dealt(tree_seat);
     }
     if (replay_pending()) {
       i = scfg->replay[replay_at++];
@@ -450,8 +458,13 @@ struct Game {
     return i;
   }
   void own_answer(const char* kind, const std::string& repr);
+  void shown(const char* what, int p, const std::vector<int>& iids) {  // (the leak test)
+    if (scfg && scfg->views && !in_sim) shown_record(what, p, iids);
+  }
+  void shown_record(const char* what, int p, const std::vector<int>& iids);
   void perturb_before(int p);
   std::string hidden_truth(int p) const;
+  void record_dealt(int p);  // (the leak test: the first world dealt for a search)
   void keep_round(int entry);
   // a nested root's simulation copy: the answers it re-runs first (pre), then the deal
   std::vector<int> pre;
@@ -505,6 +518,13 @@ struct Game {
   double simulate_tree(int p, MT& stream, int entry, STree& T);
   void relink(const Game& from);
   void determinize(int p, MT& r, bool resume = true);
+  // the deals' order of hidden cards (views.Game._deal_key): what a seat can know of a card
+  // (its card id, its overrides, its counter), then the instance as a last tie-break
+  bool deal_less(int a, int b) const;
+  void sort_hidden(std::vector<int>& v) const {
+    std::sort(v.begin(), v.end(), [this](int a, int b) { return deal_less(a, b); });
+  }
+  void redeal_unseen(int p, MT& r, const std::function<bool(int)>& chosen);
   // the state API's observations and worlds (nview.cpp)
   std::string seat_view(int p) const;  // what seat p may know, as views.observation's JSON
   std::string public_board() const;    // every hex and Champion, for an option's words

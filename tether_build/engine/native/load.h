@@ -701,6 +701,8 @@ struct Loader {
       R.by_id[d->id] = d.get();
       R.cards.push_back(std::move(d));
     }
+    int rank = 0;  // (by_id is a std::map: by card id, as Python sorts the ids)
+    for (auto& kv : R.by_id) kv.second->id_rank = rank++;
     for (auto& kv : factions.at("factions").o) {
       auto f = std::make_unique<Faction>();
       f->id = kv.first;

@@ -777,6 +777,7 @@ std::vector<int> Game::reveal(const std::string& deck, int64_t n) {
     pile.pop_back();
   }
   revealed.insert(revealed.end(), got.begin(), got.end());
+  shown("reveal", -1, got);
   return got;
 }
 
@@ -802,6 +803,7 @@ int Game::draft(int p, const std::string& deck, int64_t reveal_n, const char* ki
   std::vector<int> shown = reveal(deck, reveal_n + pick_extra(p));
   if (shown.empty()) return -1;
   int pick = pick_card(p, kind, shown, optional);
+  this->shown("pick", p, pick >= 0 ? std::vector<int>{pick} : std::vector<int>{});
   if (pick >= 0) {
     take_revealed(pick);
     gain_card(p, pick, to_hand);

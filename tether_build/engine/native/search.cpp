@@ -27,6 +27,7 @@
 // Every number is drawn from the searching seat's own agent generator, so a seeded game is
 // the same game.
 #include <cmath>
+#include <tuple>
 #include <cstdio>
 #include <ctime>
 #include <type_traits>
@@ -105,61 +106,126 @@ void Game::fork_to_end(int step) {
   fork_ends.push_back(c.ev + "|" + c.snapshot());
 }
 
+// The deals' order of hidden cards (views.Game._deal_key): by what a seat can know of a card,
+// its card id, then its overrides and its counter, and only then by instance, so which copy of
+// a card sits where (an instance number) does not change what is dealt
+static auto known_key(const CardInst& c) {  // its overrides and its counter
+  const Overrides& o = c.over;  // (views.OVER_KEYS: burn, gold, initiative, mana)
+  return std::make_tuple(o.has_burn, o.has_burn ? (int64_t)o.burn : 0, o.has_gold,
+                         o.has_gold ? o.gold : 0, o.has_initiative,
+                         o.has_initiative ? o.initiative : 0, o.has_mana,
+                         o.has_mana ? o.mana : 0, c.counter);
+}
+
+bool Game::deal_less(int a, int b) const {
+  const CardInst& x = cards[(size_t)a];
+  const CardInst& y = cards[(size_t)b];
+  if (x.defn->id_rank != y.defn->id_rank) return x.defn->id_rank < y.defn->id_rank;
+  auto kx = known_key(x), ky = known_key(y);
+  if (kx != ky) return kx < ky;
+  return a < b;
+}
+
+// The cards other seats gained unseen by p (Game::unseen) dealt again, deck by deck (by name):
+// views.Game._redeal_unseen, draw for draw. Every such card of a deck goes back into it (the
+// deck and they, sorted), then each gain in turn (by its seat, its overrides and counter, then
+// the deal's order) takes a card drawn from what is left. Which card a seat gained is unseen, so the
+// pool of all of them is what p knows, whoever holds them. A new card takes the overrides of
+// the gain it replaces; the gains that went back into the deck take those of the deck's
+// cards drawn in their place; each seat's Permanent VP changes by the difference.
+void Game::redeal_unseen(int p, MT& r, const std::function<bool(int)>& chosen) {
+  std::map<std::string, std::vector<int>> gains;
+  for (auto& g : unseen)
+    if (g.second.first != p && !chosen(g.first) && decks.count(g.second.second))
+      gains[g.second.second].push_back(g.first);
+  for (auto& kv : gains) {
+    std::vector<int>& G = kv.second;
+    std::vector<int>& deck = decks[kv.first];
+    std::sort(G.begin(), G.end(), [this](int a, int b) {  // by what p knows of each gain
+      int qa = unseen.at(a).first, qb = unseen.at(b).first;
+      if (qa != qb) return qa < qb;
+      auto ka = known_key(cards[(size_t)a]), kb = known_key(cards[(size_t)b]);
+      if (ka != kb) return ka < kb;
+      return deal_less(a, b);  // (gains alike in all that: any order deals the same)
+    });
+    std::vector<int> all = deck;
+    all.insert(all.end(), G.begin(), G.end());
+    sort_hidden(all);
+    std::vector<int> got;
+    for (size_t k = 0; k < G.size(); ++k) {
+      size_t i = (size_t)(r.random() * (double)all.size());
+      got.push_back(all[i]);
+      all.erase(all.begin() + (long)i);
+    }
+    // where each gain is (its seat's hand or draw pile) and its overrides, before any moves
+    std::vector<std::pair<std::vector<int>*, size_t>> at;
+    std::vector<Overrides> over;
+    for (int g : G) {
+      Player& pl = players[(size_t)unseen.at(g).first];
+      auto h = std::find(pl.hand.begin(), pl.hand.end(), g);
+      if (h != pl.hand.end())
+        at.push_back({&pl.hand, (size_t)(h - pl.hand.begin())});
+      else
+        at.push_back({&pl.draw, (size_t)(std::find(pl.draw.begin(), pl.draw.end(), g) - pl.draw.begin())});
+      over.push_back(cards[(size_t)g].over);
+    }
+    std::vector<int> back, taken;  // gains back in the deck; deck cards drawn for a gain
+    for (int g : G)
+      if (std::find(got.begin(), got.end(), g) == got.end()) back.push_back(g);
+    for (int c : got)
+      if (std::find(G.begin(), G.end(), c) == G.end()) taken.push_back(c);
+    sort_hidden(back);
+    for (size_t k = 0; k < back.size(); ++k) cards[(size_t)back[k]].over = cards[(size_t)taken[k]].over;
+    std::vector<int> owner;
+    for (int g : G) owner.push_back(unseen.at(g).first);
+    for (size_t k = 0; k < G.size(); ++k) {
+      int g = G[k], c = got[k];
+      (*at[k].first)[at[k].second] = c;
+      cards[(size_t)c].over = over[k];
+      players[(size_t)owner[k]].pvp += cards[(size_t)c].defn->vp - cards[(size_t)g].defn->vp;
+      unseen.erase(g);
+    }
+    for (size_t k = 0; k < G.size(); ++k) unseen[got[k]] = {owner[k], kv.first};
+    deck = all;
+  }
+}
+
 // Deal again what seat p cannot see, from what p knows: views.Game.resample, draw for draw
-// (the reference test holds the two together). Seat by seat: p's own draw order is shuffled;
-// for another seat, each card it gained unseen (Game.unseen, in card order) becomes any of
-// its deck's cards or itself, uniformly, its overrides and Permanent VP going with it, then
-// its hand and draw pile are dealt again from their pool. Then every supply deck (by name)
-// is shuffled and the dice reseeded. Each hidden list is sorted before it is shuffled, so the
-// dealt world does not depend on the hidden order it came from. With `resume` the copy
-// resumes at the start of the Action Step or the auction: no card is chosen yet, pending is
-// emptied. Else (a nested root: dealt in place at the searched decision) a card chosen this
-// Action Step stays in its seat's hand, first (it is about to be revealed), as in Python.
+// (the reference test holds the two together). First the cards other seats gained unseen
+// (redeal_unseen), then seat by seat: p's own draw order is shuffled; another seat's hand and
+// draw pile are dealt again from their pool. Then every supply deck (by name) is shuffled and
+// the dice reseeded. Each hidden list is sorted (deal_less: by card, not by instance) before
+// it is shuffled, so the dealt world does not depend on the hidden order it came from, nor on
+// which copy of a card is where. With `resume` the copy resumes at the start of the Action
+// Step or the auction: no card is chosen yet, pending is emptied. Else (a nested root: dealt
+// in place at the searched decision) a card chosen this Action Step stays in its seat's hand,
+// first (it is about to be revealed), as in Python.
 void Game::determinize(int p, MT& r, bool resume) {
   prune_unseen();
   if (resume) pending.clear();  // the seats that chose before p this step choose again
   auto chosen = [this](int iid) {
     return std::find(pending.begin(), pending.end(), iid) != pending.end();
   };
+  redeal_unseen(p, r, chosen);
   for (int q = 0; q < P; ++q) {
     Player& pl = players[q];
     if (q == p) {
-      std::sort(pl.draw.begin(), pl.draw.end());
+      sort_hidden(pl.draw);
       r.shuffle(pl.draw);
       continue;
-    }
-    std::vector<int> mine;  // views._redeal_unseen
-    for (auto& g : unseen)
-      if (g.second.first == q && !chosen(g.first)) mine.push_back(g.first);
-    for (int iid : mine) {
-      const std::string name = unseen.at(iid).second;
-      auto d = decks.find(name);
-      if (d == decks.end() || d->second.empty()) continue;
-      std::vector<int> cands = d->second;
-      cands.push_back(iid);
-      std::sort(cands.begin(), cands.end());
-      int c = cands[(size_t)(r.random() * (double)cands.size())];
-      if (c == iid) continue;  // it is itself
-      *std::find(d->second.begin(), d->second.end(), c) = iid;
-      auto& zone = std::find(pl.hand.begin(), pl.hand.end(), iid) != pl.hand.end() ? pl.hand : pl.draw;
-      *std::find(zone.begin(), zone.end(), iid) = c;
-      std::swap(cards[iid].over, cards[c].over);
-      pl.pvp += cards[c].defn->vp - cards[iid].defn->vp;
-      unseen.erase(iid);
-      unseen[c] = {q, name};
     }
     std::vector<int> keep, pool;
     for (int iid : pl.hand) (chosen(iid) ? keep : pool).push_back(iid);
     size_t k = pool.size();
     pool.insert(pool.end(), pl.draw.begin(), pl.draw.end());
-    std::sort(pool.begin(), pool.end());
+    sort_hidden(pool);
     r.shuffle(pool);
     keep.insert(keep.end(), pool.begin(), pool.begin() + (long)k);
     pl.hand = keep;
     pl.draw.assign(pool.begin() + (long)k, pool.end());
   }
   for (auto& kv : decks) {  // (a std::map: by name, as views sorts them)
-    std::sort(kv.second.begin(), kv.second.end());
+    sort_hidden(kv.second);
     r.shuffle(kv.second);
   }
   rng.seed_mag(r.bits64());
@@ -169,11 +235,11 @@ void Game::determinize(int p, MT& r, bool resume) {
 // that step starts, what seat p cannot see is made otherwise, and nothing p can see: for
 // each other seat, a card it gained unseen that waits in its draw pile becomes another card
 // of that deck (another definition where the deck has one; its overrides and Permanent VP
-// go with it, as a deal would) and its draw pile is reversed; every supply deck is reversed.
-// (Not the dice, nor p's own draw order: they show within the round. Nor a card of a hand
-// traded for another instance of the same card: the deal, as views.Game.resample's, sorts a
-// pool by instance, so which instance was played shows in it: a known small leak.)
-// `perturbed` counts the changes: gains, (trades: none), piles reversed.
+// go with it, as a deal would), a card of its draw pile trades places with another copy of
+// the same card in p's own draw pile (which copy is where: p knows its draw pile by card),
+// and its draw pile is reversed; every supply deck is reversed. (Not the dice, nor p's own
+// draw order: they show within the round.) `perturbed` counts the changes: gains, trades,
+// piles reversed.
 void Game::perturb_before(int p) {
   prune_unseen();
   for (int q = 0; q < P; ++q) {
@@ -200,6 +266,20 @@ void Game::perturb_before(int p) {
       unseen.erase(iid);
       unseen[c] = {q, name};
       scfg->perturbed[0]++;
+    }
+    bool traded = !scfg->trade;  // a copy of a card traded with p's own draw pile
+    for (int& x : pl.draw) {
+      if (traded) break;
+      for (int& y : players[p].draw) {
+        const CardInst& a = cards[(size_t)x];
+        const CardInst& b = cards[(size_t)y];
+        if (a.defn != b.defn || x == y || a.over.any() || b.over.any() || a.counter != b.counter)
+          continue;
+        std::swap(x, y);
+        scfg->perturbed[1]++;
+        traded = true;
+        break;
+      }
     }
     if (pl.draw.size() > 1) {
       std::reverse(pl.draw.begin(), pl.draw.end());
@@ -240,6 +320,41 @@ void Game::own_answer(const char* kind, const std::string& repr) {
   m += "[";
   put_str(m, kind);
   m += "," + std::to_string(option_id(kind, repr)) + "]";
+}
+
+// the world dealt for seat p, by card (the leak test compares it): every other seat's hand
+// and draw pile in order, its Permanent VP, p's draw order, every supply deck in order
+void Game::record_dealt(int p) {
+  scfg->dealt_next = false;
+  std::string& o = scfg->dealt_log;
+  if (!o.empty()) o += ",";
+  o += "[";
+  auto ids = [this, &o](const std::vector<int>& v) {
+    o += "[";
+    for (size_t k = 0; k < v.size(); ++k) {
+      if (k) o += ",";
+      put_str(o, cards[(size_t)v[k]].defn->id);
+    }
+    o += "],";
+  };
+  for (int q = 0; q < P; ++q)
+    if (q != p) {
+      ids(players[q].hand);
+      ids(players[q].draw);
+      o += std::to_string(players[q].pvp) + ",";
+    }
+  ids(players[p].draw);
+  for (auto& kv : decks) ids(kv.second);
+  o.back() = ']';
+}
+
+// what every seat saw shown (Game::shown), for the leak test's information states
+void Game::shown_record(const char* what, int p, const std::vector<int>& iids) {
+  std::string& o = scfg->seen;
+  if (!o.empty()) o += ",";
+  o += "[";
+  put_str(o, what);
+  o += "," + std::to_string(p) + "," + defn_list(iids) + "]";
 }
 
 // The nested roots' footing: as a round or an Action Step starts (entry: -1, or the step), a
@@ -503,6 +618,7 @@ double Game::simulate_tree(int p, MT& stream, int entry, STree& T) {
     c.pre_seed = deal;
   } else if (scfg->deal) {
     c.determinize(p, r);
+    if (scfg->dealt_next) c.record_dealt(p);
   } else {
     c.pending.clear();
   }
@@ -537,12 +653,14 @@ int Game::search_root(int p, const char* kind, size_t n, const Ask& ask, int ent
   if (!std::strcmp(kind, "bid")) C.searched_bids++;
   if (entry == NESTED) C.searched_nested++;
   if (C.perturb && C.searched == 1) perturb_hidden(p);
+  C.dealt_next = C.views;
   if (C.views) {  // the leak test: what p knows and the hidden truth as this search starts
     if (!C.view_log.empty()) C.view_log += ",";
     C.view_log += "{\"round\":" + std::to_string(round) + ",\"step\":" +
-                  std::to_string(action_step) + ",\"after\":" +
+                  std::to_string(action_step) + ",\"kind\":\"" + kind +
+                  "\",\"nested\":" + std::to_string(entry == NESTED ? 1 : 0) + ",\"after\":" +
                   std::to_string(C.perturbed_done ? 1 : 0) + ",\"view\":" + seat_view(p) +
-                  ",\"mine\":[" + C.mine + "],\"hidden\":" + hidden_truth(p) + "}";
+                  ",\"mine\":[" + C.mine + "],\"seen\":[" + C.seen + "],\"hidden\":" + hidden_truth(p) + "}";
   }
   STree T;
   T.cfg = &C;
