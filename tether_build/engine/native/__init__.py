@@ -184,7 +184,7 @@ class NativeRules:
                               **({"agents": g[2]} if len(g) > 2 else {}),
                               **({"check": True} if len(g) > 3 and g[3] else {})}
                              for g in games]}
-        if any(len(g) > 2 and any(a.startswith("heuristic") or a == "nsearch" for a in g[2])
+        if any(len(g) > 2 and any(a.startswith(("heuristic", "nsearch")) for a in g[2])
                for g in games):
             request["weights"] = heuristic_weights()
         if search:
