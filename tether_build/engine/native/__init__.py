@@ -221,6 +221,8 @@ def for_rules(rules) -> NativeRules | None:
 
 
 AGENTS = ("random", "heuristic", "nsearch")  # the agents the native engine plays, by name
+# (the engine also seats "heuristic-single" and "nsearch-single": offered one decision at a
+# time, no whole plays, as the check's sweep and the search reference test seat them)
 # the nsearch agent's settings in simulate and the balance lab (search.cpp: sims, width,
 # horizon, explore, prior_temp, noise, bids, same_worlds); an unset one keeps search.cpp's default
 SEARCH: dict = {}
