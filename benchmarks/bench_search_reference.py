@@ -2,6 +2,7 @@
 
     python3 benchmarks/bench_search_reference.py                 # 2 and 4 players, 2 seeds
     python3 benchmarks/bench_search_reference.py --players 2 --seeds 3 4 --sims 16
+    python3 benchmarks/bench_search_reference.py --players 2 --seeds 0 --single
 
 At every decision nsearch searches (a seat's Action Step choice and its bids, two options
 or more) of seeded heuristic games on the fixture content, the Python SearchAgent and
@@ -34,17 +35,21 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="+", default=[2, 4])
     ap.add_argument("--seeds", type=int, nargs="+", default=[3, 5])
     ap.add_argument("--sims", type=int, default=8)
+    ap.add_argument("--single", action="store_true", help="every seat offered one decision "
+                    "at a time (no whole plays: a declaration can fail, and a seat's later "
+                    "choice of the step is compared too)")
     a = ap.parse_args()
     c = load_content(Path(a.content))
     rules = Ruleset.from_compiled(compile_engine(normalized_cards(c), c))
     for players in a.players:
         for seed in a.seeds:
             c0 = time.process_time()
-            rows = compare(rules, players, seed, a.sims)
+            rows = compare(rules, players, seed, a.sims, single=a.single)
             same = sum(r[2] == r[4] for r in rows)
             roots = sum(r[3] == r[5] for r in rows)
             print(f"{players} players, seed {seed}, {a.sims} worlds: {len(rows)} searched "
-                  f"decisions ({sum(r[0] == 'bid' for r in rows)} bids), the same choice "
+                  f"decisions ({sum(r[0] == 'bid' for r in rows)} bids, "
+                  f"{sum(r[7] for r in rows)} later choices of a step), the same choice "
                   f"{same}, the same root {roots}; {time.process_time() - c0:.1f} CPU-s",
                   flush=True)
 

@@ -35,9 +35,10 @@ def sink(compiled):
     return Ruleset.from_compiled(kitchen_sink(compiled))
 
 
-def _native(rules, players, seed, seat, history, factions, search):
-    agents = ["heuristic"] * players
-    agents[seat] = "nsearch"
+def _native(rules, players, seed, seat, history, factions, search, single=False):
+    way = "-single" if single else ""
+    agents = ["heuristic" + way] * players
+    agents[seat] = "nsearch" + way
     declined: list = []
     got = native.for_rules(rules).play(players, [(seed, factions, agents)], Options().to_dict(),
                                        search={**search, "replay": history},
@@ -60,12 +61,15 @@ def _python_root(agent) -> list:
 
 
 def compare(rules, players: int, seed: int, sims: int, first: int = 0,
-            count: int | None = None, kinds=("action", "bid"), same_worlds: bool = False
-            ) -> list:
+            count: int | None = None, kinds=("action", "bid"), same_worlds: bool = False,
+            single: bool = False) -> list:
     """The searched decisions `first` to `first + count` (all to the end: None) of a
     heuristic game: (kind, options, Python's choice and root, native's choice and root,
-    whether another seat held a card gained unseen)."""
-    st = new_state(rules, players, seed)
+    whether another seat held a card gained unseen, whether it is a later Action Step
+    choice of its seat: its first one's declaration failed). `single`: every seat is
+    offered one decision at a time (a card, then its targets as it is declared; no whole
+    plays), where a declaration can fail."""
+    st = new_state(rules, players, seed, whole_plays=[not single] * players)
     factions = [pl.faction for pl in st.game.s.players]
     agents = [HeuristicAgent() for _ in range(players)]
     for a, s in zip(agents, st.agent_seeds):
@@ -80,16 +84,18 @@ def compare(rules, players: int, seed: int, sims: int, first: int = 0,
             g = st.game
             g.prune_unseen()
             unseen = any(q != p for q, _deck in g.unseen.values())
+            # the seat answered since the step began: its first choice's declaration failed
+            later = kind == "action" and p in st._who[st._step_at:]
             a = SearchAgent(iterations=sims, same_worlds=same_worlds)
             a.rng = random.Random(stream)
             i = a.choose(g.seat_view(p).refresh(kind, options), p, kind, options,
                          ask_view(ctx))
             got = _native(rules, players, seed, p, st.history(), factions,
                           {"sims": sims, "stream": stream, "same_worlds": same_worlds,
-                           "nested": True})
+                           "nested": True}, single)
             assert (got["kind"], got["n"]) == (kind, len(options))
             out.append((kind, len(options), i, _python_root(a), got["answer"],
-                        _native_root(got["trace"]), unseen))
+                        _native_root(got["trace"]), unseen, later))
         st.apply_index(st.game.ask(agents[p], p, kind, options, ctx))
     return out
 
@@ -98,34 +104,43 @@ ROOTS = ("action", "bid")
 NESTED = tuple(k for k in KINDS if k not in ROOTS)   # targets, moves, modes, hit assignment
 
 
-@pytest.mark.parametrize("which,players,seed,sims,first,count,kinds,same", [
-    ("fixture", 2, 3, 8, 0, 16, ROOTS, False),
-    ("fixture", 4, 5, 12, 0, 12, ROOTS, False),
-    ("sink", 2, 8, 8, 30, 10, ROOTS, False),  # another seat holds cards gained unseen
-    ("sink", 2, 8, 8, 0, 12, NESTED, False),  # inside a card's or a phase's resolution
-    ("fixture", 4, 5, 12, 0, 8, NESTED, False),
-    ("fixture", 2, 4, 10, 0, 12, ROOTS, True),   # the same worlds for every root option
-    ("fixture", 4, 6, 12, 6, 10, ROOTS, True),
+@pytest.mark.parametrize("which,players,seed,sims,first,count,kinds,same,single", [
+    ("fixture", 2, 3, 8, 0, 16, ROOTS, False, False),
+    ("fixture", 4, 5, 12, 0, 12, ROOTS, False, False),
+    ("sink", 2, 8, 8, 30, 10, ROOTS, False, False),  # another seat holds cards gained unseen
+    ("sink", 2, 8, 8, 0, 12, NESTED, False, False),  # inside a card's or a phase's resolution
+    ("fixture", 4, 5, 12, 0, 8, NESTED, False, False),
+    ("fixture", 2, 4, 10, 0, 12, ROOTS, True, False),   # the same worlds for every root option
+    ("fixture", 4, 6, 12, 6, 10, ROOTS, True, False),
+    # one decision at a time: decision 75 of each is a seat's second Action Step choice, its
+    # first card's declaration having failed (round 6)
+    ("fixture", 2, 0, 8, 70, 8, ROOTS, False, True),
+    ("sink", 2, 0, 8, 72, 5, ROOTS, False, True),
 ])
 def test_python_and_native_search_choose_alike(native_built, rules, sink, which, players,
-                                               seed, sims, first, count, kinds, same):
+                                               seed, sims, first, count, kinds, same, single):
     """At every decision compared (its kind among `kinds`, two options or more) both
     searches grow the same root and pick the same option. The nested kinds are searched
     at a root of their own on both sides: Python deals the world in place at the decision
     (`TetherState.resample_from_infostate`), native re-runs the round from its start with
-    the answers given so far and deals at the same decision (search.cpp, NESTED)."""
+    the answers given so far and deals at the same decision (search.cpp, NESTED). A later
+    Action Step choice of a step (after a failed declaration) is searched on both sides
+    from the step's start, the seat's earlier answers of the step given again in each
+    world."""
     rs = rules if which == "fixture" else sink
-    rows = compare(rs, players, seed, sims, first, count, kinds, same)
+    rows = compare(rs, players, seed, sims, first, count, kinds, same, single)
     assert len(rows) == count
-    if kinds == ROOTS:
-        assert {k for k, *_ in rows} == {"action", "bid"}
-    else:
+    if kinds != ROOTS:
         assert len({k for k, *_ in rows}) >= 2
-    for kind, n, py_pick, py_root, nat_pick, nat_root, _unseen in rows:
+    elif not single:
+        assert {k for k, *_ in rows} == {"action", "bid"}
+    for kind, n, py_pick, py_root, nat_pick, nat_root, _unseen, _later in rows:
         assert sum(v for _, v, _ in py_root) == iterations(Params(iterations=sims), players)
         assert py_root == nat_root, (kind, n)
         assert py_pick == nat_pick, (kind, n)
     # the searches are not trivially alike: visits spread over options
     assert any(len(r[3]) > 2 for r in rows)
-    if which == "sink":
+    if which == "sink" and not single:
         assert any(r[6] for r in rows)
+    if single:   # a later choice of its step is among them, searched on both sides
+        assert any(r[7] for r in rows)

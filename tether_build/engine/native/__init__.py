@@ -184,7 +184,7 @@ class NativeRules:
                               **({"agents": g[2]} if len(g) > 2 else {}),
                               **({"check": True} if len(g) > 3 and g[3] else {})}
                              for g in games]}
-        if any(len(g) > 2 and any(a.startswith("heuristic") or a == "nsearch" for a in g[2])
+        if any(len(g) > 2 and any(a.startswith(("heuristic", "nsearch")) for a in g[2])
                for g in games):
             request["weights"] = heuristic_weights()
         if search:
@@ -221,6 +221,8 @@ def for_rules(rules) -> NativeRules | None:
 
 
 AGENTS = ("random", "heuristic", "nsearch")  # the agents the native engine plays, by name
+# (the engine also seats "heuristic-single" and "nsearch-single": offered one decision at a
+# time, no whole plays, as the check's sweep and the search reference test seat them)
 # the nsearch agent's settings in simulate and the balance lab (search.cpp: sims, width,
 # horizon, explore, prior_temp, noise, bids, same_worlds); an unset one keeps search.cpp's default
 SEARCH: dict = {}

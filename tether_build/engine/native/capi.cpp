@@ -321,6 +321,10 @@ char* tn_play(void* eng, const char* request) {
             if (name == "heuristic") heur[k] = 1;
             else if (name == "heuristic-single") heur[k] = 2;
             else if (name == "nsearch") heur[k] = search[k] = 1;  // search.cpp
+            else if (name == "nsearch-single") {  // nsearch offered one decision at a time
+              heur[k] = 2;
+              search[k] = 1;
+            }
             else if (name != "random") throw tn::Unsupported("agent " + name);
           }
         }

@@ -419,6 +419,12 @@ struct Game {
       determinize(tree_seat, r, false);
       if (scfg && scfg->dealt_next) record_dealt(tree_seat);
     }
+    if (tree && p == tree_seat && own_pre_at < own_pre.size()) {
+      // a later Action Step choice's copy: the seat's answers of this step before it, again
+      i = own_pre[own_pre_at++];
+      if (i < 0 || (size_t)i >= n) throw std::runtime_error("search: a step's answer out of range");
+      return i;
+    }
     if (replay_pending()) {
       i = scfg->replay[replay_at++];
       if (i < 0 || (size_t)i >= n) throw std::runtime_error("replay: an answer out of range");
@@ -452,6 +458,7 @@ struct Game {
   int snap_entry = -1;
   int kept(int i, int p, const char* kind, const Ask* ask) {
     if (round_snap && !in_sim) round_log.push_back(i);
+    if (step_rec && p == step_seat && !in_sim) step_mine.push_back(i);
     if (scfg && scfg->views && !in_sim && ask && ask->repr && searcher.size() > (size_t)p &&
         searcher[(size_t)p])
       own_answer(kind, ask->repr((size_t)i));
@@ -471,6 +478,14 @@ struct Game {
   size_t pre_at = 0;
   bool pre_deal = false;
   uint64_t pre_seed = 0;
+  // a searching seat's answers in its Action Step choice so far (choose_action: a card whose
+  // declaration failed, its targets): a later choice of the step is searched from the step's
+  // start, each simulation's copy giving these answers again first (own_pre), as
+  // TetherState.resample_from_infostate re-applies the seat's answers since the step began
+  std::vector<int> step_mine, own_pre;
+  bool step_rec = false;
+  int step_seat = -1;
+  size_t own_pre_at = 0;
   static const int NESTED = -(1 << 30);  // search_root's entry for a nested root
   bool searches_nested(int p, const char* kind, size_t n, const Ask* ask) const;
   // the replay (SearchCfg::replay): are answers left to give; the answer after them

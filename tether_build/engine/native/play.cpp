@@ -870,7 +870,14 @@ Plan Game::choose_action(int p) {
     }
     options.swap(out);
   }
-  bool first = true;
+  // the searching seat's answers of this choice are kept: a later choice (after a failed
+  // declaration) is searched too, its copies giving them again first (search.cpp)
+  bool searching = !in_sim && searcher.size() > (size_t)p && searcher[p];
+  if (searching) {
+    step_mine.clear();
+    step_rec = true;
+    step_seat = p;
+  }
   while (true) {
     Ask ask;
     if (wants_ask(p) || waiter)  // (the state API names the cards in an option's words)
@@ -883,9 +890,8 @@ Plan Game::choose_action(int p) {
     if (wants_repr(p))
       ask.repr = [this, &options, &plays](size_t i) { return action_repr(options[i], plays); };
     int pick;
-    if (first && !in_sim && searcher.size() > (size_t)p && searcher[p] &&
-               options.size() > 1 && (scfg->limit < 0 || scfg->searched < scfg->limit) &&
-               !replay_pending()) {
+    if (searching && options.size() > 1 && (scfg->limit < 0 || scfg->searched < scfg->limit) &&
+        !replay_pending()) {
       pick = answered("action", options.size(),
                       kept(search_root(p, "action", options.size(), ask, action_step), p,
                            "action", &ask));
@@ -895,7 +901,6 @@ Plan Game::choose_action(int p) {
     } else {
       pick = decide(p, "action", options.size(), &ask);
     }
-    first = false;
     Action choice = options[pick];
     if (choice.kind == A_CARD && opt.target_lock == "declare") {
       Locks locks;
@@ -917,6 +922,10 @@ Plan Game::choose_action(int p) {
     }
     plan.choice = choice;
     break;
+  }
+  if (searching) {
+    step_rec = false;
+    step_mine.clear();
   }
   if (plan.choice.kind == A_CARD) pending.push_back(plan.choice.a);
   return plan;

@@ -601,7 +601,16 @@ double Game::simulate_tree(int p, MT& stream, int entry, STree& T) {
   c.logging = c.checking = false;
   c.book = nullptr;
   c.searcher.clear();
+  // every seat plays the heuristic, in its own way of being offered plays (whole plays, or
+  // one decision at a time for a "-single" seat), as the Python world keeps each seat's
   c.heuristic.assign((size_t)P, 1);
+  for (int q = 0; q < P && (size_t)q < heuristic.size(); ++q)
+    if (heuristic[(size_t)q]) c.heuristic[(size_t)q] = heuristic[(size_t)q];
+  c.step_rec = false;
+  c.step_mine.clear();
+  c.own_pre.clear();
+  c.own_pre_at = 0;
+  if (entry >= 0 && step_rec && step_seat == p) c.own_pre = step_mine;  // a later choice
   c.noise = scfg->noise;
   c.noise_exempt = p;
   c.tree = &T;
