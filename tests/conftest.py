@@ -83,7 +83,7 @@ def pytest_sessionfinish(session, exitstatus):
 # files copy the run's one small cards build (small_cards_build) instead of building it
 # (about 14 CPU-s each time: test_build_cache 150 -> 125, test_tts_table 65 -> 53).
 HEAVY_FILES = {
-    "tests/test_build_differential.py": 240, "tests/rulebook/test_chapter_docs.py": 130,
+    "tests/test_build_differential.py": 240, "tests/rulebook/test_chapter_docs.py": 107,
     "tests/test_build_cache.py": 125, "tests/rulebook/test_rulebook_pdf.py": 85,
     "tests/test_build_parallel.py": 60, "tests/print/test_stock_layout.py": 55,
     "tests/test_build_preload.py": 55, "tests/print/test_tts_table.py": 53,

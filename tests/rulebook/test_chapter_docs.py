@@ -14,10 +14,9 @@ import pytest
 from bookmarks import outline, page_glyphs
 from pypdf import PdfReader
 
+from tests.conftest import make_small_content
 from tether_build.content.validate import validate
 from tether_build.print.rulebook import book, chapterdocs
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _entries(cache: Path, kind: str) -> set[str]:
@@ -26,9 +25,11 @@ def _entries(cache: Path, kind: str) -> set[str]:
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
+    """The small content (every rules chapter, each age deck cut to its first card: the
+    chapters, the aid and the guide these tests are about laid out whole, the card reference
+    short), its book laid out from nothing, and the render cache that holds it."""
     base = tmp_path_factory.mktemp("chapters")
-    shutil.copytree(ROOT / "tests" / "fixtures" / "content", base / "content")
-    shutil.copytree(ROOT / "schemas", base / "schemas")
+    make_small_content(base)
     cache = base / "cache"
     first = book.render_rulebook(validate(base / "content"), base / "content", ("a4",), cache)
     return base, cache, first
