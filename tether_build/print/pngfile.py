@@ -28,7 +28,8 @@ from PIL import Image, ImageChops
 
 LEVEL = 1          # zlib level (as Pillow's compress_level): the faces gain little above it
 BAND, EVERY = 8, 256   # the sample: BAND rows out of every EVERY
-_COLOUR = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4)}   # mode -> (PNG colour type, bytes)
+# mode -> (PNG colour type, bytes a pixel written); RGBX is written as RGB (raster.py)
+_COLOUR = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4), "RGBX": (2, 3)}
 _NONE, _UP = 0, 2   # PNG filter types
 
 
@@ -47,12 +48,17 @@ def _rows(data: bytes, stride: int, kind: int, starts=None) -> bytes:
     return b"".join(parts)
 
 
+def _bytes(image: Image.Image) -> bytes:
+    """The pixels as written: an RGBX image's RGB bytes, any other image's own."""
+    return image.tobytes("raw", "RGB") if image.mode == "RGBX" else image.tobytes()
+
+
 def _up(image: Image.Image) -> bytes:
     """Each row minus the row above it, byte by byte modulo 256 (PNG's Up filter)."""
     width, height = image.size
     above = Image.new(image.mode, image.size)   # all zero: the first row stays as it is
     above.paste(image.crop((0, 0, width, height - 1)), (0, 1))
-    return ImageChops.subtract_modulo(image, above).tobytes()
+    return _bytes(ImageChops.subtract_modulo(image, above))
 
 
 def scanlines(image: Image.Image) -> bytes:
@@ -62,7 +68,7 @@ def scanlines(image: Image.Image) -> bytes:
     rows stands on its own (see band)."""
     width, height = image.size
     stride = width * _COLOUR[image.mode][1]
-    plain = image.tobytes()
+    plain = _bytes(image)
     bands = range(0, height, EVERY)
     sample = {_NONE: _rows(plain, stride, _NONE, [row * stride for band in bands for row in
                                                   range(band, min(band + BAND, height))]),
@@ -119,8 +125,8 @@ def from_bands(mode: str, size: tuple[int, int], bands: list[tuple[bytes, int, i
 
 
 def png(image: Image.Image, dpi: int | None = None) -> bytes:
-    """The PNG file of `image` (L, RGB or RGBA; other modes are written by Pillow), with its
-    resolution when `dpi` is given."""
+    """The PNG file of `image` (L, RGB or RGBA; RGBX as RGB; other modes are written by
+    Pillow), with its resolution when `dpi` is given."""
     if image.mode not in _COLOUR or 0 in image.size:
         import io
 
