@@ -84,3 +84,16 @@ def test_a_flat_face_is_not_filtered_a_photograph_is_and_neither_grows():
 
 def test_the_same_image_gives_the_same_bytes():
     assert png(_photo(), 300) == png(_photo(), 300)
+
+
+@pytest.mark.parametrize("make", [_flat, _photo])
+def test_an_rgbx_image_is_written_as_its_rgb_pixels(make):
+    """PDFium's 4-byte pixels (raster.py draws the faces so): the PNG is RGB, the same
+    bytes as the RGB image's, whatever the unused fourth byte holds."""
+    image = make()
+    rgbx = Image.merge("RGBX", (*image.split(), Image.new("L", image.size, 77)))
+    data = png(rgbx, 300)
+    assert data == png(image, 300)
+    with Image.open(io.BytesIO(data)) as back:
+        back.load()
+        assert back.mode == "RGB" and back.tobytes() == image.tobytes()

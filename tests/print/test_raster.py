@@ -22,6 +22,8 @@ def test_rgb_rendering_gives_the_pixels_of_the_default_bgr_one(small_build):
             assert fast.size == (width, height)
             assert fast.tobytes() == default.crop((left, top, left + width,
                                                    top + height)).tobytes(), key
+            four = raster._render(page, raster.DPI / 72, box, rgbx=True)   # for the PNGs
+            assert four.mode == "RGBX" and four.tobytes("raw", "RGB") == fast.tobytes(), key
             cell = drawn.trimmed(key, 400, 560)
             scale = 400 / (raster.CARD_W * raster.PT_PER_MM)
             bleed = round(raster.ART_BLEED * raster.PT_PER_MM * scale)

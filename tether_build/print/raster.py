@@ -18,14 +18,19 @@ DPI = 300
 PRESETS = {"tgc": (825, 1125), "mpc": (822, 1122)}
 
 
-def _render(page, scale: float, box_px: tuple[int, int, int, int]):
+def _render(page, scale: float, box_px: tuple[int, int, int, int], rgbx: bool = False):
     """A PIL image of the page at `scale`, cut to box_px (left, top, width, height) in px.
 
     pdfium rounds sizes and crops up to whole pixels, so the cut is done here, exactly.
+    rgbx: an RGBX image (4 bytes a pixel, the fourth unused) for a writer that reads its
+    RGB bytes (pngfile), not one that pastes it.
     """
     # rev_byteorder: PDFium writes RGB itself, the same pixels as its default BGR turned
-    # into RGB by Pillow (tested: tests/print/test_raster.py), without that conversion
-    image = page.render(scale=scale, rev_byteorder=True).to_pil()
+    # into RGB by Pillow (tested: tests/print/test_raster.py), without that conversion.
+    # prefer_bgrx: PDFium draws 4 bytes a pixel, its own format, 1.3-1.9 ms faster a face
+    # at 300 DPI than 3 (80 faces, alternated), the same pixels; Pillow packs the RGB bytes
+    # out of it as fast as it copies an RGB image's
+    image = page.render(scale=scale, rev_byteorder=True, prefer_bgrx=rgbx).to_pil()
     left, top, width, height = box_px
     if (left, top, width, height) == (0, 0, *image.size):   # a face at the preset's size
         return image
@@ -100,7 +105,7 @@ class Raster:
                 data[key] = hit
                 continue
             page = self.page(key)
-            images[key] = _render(page, DPI / 72, _preset_box(page, preset))
+            images[key] = _render(page, DPI / 72, _preset_box(page, preset), rgbx=True)
         with ThreadPoolExecutor(max_workers=2) as pool:   # zlib compresses without the GIL
             for key, png in zip(images, pool.map(lambda im: pngfile.png(im, DPI),
                                                  images.values())):
