@@ -24,8 +24,8 @@ from tether_build.errors import TetherError
 
 forked = []
 real = stagerun.preload
-def preload(ctx):
-    real(ctx)
+def preload(ctx, *warm):
+    real(ctx, *warm)
     forked.append(bool(stagerun._PRELOADED))
 stagerun.preload = preload
 if {fail!r}:

@@ -230,3 +230,26 @@ def test_chapters_laid_out_from_both_ends_make_the_same_book(project, tmp_path, 
     assert helped and helped[0] >= 1   # this process laid out a chapter of the forked one's
     assert one.files == two.files
     assert not (cache / "claims").exists() or not list((cache / "claims").iterdir())
+
+
+def test_chapters_all_in_the_cache_fork_nothing_and_make_the_same_book(project, monkeypatch):
+    """An edit no chapter prints (a card's text): every chapter is found in the cache
+    (chapterdocs.cached), so no process is forked to lay them out ahead and none is laid out
+    from the last; the same files as the build that laid them out."""
+    base, cache, _ = project
+    content = validate(base / "content")
+    before = book.render_rulebook(content, base / "content", ("a4",), cache, workers=2)
+    forked, helped = [], []
+    real_fork, real_ahead = book._ahead, chapterdocs.ahead
+    monkeypatch.setattr(book, "_ahead", lambda *a: forked.append(1) or real_fork(*a))
+    monkeypatch.setattr(chapterdocs, "ahead", lambda *a: helped.append(real_ahead(*a)))
+    chapters = _entries(cache, "bookch")
+    again = book.render_rulebook(content, base / "content", ("a4",), cache, workers=2)
+    assert not forked and not helped
+    assert _entries(cache, "bookch") == chapters
+    assert again.files == before.files
+    # a chapter missing from the cache: the chapters are laid out as before (forked ahead)
+    for name in chapters:
+        (cache / "bookch" / name).unlink()
+    third = book.render_rulebook(content, base / "content", ("a4",), cache, workers=2)
+    assert forked and third.files == before.files

@@ -149,6 +149,10 @@ class Stage:
     # in the key (the TTS files name their images' address: tts_base, the --tts-url or the
     # build folder's own file:// address, so a build folder moved or copied builds them again)
     settings: tuple[str, ...] = ("allow_unresolved", "board_players", "seed")
+    # modules its work imports as it starts (lazily, inside functions), for the process its
+    # worker forks from to import while it waits for its job (workers.preload: a speed hint
+    # only, imports the worker would do itself; a name missing here costs time, not bytes)
+    warm: tuple[str, ...] = ()
 
     def render(self, ctx: Context) -> dict[str, bytes]:
         from ..print.cache import one_reading
@@ -432,7 +436,8 @@ def _run_build(ctx: Context, stages: list[Stage], progress: Callable[[str, str],
         old = manifest.get(stage.name, {})
         if stage.parallel and (force or old.get("key") != key):
             from ..buildsys.workers import preload
-            preload(ctx)   # a heavy stage may run: the process its worker will fork from
+            preload(ctx, warm_modules(stages))   # a heavy stage may run: the process its
+            #                                  workers will fork from
         outputs_present = untouched(ctx.out, old)
         fresh, view_key = old.get("key") == key, None
         moved = changed(old.get("reads", {}), *read_roots, seen)   # read beyond its key
@@ -751,12 +756,22 @@ STAGES: list[Stage] = [
           ("content/**/*", "templates/cards/**/*", "templates/backs/**/*",
            "templates/icons/**/*", "templates/fonts/**/*"), ("buildsys/*.py", "print/*.py", "print/cards/*.py", "print/layout/*.py", "print/pdfparts/*.py", "print/tts/*.py", "content/cards.py"),
           uses_paper=True, view="tether_build.commands.build:cards_view", versioned="work",
-          parallel=True, settings=("allow_unresolved", "board_players", "seed", "tts_base")),
+          parallel=True, settings=("allow_unresolved", "board_players", "seed", "tts_base"),
+          warm=("tether_build.buildsys.views", "tether_build.content.versions.stamp",
+                "tether_build.print.cards.build", "tether_build.print.cards.fit",
+                "tether_build.print.cards.sheets", "tether_build.print.raster",
+                "tether_build.print.tts.decks")),
     Stage("rulebook", "rulebook", "tether_build.commands.build:rulebook_stage",
           ("content/**/*", "templates/rulebook/**/*", "templates/cards/**/*",
            "templates/backs/**/*", "templates/fonts/**/*", "templates/icons/**/*"),
           ("print/rulebook/*.py", "buildsys/*.py", "print/*.py", "print/cards/*.py", "print/layout/*.py", "print/pdfparts/*.py", "print/tts/*.py", "print/tiles/*.py", "print/tts/*.py", "engine/board.py"), uses_paper=True,
-          versioned="work", parallel=True),
+          versioned="work", parallel=True,
+          warm=("tether_build.print.rulebook.book", "tether_build.print.rulebook.directives",
+                "tether_build.print.rulebook.examples", "tether_build.print.rulebook.worked",
+                "tether_build.print.tiles.components", "tether_build.engine.setup",
+                "tether_build.engine.agents", "tether_build.check.memo",
+                "tether_build.print.cards.build", "tether_build.print.cards.fit",
+                "tether_build.print.cards.sheets", "tether_build.content.versions.stamp")),
     Stage("tiles", "hex tiles, tokens, components", "tether_build.commands.build:tiles_stage",
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("print/tiles/*.py", "print/tts/*.py", "print/layout/pdf.py", "engine/board.py"),
@@ -772,8 +787,18 @@ STAGES: list[Stage] = [
           ("content/**/*", "templates/tiles/**/*", "templates/icons/**/*",
            "templates/fonts/**/*"), ("print/tiles/*.py", "print/tts/*.py", "print/layout/pdf.py", "print/tts/decks.py",
                                      "print/cards/build.py", "engine/board.py"), parallel=True,
-          gives_way=True, settings=("allow_unresolved", "board_players", "seed", "tts_base")),
+          gives_way=True, settings=("allow_unresolved", "board_players", "seed", "tts_base"),
+          warm=("tether_build.print.tts.table",)),
 ]
+
+
+def warm_modules(stages: list[Stage]) -> tuple[str, ...]:
+    """The modules the build's stages that lay out in workers import as they start
+    (Stage.warm), the longest stage's first (the rulebook: it ends last after a text
+    edit), each once."""
+    heavy = sorted((s for s in stages if s.parallel and s.lays_out),
+                   key=lambda s: s.name != "rulebook")
+    return tuple(dict.fromkeys(m for s in heavy for m in s.warm))
 
 
 def stage_modules(stages: list[Stage]) -> list[str]:

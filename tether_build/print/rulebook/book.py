@@ -354,9 +354,12 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         return lambda c: faces.face(c["id"], c["scale"], inline)
 
     runon.fresh_layouts(book["base"])   # (read once, here, before the fork below)
+    # every chapter in the cache (an edit no chapter prints, a card's text): no process is
+    # forked to lay them out ahead, nor are they looked up three times (chapterdocs.cached)
+    rules = chapterdocs.cached(env, book, papers, cache, card_face(False))
     runon.watched("bookch")   # (chapterdocs.ahead below stops where the forked chain is)
     wait = _ahead(lambda: chapterdocs.layout(env, book, papers, cache, card_face(False)),
-                  cache, workers)
+                  cache, workers) if rules is None else (lambda: None)
     try:   # (the chapters' process has what it reads of the book: the rest is made here)
         with splitcache.stored(cache):   # the guide's map splits (tiles/splitcache.py)
             _rest_of_context(book, content, content_dir, words, faces, parts, papers, board)
@@ -364,12 +367,14 @@ def render_rulebook(content, content_dir: Path, papers=("a4", "letter"),
         refs = reference.pages(env, book, papers, cache)
         if workers > 1:   # the guide with the page counts _settle tries first (cached)
             chapterdocs.layout_guide(env, book, papers, cache, _counts(cache, papers))
-            # then the chapters from the last, meeting the forked process's from the first
-            chapterdocs.ahead(env, book, papers, cache, card_face(False))
+            if rules is None:   # then the chapters from the last, meeting the forked
+                #                 process's from the first
+                chapterdocs.ahead(env, book, papers, cache, card_face(False))
     finally:
         wait()
         runon.forget("bookch")
-    rules = chapterdocs.layout(env, book, papers, cache, card_face(False))
+    if rules is None:
+        rules = chapterdocs.layout(env, book, papers, cache, card_face(False))
 
     def render(paper: str, inline: bool, guides=None) -> str:
         return template.render(paper=paper, **book,

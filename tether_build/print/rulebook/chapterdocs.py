@@ -64,6 +64,19 @@ def layout(env, book: dict, papers: tuple[str, ...], cache, card_face
             for p in papers}
 
 
+def cached(env, book: dict, papers: tuple[str, ...], cache, card_face
+           ) -> dict[str, runon.SlotPages] | None:
+    """layout()'s answer when every paper's chapters are in the cache (an edit that no
+    chapter prints: a card's text), else None; nothing is laid out."""
+    found = runon.all_cached(papers, _chain,
+                             template=env.get_template("rulebook/chapterdoc.html"),
+                             book=dict(book, card_face=card_face), cache=cache)
+    if found is None:
+        return None
+    return {p: runon.slot_pages(found[p], SLOT, [ch.id for ch in book["chapters"]])
+            for p in papers}
+
+
 def ahead(env, book: dict, papers: tuple[str, ...], cache, card_face) -> int:
     """Lay out the chapters the last build laid out, last first, at the places it laid them
     out, while another process lays the chapters out in order (book._ahead; runon.ahead):

@@ -454,6 +454,22 @@ def per_paper(papers: tuple[str, ...], chain: Callable, **job) -> dict[str, list
     return found
 
 
+def all_cached(papers: tuple[str, ...], chain: Callable, **job) -> dict[str, list[Link]] | None:
+    """paper -> chain(paper) when every paper's parts are in the cache (per_paper's first
+    look, and its answer then), else None: nothing is laid out."""
+    JOB.update(job)
+    try:
+        found = {}
+        for paper in papers:
+            links = chain(paper, True)
+            if links is None:
+                return None
+            found[paper] = links
+        return found
+    finally:
+        JOB.clear()
+
+
 class _Kept:
     """A render cache that also keeps, in memory, the entries put through it: a part laid out
     for one paper is found by the next even when the cache stores nothing (Cache(None))."""
