@@ -216,7 +216,7 @@ def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM,
     style = {"rim": common.RIM, "cut": common.CUT, "cut_width": 0.2, "flat": flat,
              "texture_ink": common.PLAIN_TEXTURE,
              "version": f"{content.game.get('title', '')} {version}"}
-    pieces_pdf, keys = tile_pieces(content, flat, scales, style)
+    pieces_pdf, keys = tile_pieces(content, scales, style)
     cuts_pdf = common.to_pdf(common.render_html(
         "tiles.html.j2", pages=pages, heads=sheet_heads(content, pages, title), part="cuts",
         paper=(width, height), **style))
@@ -238,20 +238,28 @@ def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM,
 PIECE_MARGIN_MM = 1.0   # around a tile on its piece's page (tile_pieces)
 
 
-def tile_pieces(content, flat: float, scales: dict[str, float] | None, style: dict
+def tile_pieces(content, scales: dict[str, float] | None, style: dict
                 ) -> tuple[common.Pdf, dict[TileSpec, int]]:
     """Every kind of tile face (a Capital per faction, one of each other kind) laid out once,
     with no cut line, each on a page of its own (its box plus PIECE_MARGIN_MM), in one
     document the same for both papers (the second finds it in the render cache); and each
     tile's page. The sheets (render_tiles) place these and draw the cut lines and heads
     over them: a sheet of Plains was 17 tiles laid out, a document a page."""
-    s = common.hex_radius(flat)
-    m = PIECE_MARGIN_MM
     specs = tile_set(content, scales)
-    faces = [[tile_face(spec, m + flat / 2, m + s, flat)] for spec in specs]
-    pdf = common.to_pdf(common.render_html("tiles.html.j2", pages=faces, part="face",
-                                           paper=(flat + 2 * m, 2 * s + 2 * m), **style))
+    pdf = faces_pdf(specs, PIECE_MARGIN_MM, part="face", **style)
     return pdf, {spec: n for n, spec in enumerate(specs)}
+
+
+def faces_pdf(specs: list[TileSpec], margin: float, **style) -> common.Pdf:
+    """One document of the tiles `specs`, each alone on a page of its own (its box plus
+    `margin` on every side), drawn by tiles.html.j2 with `style`, which names the tiles'
+    size `flat` (tile_pieces; the Tabletop Simulator table's tile pictures)."""
+    flat = style["flat"]
+    s = common.hex_radius(flat)
+    faces = [[tile_face(spec, margin + flat / 2, margin + s, flat)] for spec in specs]
+    return common.to_pdf(common.render_html("tiles.html.j2", pages=faces,
+                                            paper=(flat + 2 * margin, 2 * s + 2 * margin),
+                                            **style))
 
 
 def tiles_per_page(paper: str, flat: float = common.DEFAULT_TILE_MM) -> int:

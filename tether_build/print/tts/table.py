@@ -169,11 +169,8 @@ def _tile_pngs(content, flat: float) -> Callable[[tiles.TileSpec], bytes]:
 
     @cache
     def document() -> bytes:
-        faces = [[tiles.tile_face(spec, m + flat / 2, m + s, flat)] for spec in specs]
-        return common.to_pdf(common.render_html(
-            "tiles.html.j2", pages=faces, paper=(flat + 2 * m, 2 * s + 2 * m),
-            rim=common.RIM, cut=common.RIM, cut_width=0.2, flat=flat,
-            texture_ink=common.PLAIN_TEXTURE, version=""))
+        return tiles.faces_pdf(specs, m, rim=common.RIM, cut=common.RIM, cut_width=0.2,
+                               flat=flat, texture_ink=common.PLAIN_TEXTURE, version="")
 
     def png(spec: tiles.TileSpec) -> bytes:
         return _raster(document(), m, flat, 2 * s, DPI["tile"], "hex", specs.index(spec))
