@@ -42,6 +42,46 @@ def test_fontconfig_variables_name_more_folders(tmp_path, monkeypatch):
     assert cache.system_fonts() != before
 
 
+def test_folders_named_in_fontconfig_files_are_in_the_key(tmp_path, monkeypatch):
+    """A font folder set up in fontconfig's own files (an included file's `<dir>`, a user's
+    XDG configuration), not only in its default folders, changes the key when a font there
+    changes; a commented-out `<dir>` is not followed."""
+    conf, fonts, user = tmp_path / "conf", tmp_path / "opt-fonts", tmp_path / "xdg"
+    (conf / "conf.d").mkdir(parents=True)
+    fonts.mkdir()
+    (user / "fontconfig").mkdir(parents=True)
+    (conf / "fonts.conf").write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
+        "<fontconfig><!-- <dir>/commented/out</dir> -->\n"
+        '  <include ignore_missing="yes">conf.d</include>\n'
+        '  <include ignore_missing="yes" prefix="xdg">fontconfig/fonts.conf</include>\n'
+        "</fontconfig>\n")
+    (conf / "conf.d" / "60-opt.conf").write_text(f"<fontconfig><dir>{fonts}</dir></fontconfig>")
+    (user / "fontconfig" / "fonts.conf").write_text("<fontconfig><dir>~/mine</dir></fontconfig>")
+    monkeypatch.setenv("FONTCONFIG_PATH", str(conf))
+    monkeypatch.delenv("FONTCONFIG_FILE", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(user))
+    folders = cache.font_folders()
+    assert str(fonts) in folders and str(user / "fontconfig" / "fonts.conf") in folders
+    assert os.path.expanduser("~/mine") in folders and "/commented/out" not in folders
+    before = cache.system_fonts()
+    (fonts / "Extra.ttf").write_bytes(b"a font fontconfig finds in /opt")
+    installed = cache.system_fonts()
+    assert installed != before
+    (user / "fontconfig" / "fonts.conf").write_text("<fontconfig><dir>/else</dir></fontconfig>")
+    assert cache.system_fonts() != installed          # the user's configuration changed
+
+
+def test_a_configuration_that_includes_itself_ends(tmp_path, monkeypatch):
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(f"<fontconfig><include>{conf}</include><include>{tmp_path}</include>"
+                    "<dir prefix=\"relative\">fonts</dir></fontconfig>")
+    monkeypatch.setenv("FONTCONFIG_FILE", str(conf))
+    monkeypatch.delenv("FONTCONFIG_PATH", raising=False)
+    reads = cache.fontconfig_reads()
+    assert reads.count(str(conf)) == 1 and str(tmp_path / "fonts") in reads
+
+
 def test_the_libraries_part_of_every_key_holds_the_fonts(monkeypatch):
     monkeypatch.setattr(build, "_LIBRARIES", [])
     monkeypatch.setattr(cache, "system_fonts", lambda: "fonts-A")
