@@ -169,8 +169,11 @@ def test_text_that_cannot_fit_is_a_build_error_naming_the_card(tmp_path):
     from tether_build.cli import main
 
     content_dir = _long_text_content(tmp_path, 20)
+    # two Starter sets, not game.yaml's six: each of the fit's ten attempts lays out every
+    # copy of the two cards (4 faces, not 12; the text fails to fit the same way)
     res = CliRunner().invoke(main, ["print-cards", "--content", str(content_dir), "--cards",
-                                    "scout_report,zap", "--out", str(tmp_path / "build")])
+                                    "scout_report,zap", "--players", "2",
+                                    "--out", str(tmp_path / "build")])
     assert res.exit_code == 1
     assert "scout_report" in res.output and "does not fit" in res.output
     assert "starter.yaml:" in res.output and "zap" not in res.output
