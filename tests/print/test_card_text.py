@@ -143,9 +143,9 @@ def test_text_that_needs_shrinking_fails_unless_the_card_opts_in(tmp_path):
     from tether_build.print.cards.build import PrintOptions
 
     content_dir = _long_text_content(tmp_path, 7, shrink=False)
-    with pytest.raises(ContentError) as err:
+    with pytest.raises(ContentError) as err:   # two Starter sets: 2 copies laid out, not 6
         build_print(content_dir, tmp_path / "build", PrintOptions(
-            cards=["scout_report"], papers=(), png=None, tts=False))
+            cards=["scout_report"], papers=(), png=None, tts=False, players=2))
     message = err.value.format_message()
     assert "scout_report.text" in message and "standard size" in message, message
     assert "shrink: true" in message
@@ -157,8 +157,8 @@ def test_long_text_shrinks_within_bounds(tmp_path):
     from tether_build.print.cards.fit import TEXT_SIZES
 
     content_dir = _long_text_content(tmp_path, 7)
-    result = build_print(content_dir, tmp_path / "build", PrintOptions(
-        cards=["scout_report"], papers=("a4",), png=None, tts=False))
+    result = build_print(content_dir, tmp_path / "build", PrintOptions(   # two Starter sets
+        cards=["scout_report"], papers=("a4",), png=None, tts=False, players=2))
     fit = result.fits["scout_report"]
     assert TEXT_SIZES[-1] <= fit["text_pt"] < TEXT_SIZES[1]
     text = _flat(face_texts(result.face_pdfs)["scout_report-1"])
