@@ -79,16 +79,21 @@ def pytest_sessionfinish(session, exitstatus):
 # are dealt first, heaviest first (about their CPU seconds: a whole run's --durations at load 20-30
 # scaled by a file measured in CPU, tests/rulebook/test_chapter_docs.py; only their order matters);
 # every other file follows, the files with the most tests first, as xdist deals them. A name
-# here that no longer exists changes nothing. The build-cache, TTS-table and differential
-# files copy the run's one small cards build (small_cards_build) instead of building it
-# (about 14 CPU-s each time: test_build_cache 150 -> 125, test_tts_table 65 -> 53).
+# here that no longer exists changes nothing. The stale-cache tests are a file of their own,
+# apart from the differential test's edit series (one file ran both, about 280 s on one
+# worker), so the two run side by side (its two tests: 151.6 CPU-s at -n 0, load 19-25);
+# test_card_text's fits print two Starter sets, not six (about 30 CPU-s less). The
+# build-cache, TTS-table and differential files copy the run's one small cards build
+# (small_cards_build) instead of building it (about 14 CPU-s each time: test_build_cache
+# 150 -> 125, test_tts_table 65 -> 53).
 HEAVY_FILES = {
-    "tests/test_build_differential.py": 240, "tests/rulebook/test_chapter_docs.py": 107,
-    "tests/test_build_cache.py": 125, "tests/rulebook/test_rulebook_pdf.py": 85,
+    "tests/test_build_differential.py": 200, "tests/rulebook/test_chapter_docs.py": 107,
+    "tests/test_build_cache.py": 125, "tests/test_build_stale_cache.py": 150,
+    "tests/rulebook/test_rulebook_pdf.py": 85,
     "tests/test_build_parallel.py": 60, "tests/print/test_stock_layout.py": 55,
     "tests/test_build_preload.py": 55, "tests/print/test_tts_table.py": 53,
     "tests/engine/test_native.py": 55, "tests/rulebook/test_reference_chain.py": 50,
-    "tests/printing/test_tile_sheets.py": 45, "tests/print/test_card_text.py": 35,
+    "tests/printing/test_tile_sheets.py": 45, "tests/print/test_card_text.py": 10,
     "tests/print/test_card_sheets.py": 30, "tests/analysis/test_verdicts.py": 27,
     "tests/engine/test_openspiel.py": 23, "tests/printing/test_components_table.py": 22,
     "tests/analysis/test_balance.py": 22, "tests/check/test_memo.py": 20,

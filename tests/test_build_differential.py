@@ -10,14 +10,9 @@ byte. benchmarks/differential.py runs longer random series (`--seed`, `--steps`)
 from __future__ import annotations
 
 import random
-import shutil
-from pathlib import Path
 
-import pytest
 from build_edits import EDITS, Project, apply
 from tether_cli import run_cli
-
-from tests.conftest import make_small_content
 
 
 def test_every_edit_kind_builds_like_a_clean_build(built_project, tmp_path):
@@ -45,71 +40,6 @@ def test_every_edit_kind_builds_like_a_clean_build(built_project, tmp_path):
     for done, proc in apply(project, kinds[3:], rng, per_build=3):
         assert proc.returncode == 0, f"after '{done}':\n{proc.stderr}"
         assert "byte-identical to a clean build" in proc.stderr, done
-
-
-def _put_the_bug_back(monkeypatch) -> None:
-    """The old bug: glossary words compiled into the cached templates."""
-    from tether_build.print import templatecode
-
-    monkeypatch.setattr(templatecode, "data_filter", lambda func: func)
-    monkeypatch.setattr(templatecode, "foldable_content", lambda env: [])
-
-
-@pytest.fixture(scope="module")
-def stale_book(tmp_path_factory) -> Path:
-    """A folder of the small content (content/, schemas/) and build/, its `tether build
-    --paper a4 --only rulebook` with the old bug put back: the first build of the two tests
-    below, made once (read-only: each copies it, stale_book_copy)."""
-    base = tmp_path_factory.mktemp("stale-book")
-    content = make_small_content(base)
-    with pytest.MonkeyPatch.context() as patch:
-        _put_the_bug_back(patch)
-        assert run_cli("build", "--content", str(content), "--out", str(base / "build"),
-                       "--paper", "a4", "--only", "rulebook", "--quiet").exit_code == 0
-    return base
-
-
-@pytest.fixture
-def stale_book_copy(stale_book, tmp_path, monkeypatch) -> tuple[Path, Path]:
-    """(content, out): a copy of stale_book of this test's own, the bug still put back."""
-    for name in ("content", "schemas", "build"):
-        shutil.copytree(stale_book / name, tmp_path / name, symlinks=True)
-    _put_the_bug_back(monkeypatch)
-    return tmp_path / "content", tmp_path / "build"
-
-
-def test_verify_names_what_a_stale_cache_printed(stale_book_copy):
-    """With the old bug put back (glossary words compiled into cached templates), --verify
-    names the rulebook's files and fails."""
-    small_content, out = stale_book_copy   # built: the args below
-    args = ["build", "--content", str(small_content), "--out", str(out), "--paper", "a4",
-            "--only", "rulebook", "--quiet"]
-    assert run_cli("rename", "--content", str(small_content), "force", "Legionary",
-                   "--plural", "Legionaries").exit_code == 0
-    result = run_cli(*args, "--verify")
-    assert result.exit_code == 1
-    assert "DIFFERS rulebook-a4.pdf: differs" in result.output
-    assert "DIFFERS print/player-aid-a4.pdf: differs" in result.output
-
-
-def test_force_reads_nothing_from_the_render_cache(stale_book_copy, tmp_path):
-    """With the old bug put back, `--force` still prints the new word (the issue: `tether
-    build --only rulebook --force` did not cure a stale rulebook), and writes what a clean
-    build writes."""
-    small_content, out = stale_book_copy   # built: the args below, --out out
-    args = ["build", "--content", str(small_content), "--paper", "a4", "--only", "rulebook",
-            "--quiet"]
-    assert run_cli("rename", "--content", str(small_content), "force", "Legionary",
-                   "--plural", "Legionaries").exit_code == 0
-    assert run_cli(*args, "--out", str(out)).exit_code == 0
-    assert "Cohort" in (out / "rulebook.html").read_text(encoding="utf-8")  # the bug is back
-    assert run_cli(*args, "--out", str(out), "--force").exit_code == 0
-    html = (out / "rulebook.html").read_text(encoding="utf-8")
-    assert "Legionaries" in html and "Cohort" not in html
-    clean = tmp_path / "clean"
-    assert run_cli(*args, "--out", str(clean)).exit_code == 0
-    for name in ("rulebook.html", "rulebook-a4.pdf", "print/player-aid-a4.pdf"):
-        assert (out / name).read_bytes() == (clean / name).read_bytes(), name
 
 
 def test_the_card_sheets_follow_settings_outside_the_cards(small_cards_copy):

@@ -133,14 +133,14 @@ def test_a_name_too_long_for_two_lines_shrinks_then_fails(tmp_path):
                             "name: Zap of the Very Long Winding River Road to the Sea\n"
                             "    shrink: true\n")
     path.write_text(longer, encoding="utf-8")
-    result = build_print(content_dir, tmp_path / "b", PrintOptions(
-        cards=["zap"], papers=(), png=None, tts=False))
+    result = build_print(content_dir, tmp_path / "b", PrintOptions(   # two Starter sets
+        cards=["zap"], papers=(), png=None, tts=False, players=2))
     assert result.fits["zap"]["name_level"] > 0
     path.write_text(source.replace("name: Zap\n", "name: " + "Zap " * 30 + "\n"
                                    "    shrink: true\n"), encoding="utf-8")
     with pytest.raises(ContentError) as err:
         build_print(content_dir, tmp_path / "c", PrintOptions(
-            cards=["zap"], papers=(), png=None, tts=False))
+            cards=["zap"], papers=(), png=None, tts=False, players=2))
     message = err.value.format_message()
     assert "starter.yaml:" in message and "zap.name" in message, message
     assert "shorten the name" in message

@@ -100,7 +100,8 @@ def test_rebuild_leaves_identical_files_alone_and_prunes_stale_pngs(tmp_path,
     from tether_build.commands.printing import build_print
     from tether_build.print.cards.build import PrintOptions
 
-    opts = PrintOptions(deck="starter", papers=("a4",), png="mpc", tts=False)
+    opts = PrintOptions(deck="starter", papers=("a4",), png="mpc", tts=False,
+                        players=2)   # two Starter sets: every card, a third of the PNGs
     first = build_print(ROOT / "tests" / "fixtures" / "content", tmp_path, opts, content=shipped_content)
     stale = tmp_path / "png" / "starter" / "renamed_card-1.png"
     stale.write_bytes(b"old")

@@ -143,9 +143,9 @@ def test_text_that_needs_shrinking_fails_unless_the_card_opts_in(tmp_path):
     from tether_build.print.cards.build import PrintOptions
 
     content_dir = _long_text_content(tmp_path, 7, shrink=False)
-    with pytest.raises(ContentError) as err:
+    with pytest.raises(ContentError) as err:   # two Starter sets: 2 copies laid out, not 6
         build_print(content_dir, tmp_path / "build", PrintOptions(
-            cards=["scout_report"], papers=(), png=None, tts=False))
+            cards=["scout_report"], papers=(), png=None, tts=False, players=2))
     message = err.value.format_message()
     assert "scout_report.text" in message and "standard size" in message, message
     assert "shrink: true" in message
@@ -157,8 +157,8 @@ def test_long_text_shrinks_within_bounds(tmp_path):
     from tether_build.print.cards.fit import TEXT_SIZES
 
     content_dir = _long_text_content(tmp_path, 7)
-    result = build_print(content_dir, tmp_path / "build", PrintOptions(
-        cards=["scout_report"], papers=("a4",), png=None, tts=False))
+    result = build_print(content_dir, tmp_path / "build", PrintOptions(   # two Starter sets
+        cards=["scout_report"], papers=("a4",), png=None, tts=False, players=2))
     fit = result.fits["scout_report"]
     assert TEXT_SIZES[-1] <= fit["text_pt"] < TEXT_SIZES[1]
     text = _flat(face_texts(result.face_pdfs)["scout_report-1"])
@@ -169,8 +169,11 @@ def test_text_that_cannot_fit_is_a_build_error_naming_the_card(tmp_path):
     from tether_build.cli import main
 
     content_dir = _long_text_content(tmp_path, 20)
+    # two Starter sets, not game.yaml's six: each of the fit's ten attempts lays out every
+    # copy of the two cards (4 faces, not 12; the text fails to fit the same way)
     res = CliRunner().invoke(main, ["print-cards", "--content", str(content_dir), "--cards",
-                                    "scout_report,zap", "--out", str(tmp_path / "build")])
+                                    "scout_report,zap", "--players", "2",
+                                    "--out", str(tmp_path / "build")])
     assert res.exit_code == 1
     assert "scout_report" in res.output and "does not fit" in res.output
     assert "starter.yaml:" in res.output and "zap" not in res.output
