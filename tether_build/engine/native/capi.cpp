@@ -304,6 +304,8 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("perturb_step")) cfg.perturb_step = x->num();
       if (const tn::J* x = sj->get("views")) cfg.views = x->truthy();
       if (const tn::J* x = sj->get("trade")) cfg.trade = x->truthy();
+      if (const tn::J* x = sj->get("renumber")) cfg.renumber = x->truthy();
+      if (const tn::J* x = sj->get("trade_deck")) cfg.trade_deck = x->truthy();
     }
     bool first = true;
     for (auto& gm : req.at("games").a) {
