@@ -12,7 +12,8 @@ world consistent with that knowledge.
   another seat gained unseen by p is drawn again from its deck (that seat's Permanent VP
   follows), each other seat's hand and draw pile are shuffled together and dealt again
   (sizes kept), p's own draw pile and every supply deck are shuffled, and the dice stream
-  is reseeded.
+  is reseeded; then the hidden cards' instance numbers are given out again in a canonical
+  order (`_renumber_hidden`: which copy of a card is where does not show either).
 """
 
 from __future__ import annotations
@@ -90,9 +91,9 @@ class ViewsMixin:
         deck's order (by deck name) are shuffled and the dice reseeded. Each hidden list is
         sorted by what p can know of a card (`_deal_key`: its card id, overrides and
         counter, the instance last) before it is shuffled, so the dealt world depends
-        neither on the hidden order it came from nor on which copy of a card is where. The
-        native search deals draw for draw the same (search.cpp `determinize`;
-        tests/engine/test_search_reference.py)."""
+        neither on the hidden order it came from nor on which copy of a card is where; the
+        hidden cards are then renumbered (`_renumber_hidden`). The native search deals draw
+        for draw the same (search.cpp `determinize`; tests/engine/test_search_reference.py)."""
         s = self.s
         self.prune_unseen()
         key = self._deal_key

@@ -196,7 +196,8 @@ void Game::redeal_unseen(int p, MT& r, const std::function<bool(int)>& chosen) {
 // draw pile are dealt again from their pool. Then every supply deck (by name) is shuffled and
 // the dice reseeded. Each hidden list is sorted (deal_less: by card, not by instance) before
 // it is shuffled, so the dealt world does not depend on the hidden order it came from, nor on
-// which copy of a card is where. With `resume` the copy resumes at the start of the Action
+// which copy of a card is where; last the hidden cards are renumbered (renumber_hidden), so
+// not even their instance numbers depend on it. With `resume` the copy resumes at the start of the Action
 // Step or the auction: no card is chosen yet, pending is emptied. Else (a nested root: dealt
 // in place at the searched decision) a card chosen this Action Step stays in its seat's hand,
 // first (it is about to be revealed), as in Python.
