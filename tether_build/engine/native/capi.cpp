@@ -599,7 +599,8 @@ int64_t tn_state_playout(void* st, int64_t seed, int64_t max_steps) {
 }
 
 // everything else, as JSON: the decision (seat, kind, each option's text and id), the
-// history, the winners and the end, the error; with full, the state snapshot and the log
+// history, the winners and the end, the error; with full, the state snapshot, the log and
+// each instance's card
 char* tn_state_info(void* st, int full) {
   auto* s = (tn::NState*)st;
   s->texts();
@@ -632,7 +633,14 @@ char* tn_state_info(void* st, int full) {
       o += (k ? "," : "") + std::to_string(s->g->winner[k]);
     o += "],\"end\":";
     tn::put_str(o, s->g->end_reason);
-    if (full) o += ",\"events\":[" + s->g->ev + "],\"snapshot\":" + s->g->snapshot();
+    if (full) {
+      o += ",\"events\":[" + s->g->ev + "],\"snapshot\":" + s->g->snapshot() + ",\"cards\":[";
+      for (size_t k = 0; k < s->g->cards.size(); ++k) {  // each instance's card: a dealt
+        if (k) o += ",";                                   // world renumbers hidden ones
+        tn::put_str(o, s->g->cards[k].defn->id);
+      }
+      o += "]";
+    }
   }
   return tn::dup(o + "}");
 }
