@@ -170,6 +170,146 @@ def test_which_copy_of_a_card_another_seat_holds_does_not_show_in_the_dealt_worl
         assert _world(u) == _world(v), seed
 
 
+def _zones(g, where):
+    """Seat 0's hidden places by name: seat 1's hand or draw pile, seat 0's own draw pile,
+    or every supply deck (by name)."""
+    s = g.s
+    return {"hand": [s.players[1].hand], "draw": [s.players[1].draw],
+            "mine": [s.players[0].draw],
+            "deck": [s.decks[k] for k in sorted(s.decks)]}[where]
+
+
+def _trade(g, a: str, b: str) -> bool:
+    """The first card of places `a` with another copy of it (the same overrides and
+    counter) in places `b` trade places: which copy is where, nothing else."""
+    cards = g.s.cards
+    for za in _zones(g, a):
+        for i, x in enumerate(za):
+            for zb in _zones(g, b):
+                for j, y in enumerate(zb):
+                    u, v = cards[x], cards[y]
+                    if (x != y and u.defn is v.defn and u.over == v.over
+                            and u.counter == v.counter):
+                        za[i], zb[j] = y, x
+                        return True
+    return False
+
+
+def _by_instance(g, p=0):
+    """What a dealt world holds where p cannot see, instance for instance: every other
+    seat's hand and draw pile, p's draw pile, every supply deck, each card with its data,
+    the unseen gains and the other seats' Permanent VP."""
+    s = g.s
+
+    def z(ids):
+        return [(i, s.cards[i].iid, s.cards[i].defn.id, sorted(s.cards[i].over.items()),
+                 s.cards[i].counter) for i in ids]
+    return ([(z(pl.hand), z(pl.draw), pl.pvp) for pl in s.players if pl.seat != p],
+            z(s.players[p].draw), [(k, z(v)) for k, v in sorted(s.decks.items())],
+            list(g.unseen.items()))
+
+
+TRADES = [("hand", "mine"), ("draw", "mine"), ("hand", "deck"), ("mine", "deck")]
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+def test_which_copy_is_where_does_not_show_in_the_dealt_world_by_instance(rules, monkeypatch,
+                                                                          seed):
+    """Two games that differ only in which copy of a card is in which hidden place (seat
+    1's hand or draw pile, seat 0's own draw pile, a supply deck): seat 0's dealt world is
+    the same instance for instance, each card with its data, since the deal gives the
+    hidden cards' instance numbers out again in a canonical order
+    (`Game._renumber_hidden`). Without it the copies keep their numbers: the worlds are
+    the same card for card but differ by instance (the test can fail)."""
+    g = _at_action(rules, seed, 3).game.clone([])
+    plain = {}
+    for a, b in TRADES:   # (seed 0: all but a hand's with a deck; seed 4: all but p's own)
+        h = g.clone([])
+        if not _trade(h, a, b):
+            continue
+        assert g.observation(0) == h.observation(0) and _by_instance(g) != _by_instance(h)
+        for deal in range(4):
+            u, v = g.clone([]), h.clone([])
+            u.resample(0, random.Random(deal))
+            v.resample(0, random.Random(deal))
+            assert _by_instance(u) == _by_instance(v), (a, b, deal)
+        plain[a, b] = h
+    assert len(plain) == 3
+    monkeypatch.setattr(type(g), "_renumber_hidden", lambda self, p: None)
+    for (a, b), h in plain.items():
+        u, v = g.clone([]), h.clone([])
+        u.resample(0, random.Random(0))
+        v.resample(0, random.Random(0))
+        assert _world(u) == _world(v) and _by_instance(u) != _by_instance(v), (a, b)
+
+
+def _traded_twin(rules, base, seed, a, b):
+    """The game `base` (a 2-player state from `seed`, waiting at seat 0's Action Step)
+    played again by the same answers, with copies traded between places `a` and `b` (see
+    `_trade`) at the decision just before that Action Step began: a resample step of the
+    state whose seed names the trade (the test's `TetherState._resample`), so every world
+    re-run from an earlier point carries it. None where no such copies are, or where the
+    trade changes that decision's options."""
+    hist, n = base.history(), base._step_at
+    st = new_state(rules, 2, seed)
+    for x in hist[:n - 1]:
+        st.apply_index(x)
+    before = st.action_ids()
+    if not _trade(st.game.clone([]), a, b):
+        return None
+    st.resample(0, -1 - TRADES.index((a, b)))
+    if st.action_ids() != before:
+        return None
+    for x in hist[n - 1:]:
+        st.apply_index(x)
+    return st
+
+
+@pytest.mark.parametrize("which,seed,rnd", [("fixture", 0, 3), ("fixture", 6, 3),
+                                            ("sink", 1, 2)])
+def test_which_copy_is_where_does_not_change_the_search(compiled, rules, monkeypatch, which,
+                                                        seed, rnd):
+    """Not only the dealt world: two games that differ only in which copy of a card seat 1
+    holds (or which is in a draw pile or a supply deck), made just before the Action Step
+    began, give seat 0's search the same root: visits and summed values, exactly, and the
+    choice. Instance numbers steer tie-breaks inside a simulation (a seat's playable cards
+    are listed by instance; an option's id names it): without the canonical renumbering the
+    trade of a copy in seat 1's hand with one in seat 0's draw pile changes the root (the
+    test can fail)."""
+    from tether_build.engine.ruleset import Ruleset
+    from tether_build.engine.state_api import TetherState
+    from tether_build.engine.views import ViewsMixin
+
+    from .native_cases import kitchen_sink
+
+    real = TetherState._resample
+
+    def resample(self, p, seed):
+        if seed < 0:   # the test's trade, recorded as a step of the state
+            assert _trade(self.game, *TRADES[-1 - seed])
+            self._ids = self._labels = None
+        else:
+            real(self, p, seed)
+    monkeypatch.setattr(TetherState, "_resample", resample)
+    rs = rules if which == "fixture" else Ruleset.from_compiled(kitchen_sink(compiled))
+    base = _at_action(rs, seed, rnd)
+    twins = {t: _traded_twin(rs, base, seed, *t) for t in TRADES}
+    twins = {t: h for t, h in twins.items() if h is not None}
+    assert ("hand", "mine") in twins
+    for h in twins.values():
+        assert base.game.observation(0) == h.game.observation(0)
+        assert base._seen[0] == h._seen[0] and base.action_ids() == h.action_ids()
+        assert _by_instance(base.game) != _by_instance(h.game)
+    root = _search_root(base, horizon=1, iterations=12)
+    assert len(root[1]) >= 2
+    for t, h in twins.items():
+        assert _search_root(h, horizon=1, iterations=12) == root, t
+    monkeypatch.setattr(ViewsMixin, "_renumber_hidden", lambda self, p: None)
+    h = twins["hand", "mine"]
+    assert (_search_root(base, horizon=1, iterations=12)
+            != _search_root(h, horizon=1, iterations=12))
+
+
 def _nested_root(rules, seed):
     """A 2-player heuristic game on the kitchen sink stopped at seat 0's first decision
     searched at a root of its own inside a resolution (search.KINDS other than the Action
@@ -190,9 +330,9 @@ def _nested_root(rules, seed):
     raise AssertionError("no such decision")
 
 
-def _search_root(st, stream=11):
+def _search_root(st, stream=11, **params):
     p, kind, options, ctx = st.asked()
-    a = SearchAgent(iterations=8)
+    a = SearchAgent(**{"iterations": 8, **params})
     a.rng = random.Random(stream)
     i = a.choose(st.game.seat_view(p).refresh(kind, options), p, kind, options,
                  ask_view(ctx))

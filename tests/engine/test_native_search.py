@@ -265,6 +265,20 @@ def test_a_difference_made_before_the_step_began_does_not_reach_the_search(nativ
     assert any(bt[k] != bct[k] for k in after)
 
 
+def _same_until_informed(plain, pt, cut, ct):
+    """The searches after the change while the seat's information is the same: how many,
+    and at how many of them the visits and summed values (the trace) differ."""
+    compared = differ = 0
+    for k, (a, b) in enumerate(zip(plain, cut)):
+        if not b["after"]:
+            continue
+        if _informed(a) != _informed(b):
+            break
+        compared += 1
+        differ += pt[k] != ct[k]
+    return compared, differ
+
+
 @pytest.mark.parametrize("nested", [False, True])
 @pytest.mark.parametrize("seed,rnd", [(19, 4), (3, 3)])
 def test_which_copy_of_a_card_another_seat_holds_does_not_show_in_the_dealt_world(
@@ -272,9 +286,11 @@ def test_which_copy_of_a_card_another_seat_holds_does_not_show_in_the_dealt_worl
     """Two games that differ only in which copy of a card another seat holds (a card of its
     draw pile traded with another copy of the same card in the searching seat's own draw
     pile, `trade`; the seat knows its draw pile by card only): the first world dealt at the
-    next search is the same, card for card in every hidden place. The deal orders hidden
-    cards by card (then overrides and counter), not by instance number: sorted by instance,
-    a copy from the other seat's block of instances lands elsewhere in the shuffle."""
+    next search is the same, instance for instance in every hidden place (and the unseen
+    gains). The deal orders hidden cards by card (then overrides and counter), not by
+    instance number, and then gives the hidden cards' instance numbers out again in a
+    canonical order (`renumber_hidden`); without that the copies keep their numbers and the
+    worlds differ by instance (the test can fail)."""
     plain, _, _, pd = _views(sink, seed, nested=nested)
     cut, _, counts, cd = _views(sink, seed, nested=nested, perturb_round=rnd, perturb_step=0,
                                 trade=True)
@@ -283,3 +299,54 @@ def test_which_copy_of_a_card_another_seat_holds_does_not_show_in_the_dealt_worl
     assert _informed(plain[k]) == _informed(cut[k])
     assert plain[k]["hidden"] != cut[k]["hidden"]
     assert pd[k] == cd[k]
+    old = {"nested": nested, "renumber": False}
+    plain, _, _, pd = _views(sink, seed, **old)
+    cut, _, _, cd = _views(sink, seed, perturb_round=rnd, perturb_step=0, trade=True, **old)
+    k = next(k for k, b in enumerate(cut) if b["after"])
+    assert _informed(plain[k]) == _informed(cut[k]) and pd[k] != cd[k]
+
+
+@pytest.mark.parametrize("which,seed,rnd", [("sink", 5, 3), ("sink", 11, 3),
+                                            ("fixture", 3, 3)])
+def test_which_copy_of_a_card_is_where_does_not_change_the_search(native_built, rules, sink,
+                                                                  which, seed, rnd):
+    """Not only the first dealt world: two games that differ only in which copy of a card
+    another seat holds (`trade`, as above) give every search after the change, while the
+    seat's information is the same, the same root: visits and summed values, exactly, and
+    the choice. Instance numbers steer tie-breaks inside a simulation (a seat's playable
+    cards are listed by instance; an option's id names it), so without the canonical
+    renumbering of the hidden cards (`renumber` off) some of those searches differ."""
+    rs = rules if which == "fixture" else sink
+    plain, pt, _, _ = _views(rs, seed)
+    cut, ct, counts, _ = _views(rs, seed, perturb_round=rnd, perturb_step=0, trade=True)
+    assert counts[1] == 1
+    compared, differ = _same_until_informed(plain, pt, cut, ct)
+    assert compared >= 3 and differ == 0
+    plain, pt, _, _ = _views(rs, seed, renumber=False)
+    cut, ct, _, _ = _views(rs, seed, perturb_round=rnd, perturb_step=0, trade=True,
+                           renumber=False)
+    assert _same_until_informed(plain, pt, cut, ct)[1] > 0
+
+
+@pytest.mark.parametrize("seed,rnd", [(1, 3), (2, 5)])
+def test_which_copy_is_in_a_supply_deck_does_not_show_in_the_dealt_world(native_built, sink,
+                                                                         seed, rnd):
+    """A copy of a card in a hidden hand or draw pile traded with another copy in a supply
+    deck (`trade_deck`): the first world dealt at the next search is the same, instance for
+    instance, and so is every search while the seat's information is the same. (A supply
+    deck's copies of one card have neighbouring instance numbers, so before the renumbering
+    such a trade changed the dealt world's numbers but no tie-break: the worlds differ by
+    instance with `renumber` off, the searches did not.)"""
+    plain, pt, _, pd = _views(sink, seed)
+    cut, ct, counts, cd = _views(sink, seed, perturb_round=rnd, perturb_step=0,
+                                 trade_deck=True)
+    assert counts[1] == 1
+    k = next(k for k, b in enumerate(cut) if b["after"])
+    assert _informed(plain[k]) == _informed(cut[k]) and pd[k] == cd[k]
+    compared, differ = _same_until_informed(plain, pt, cut, ct)
+    assert compared >= 3 and differ == 0
+    plain, _, _, pd = _views(sink, seed, renumber=False)
+    cut, _, _, cd = _views(sink, seed, perturb_round=rnd, perturb_step=0, trade_deck=True,
+                           renumber=False)
+    k = next(k for k, b in enumerate(cut) if b["after"])
+    assert _informed(plain[k]) == _informed(cut[k]) and pd[k] != cd[k]

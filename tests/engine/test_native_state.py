@@ -191,9 +191,14 @@ def _sampler(seed):
 
 
 def _hidden_from(snapshot: dict, p: int) -> list:
-    """What seat p cannot see in a snapshot: the other hands and every draw order."""
-    return [(q, pl["hand"], pl["draw"]) for q, pl in enumerate(snapshot["players"])
-            if q != p] + [snapshot["decks"]]
+    """What seat p cannot see in a snapshot: the other hands and every draw order, each
+    card as its instance and its card (a dealt world renumbers the hidden instances)."""
+    cards = snapshot["cards"]
+
+    def z(iids):
+        return [(i, cards[i]) for i in iids]
+    return [(q, z(pl["hand"]), z(pl["draw"])) for q, pl in enumerate(snapshot["players"])
+            if q != p] + [{k: z(v) for k, v in snapshot["decks"].items()}]
 
 
 @pytest.mark.parametrize("players,seed", [(2, 5), (4, 9), (6, 13)])

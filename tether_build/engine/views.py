@@ -12,7 +12,8 @@ world consistent with that knowledge.
   another seat gained unseen by p is drawn again from its deck (that seat's Permanent VP
   follows), each other seat's hand and draw pile are shuffled together and dealt again
   (sizes kept), p's own draw pile and every supply deck are shuffled, and the dice stream
-  is reseeded.
+  is reseeded; then the hidden cards' instance numbers are given out again in a canonical
+  order (`_renumber_hidden`: which copy of a card is where does not show either).
 """
 
 from __future__ import annotations
@@ -90,9 +91,9 @@ class ViewsMixin:
         deck's order (by deck name) are shuffled and the dice reseeded. Each hidden list is
         sorted by what p can know of a card (`_deal_key`: its card id, overrides and
         counter, the instance last) before it is shuffled, so the dealt world depends
-        neither on the hidden order it came from nor on which copy of a card is where. The
-        native search deals draw for draw the same (search.cpp `determinize`;
-        tests/engine/test_search_reference.py)."""
+        neither on the hidden order it came from nor on which copy of a card is where; the
+        hidden cards are then renumbered (`_renumber_hidden`). The native search deals draw
+        for draw the same (search.cpp `determinize`; tests/engine/test_search_reference.py)."""
         s = self.s
         self.prune_unseen()
         key = self._deal_key
@@ -112,6 +113,41 @@ class ViewsMixin:
             deck.sort(key=key)
             rng.shuffle(deck)
         self.rng.seed(rng.getrandbits(64))
+        self._renumber_hidden(p)
+
+    def _renumber_hidden(self, p: int) -> None:
+        """After a deal, the instance numbers of the cards p cannot tell apart (other seats'
+        hands but a card chosen this step, every draw pile, p's own too, and every supply
+        deck: where a copy of a card is, not which copy) are given out again in a canonical
+        order: the numbers, sorted, go to the places in turn, seat by seat (another seat's
+        hand, then its draw pile; p's draw pile), then deck by deck (by name), each card
+        keeping its data. What sits in each place is dealt from what p knows, so nothing in
+        a simulation (an option's id names its card's instance; a seat's playable cards are
+        listed by instance) depends on which copy truly is where. Cards p has seen (its
+        hand, every face-up pile, the board, revealed cards) keep their numbers. The native
+        search renumbers alike (search.cpp `renumber_hidden`)."""
+        s, chosen = self.s, self.pending
+        zones = []
+        for pl in s.players:
+            if pl.seat != p:
+                zones.append(pl.hand)
+            zones.append(pl.draw)
+        zones += [s.decks[name] for name in sorted(s.decks)]
+        at = [(z, k) for z in zones for k, i in enumerate(z) if i not in chosen]
+        old = [z[k] for z, k in at]
+        new = sorted(old)
+        if old == new:
+            return
+        cards = s.cards
+        moved = [cards[i] for i in old]
+        for (z, k), n, c in zip(at, new, moved):
+            z[k] = n
+            cards[n] = c
+            c.iid = n
+        to = dict(zip(old, new))
+        gains = sorted((to.get(i, i), v) for i, v in self.unseen.items())
+        self.unseen.clear()
+        self.unseen.update(gains)
 
     def _known_key(self, i: int) -> tuple:
         """What any seat can know of card instance i besides its card id: its overrides

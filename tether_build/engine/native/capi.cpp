@@ -304,6 +304,8 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("perturb_step")) cfg.perturb_step = x->num();
       if (const tn::J* x = sj->get("views")) cfg.views = x->truthy();
       if (const tn::J* x = sj->get("trade")) cfg.trade = x->truthy();
+      if (const tn::J* x = sj->get("renumber")) cfg.renumber = x->truthy();
+      if (const tn::J* x = sj->get("trade_deck")) cfg.trade_deck = x->truthy();
     }
     bool first = true;
     for (auto& gm : req.at("games").a) {
@@ -597,7 +599,8 @@ int64_t tn_state_playout(void* st, int64_t seed, int64_t max_steps) {
 }
 
 // everything else, as JSON: the decision (seat, kind, each option's text and id), the
-// history, the winners and the end, the error; with full, the state snapshot and the log
+// history, the winners and the end, the error; with full, the state snapshot, the log and
+// each instance's card
 char* tn_state_info(void* st, int full) {
   auto* s = (tn::NState*)st;
   s->texts();
@@ -630,7 +633,14 @@ char* tn_state_info(void* st, int full) {
       o += (k ? "," : "") + std::to_string(s->g->winner[k]);
     o += "],\"end\":";
     tn::put_str(o, s->g->end_reason);
-    if (full) o += ",\"events\":[" + s->g->ev + "],\"snapshot\":" + s->g->snapshot();
+    if (full) {
+      o += ",\"events\":[" + s->g->ev + "],\"snapshot\":" + s->g->snapshot() + ",\"cards\":[";
+      for (size_t k = 0; k < s->g->cards.size(); ++k) {  // each instance's card: a dealt
+        if (k) o += ",";                                   // world renumbers hidden ones
+        tn::put_str(o, s->g->cards[k].defn->id);
+      }
+      o += "]";
+    }
   }
   return tn::dup(o + "}");
 }

@@ -164,8 +164,12 @@ struct SearchCfg {
   // the card drafted from them), JSON items: part of the seat's information with `views`
   std::string seen;
   // the leak test: perturb_before also trades copies of a card (trade); with `views`, the
-  // first world dealt for each search, by card (Game::record_dealt), JSON items
-  bool trade = false, dealt_next = false;
+  // first world dealt for each search, by card (Game::record_dealt), JSON items; trade_deck:
+  // a copy of a card in a hidden hand or draw pile trades places with one in a supply deck
+  bool trade = false, dealt_next = false, trade_deck = false;
+  // the deal renumbers the instances of the cards the seat cannot tell apart (renumber_hidden);
+  // off: the leak test shows what instance numbers did before
+  bool renumber = true;
   std::string dealt_log;
   std::string trace;      // per searched decision "seat:n:option,visits,summed value|...;"
   // a replay (benchmarks/bench_nsearch_openspiel.py): the game is played by these answers,
@@ -470,6 +474,7 @@ struct Game {
   }
   void shown_record(const char* what, int p, const std::vector<int>& iids);
   void perturb_before(int p);
+  void trade_with_deck(int p);
   std::string hidden_truth(int p) const;
   void record_dealt(int p);  // (the leak test: the first world dealt for a search)
   void keep_round(int entry);
@@ -533,6 +538,7 @@ struct Game {
   double simulate_tree(int p, MT& stream, int entry, STree& T);
   void relink(const Game& from);
   void determinize(int p, MT& r, bool resume = true);
+  void renumber_hidden(int p);  // the hidden cards' instance numbers, canonically
   // the deals' order of hidden cards (views.Game._deal_key): what a seat can know of a card
   // (its card id, its overrides, its counter), then the instance as a last tie-break
   bool deal_less(int a, int b) const;

@@ -184,7 +184,8 @@ class NativeState:
     def info(self, full: bool = False) -> dict:
         """The decision (seat p, kind, reprs: each option as the Python engine's
         repr(option_key(option)), ids), history, finished, error, round, winner, end; with
-        `full`, events (the log, when made with log=True) and snapshot (the whole state)."""
+        `full`, events (the log, when made with log=True), snapshot (the whole state) and
+        cards (each instance's card id)."""
         return json.loads(_text(self._lib, self._lib.tn_state_info(self._h, int(full))))
 
     def asked(self) -> tuple:
@@ -333,8 +334,12 @@ class NativeState:
         return self.info(True).get("events", [])
 
     def snapshot(self) -> dict:
-        """The whole state (the native engine's snapshot: every seat's cards and units)."""
-        return self.info(True)["snapshot"]
+        """The whole state (the native engine's snapshot: every seat's cards and units),
+        with each instance's card (`cards`, by instance number: a dealt world gives the
+        hidden cards' numbers out again, so the numbers alone do not say which card is
+        where)."""
+        i = self.info(True)
+        return {**i["snapshot"], "cards": i["cards"]}
 
     def __str__(self) -> str:
         """The state as its setup and answers (what determines it)."""

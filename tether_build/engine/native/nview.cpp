@@ -11,8 +11,9 @@
 // deal_hidden(p, r) deals again everything p cannot see, from what p knows, in a canonical
 // order: every hidden list is sorted (by card definition, then instance) before it is
 // shuffled, and each card another seat gained unseen goes back into its deck before the
-// deck is dealt, so two games that differ only in what p cannot see deal the same world
-// (cards of one definition may trade instance numbers) for the same generator.
+// deck is dealt, so two games that differ only in what p cannot see deal the same world for
+// the same generator; then the hidden cards' instance numbers are given out again in a
+// canonical order (renumber_hidden), so which copy of a card is where does not show either.
 #include <algorithm>
 
 #include "game.h"
@@ -221,6 +222,7 @@ void Game::deal_hidden(int p, MT& r) {
   shuffle_list(players[p].draw, r);
   rng.seed((int64_t)(r.genrand() >> 1));
   for (auto& a : agents) a.seed((int64_t)(r.genrand() >> 1));
+  renumber_hidden(p);  // which copy is where, canonically (search.cpp)
 }
 
 }  // namespace tn

@@ -196,7 +196,8 @@ void Game::redeal_unseen(int p, MT& r, const std::function<bool(int)>& chosen) {
 // draw pile are dealt again from their pool. Then every supply deck (by name) is shuffled and
 // the dice reseeded. Each hidden list is sorted (deal_less: by card, not by instance) before
 // it is shuffled, so the dealt world does not depend on the hidden order it came from, nor on
-// which copy of a card is where. With `resume` the copy resumes at the start of the Action
+// which copy of a card is where; last the hidden cards are renumbered (renumber_hidden), so
+// not even their instance numbers depend on it. With `resume` the copy resumes at the start of the Action
 // Step or the auction: no card is chosen yet, pending is emptied. Else (a nested root: dealt
 // in place at the searched decision) a card chosen this Action Step stays in its seat's hand,
 // first (it is about to be revealed), as in Python.
@@ -229,6 +230,50 @@ void Game::determinize(int p, MT& r, bool resume) {
     r.shuffle(kv.second);
   }
   rng.seed_mag(r.bits64());
+  if (!scfg || scfg->renumber) renumber_hidden(p);
+}
+
+// After a deal, the instance numbers of the cards p cannot tell apart (the other seats' hands
+// but a card chosen this step, every draw pile, p's own too, and every supply deck: where a
+// copy of a card is, not which copy) are given out again in a canonical order, as
+// views.Game._renumber_hidden does: the numbers, sorted, go to the places in turn, seat by
+// seat (another seat's hand, then its draw pile; p's draw pile), then deck by deck (by name),
+// each card keeping its data (a pointer to a card follows it). What sits in each place was
+// dealt from what p knows, so nothing in a simulation (an option's id names its card's
+// instance; a seat's playable cards are listed by instance) depends on which copy truly is
+// where. Cards p has seen (its hand, the face-up piles, the board, revealed cards) keep theirs.
+void Game::renumber_hidden(int p) {
+  std::vector<int*> at;
+  for (int q = 0; q < P; ++q) {
+    Player& pl = players[q];
+    if (q != p)
+      for (int& x : pl.hand)
+        if (std::find(pending.begin(), pending.end(), x) == pending.end()) at.push_back(&x);
+    for (int& x : pl.draw) at.push_back(&x);
+  }
+  for (auto& kv : decks)
+    for (int& x : kv.second) at.push_back(&x);
+  std::vector<int> old, fresh;
+  for (int* x : at) old.push_back(*x);
+  fresh = old;
+  std::sort(fresh.begin(), fresh.end());
+  if (fresh == old) return;
+  std::vector<int> to(cards.size(), -1);
+  for (size_t k = 0; k < old.size(); ++k) to[(size_t)old[k]] = fresh[k];
+  for (auto& a : act_store)  // (before the cards move: a.inst->iid is still its place)
+    if (a.inst && to[(size_t)a.inst->iid] >= 0) a.inst = &cards[(size_t)to[(size_t)a.inst->iid]];
+  std::vector<CardInst> moved;
+  moved.reserve(old.size());
+  for (int i : old) moved.push_back(cards[(size_t)i]);
+  for (size_t k = 0; k < old.size(); ++k) {
+    CardInst& c = cards[(size_t)fresh[k]];
+    c = moved[k];
+    c.iid = fresh[k];
+    *at[k] = fresh[k];
+  }
+  std::map<int, std::pair<int, std::string>> gains;
+  for (auto& g : unseen) gains[to[(size_t)g.first] >= 0 ? to[(size_t)g.first] : g.first] = g.second;
+  unseen.swap(gains);
 }
 
 // The leak test's change made before an Action Step began (SearchCfg::perturb_round): as
@@ -236,8 +281,9 @@ void Game::determinize(int p, MT& r, bool resume) {
 // each other seat, a card it gained unseen that waits in its draw pile becomes another card
 // of that deck (another definition where the deck has one; its overrides and Permanent VP
 // go with it, as a deal would), a card of its draw pile trades places with another copy of
-// the same card in p's own draw pile (which copy is where: p knows its draw pile by card),
-// and its draw pile is reversed; every supply deck is reversed. (Not the dice, nor p's own
+// the same card in p's own draw pile (trade: which copy is where; p knows its draw pile by
+// card), and its draw pile is reversed; with trade_deck, one card of another seat's hand or
+// draw pile, or of p's draw pile, trades places with another copy in a supply deck; every supply deck is reversed. (Not the dice, nor p's own
 // draw order: they show within the round.) `perturbed` counts the changes: gains, trades,
 // piles reversed.
 void Game::perturb_before(int p) {
@@ -286,8 +332,33 @@ void Game::perturb_before(int p) {
       scfg->perturbed[2]++;
     }
   }
+  if (scfg->trade_deck) trade_with_deck(p);
   for (auto& kv : decks) std::reverse(kv.second.begin(), kv.second.end());
   scfg->perturbed_done = true;
+}
+
+// The leak test's trade_deck: the first card of another seat's hand or draw pile, or of p's own
+// draw pile, that has another copy (no overrides, the same counter) in a supply deck trades
+// places with it
+void Game::trade_with_deck(int p) {
+  std::vector<std::vector<int>*> from;
+  for (int q = 0; q < P; ++q)
+    if (q != p) {
+      from.push_back(&players[q].hand);
+      from.push_back(&players[q].draw);
+    }
+  from.push_back(&players[p].draw);
+  for (auto* z : from)
+    for (int& x : *z)
+      for (auto& kv : decks)
+        for (int& y : kv.second) {
+          const CardInst& a = cards[(size_t)x];
+          const CardInst& b = cards[(size_t)y];
+          if (a.defn != b.defn || a.over.any() || b.over.any() || a.counter != b.counter) continue;
+          std::swap(x, y);
+          scfg->perturbed[1]++;
+          return;
+        }
 }
 
 // What seat p cannot see, by card instance (the leak test compares it): the other seats'
@@ -322,8 +393,9 @@ void Game::own_answer(const char* kind, const std::string& repr) {
   m += "," + std::to_string(option_id(kind, repr)) + "]";
 }
 
-// the world dealt for seat p, by card (the leak test compares it): every other seat's hand
-// and draw pile in order, its Permanent VP, p's draw order, every supply deck in order
+// the world dealt for seat p, each card as "card#instance" (the leak test compares it): every
+// other seat's hand and draw pile in order, its Permanent VP, p's draw order, every supply
+// deck in order, then the unseen gains (instance, seat, deck)
 void Game::record_dealt(int p) {
   scfg->dealt_next = false;
   std::string& o = scfg->dealt_log;
@@ -333,7 +405,7 @@ void Game::record_dealt(int p) {
     o += "[";
     for (size_t k = 0; k < v.size(); ++k) {
       if (k) o += ",";
-      put_str(o, cards[(size_t)v[k]].defn->id);
+      put_str(o, cards[(size_t)v[k]].defn->id + "#" + std::to_string(v[k]));
     }
     o += "],";
   };
@@ -345,7 +417,14 @@ void Game::record_dealt(int p) {
     }
   ids(players[p].draw);
   for (auto& kv : decks) ids(kv.second);
-  o.back() = ']';
+  o += "[";
+  for (auto& g : unseen) {
+    if (o.back() != '[') o += ",";
+    o += "[" + std::to_string(g.first) + "," + std::to_string(g.second.first) + ",";
+    put_str(o, g.second.second);
+    o += "]";
+  }
+  o += "]]";
 }
 
 // what every seat saw shown (Game::shown), for the leak test's information states
