@@ -16,11 +16,15 @@ machine slows the clock less than it slows the wall):
   seconds (every process's) and its wall time in `--jobs` processes (bar: 200 games in
   under 5 minutes on 2 cores);
 - the machine's load average at the start and the end.
+
+`--out FILE` adds one JSON line per game (players, seed, seat, winner, the search's counts,
+the game's CPU), so two settings run on the same seeds can be compared game by game.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import sys
@@ -68,10 +72,17 @@ def games_of(run, players: int, seeds: list[int], seat_of, search: dict):
     """Each seed's game with nsearch at seat_of(seed) and the heuristic elsewhere, by `run`
     (map over jobs): [(seat, result)] and the games' CPU seconds."""
     got = list(run(_one, [(CONTENT[0], players, s, seat_of(s), search) for s in seeds]))
+    if OUT:
+        with open(OUT[0], "a") as f:
+            f.writelines(json.dumps({"players": players, "seed": s, "seat": seat,
+                                     "winner": res["winner"], "round": res.get("round"),
+                                     "search": res["search"], "cpu": round(c, 4)}) + "\n"
+                         for s, (seat, res, c) in zip(seeds, got))
     return [(seat, res) for seat, res, _c in got], sum(c for _s, _r, c in got)
 
 
 CONTENT: list[str] = []
+OUT: list[str] = []  # --out: a file each game's result is added to, one JSON line a game
 
 
 def tally(results) -> tuple[float, int, int, int, float, int]:
@@ -104,7 +115,12 @@ def main() -> None:
         ap.add_argument(f"--{k}", type=int, default=None)
     for k in ("explore", "prior_temp", "noise", "gain"):
         ap.add_argument(f"--{k}", type=float, default=None)
+    ap.add_argument("--out", default=None,
+                    help="add each game's result to this file (JSON lines: seed, seat, "
+                         "winner, search counts), for paired comparisons of two settings")
     a = ap.parse_args()
+    if a.out:
+        OUT.append(a.out)
     search = {k: getattr(a, k) for k in ("sims", "width", "horizon", "explore", "prior_temp",
                                            "noise", "gain")
               if getattr(a, k) is not None}
