@@ -16,11 +16,15 @@ machine slows the clock less than it slows the wall):
   seconds (every process's) and its wall time in `--jobs` processes (bar: 200 games in
   under 5 minutes on 2 cores);
 - the machine's load average at the start and the end.
+
+`--out FILE` adds one JSON line per game (players, seed, seat, winner, the search's counts,
+the game's CPU), so two settings run on the same seeds can be compared game by game.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import sys
@@ -64,14 +68,29 @@ def _one(job):
     return seat, got, time.process_time() - c0
 
 
-def games_of(run, players: int, seeds: list[int], seat_of, search: dict):
-    """Each seed's game with nsearch at seat_of(seed) and the heuristic elsewhere, by `run`
-    (map over jobs): [(seat, result)] and the games' CPU seconds."""
-    got = list(run(_one, [(CONTENT[0], players, s, seat_of(s), search) for s in seeds]))
+def games_of(run, players: int, jobs: list[tuple[int, int]], search: dict):
+    """Each (seed, seat)'s game with nsearch at that seat and the heuristic elsewhere, by
+    `run` (map over jobs, in order): [(seat, result)] and the games' CPU seconds. With
+    `--out`, each game is added to the file as it ends (a stopped run keeps what it played)."""
+    got = []
+    out = open(OUT[0], "a") if OUT else None  # noqa: SIM115 (written to game by game)
+    for (s, _seat), (seat, res, c) in zip(jobs, run(
+            _one, [(CONTENT[0], players, s, seat, search) for s, seat in jobs])):
+        got.append((seat, res, c))
+        if out:
+            out.write(json.dumps({"players": players, "seed": s, "seat": seat,
+                                  "winner": res["winner"], "round": res.get("round"),
+                                  "search": {k: v for k, v in res["search"].items()
+                                             if k != "trace"},
+                                  "cpu": round(c, 4)}) + "\n")
+            out.flush()
+    if out:
+        out.close()
     return [(seat, res) for seat, res, _c in got], sum(c for _s, _r, c in got)
 
 
 CONTENT: list[str] = []
+OUT: list[str] = []  # --out: a file each game's result is added to, one JSON line a game
 
 
 def tally(results) -> tuple[float, int, int, int, float, int]:
@@ -100,12 +119,18 @@ def main() -> None:
                     help="the same worlds for every root option (search.cpp same_worlds)")
     ap.add_argument("--nested", action="store_true",
                     help="targets, moves, modes and hits searched at a root of their own")
-    for k in ("sims", "width", "horizon"):
+    for k in ("sims", "width", "horizon", "tree_depth"):
         ap.add_argument(f"--{k}", type=int, default=None)
     for k in ("explore", "prior_temp", "noise", "gain"):
         ap.add_argument(f"--{k}", type=float, default=None)
+    ap.add_argument("--out", default=None,
+                    help="add each game's result to this file (JSON lines: seed, seat, "
+                         "winner, search counts), for paired comparisons of two settings")
     a = ap.parse_args()
-    search = {k: getattr(a, k) for k in ("sims", "width", "horizon", "explore", "prior_temp",
+    if a.out:
+        OUT.append(a.out)
+    search = {k: getattr(a, k) for k in ("sims", "width", "horizon", "tree_depth", "explore",
+                                           "prior_temp",
                                            "noise", "gain")
               if getattr(a, k) is not None}
     if a.no_bids:
@@ -139,22 +164,21 @@ def main() -> None:
 def duels_of(run, seeds: list[int], search: dict) -> None:
     """Search against the heuristic in 2-player games, seats swapped."""
     wall0 = time.perf_counter()
-    d0, c0 = games_of(run, 2, seeds, lambda s: 0, search)
-    d1, c1 = games_of(run, 2, seeds, lambda s: 1, search)
+    duels, cpu = games_of(run, 2, [(s, seat) for s in seeds for seat in (0, 1)], search)
     wall = time.perf_counter() - wall0
-    wins, n, searched, sims, scpu, bids = tally(d0 + d1)
+    wins, n, searched, sims, scpu, bids = tally(duels)
     lo, hi = wilson(wins, n)
     print(f"2 players, search vs heuristic, seats swapped: {wins:g}/{n} = {wins / n:.1%} "
           f"[{lo:.1%}, {hi:.1%}] (bar >= 65 %)")
     print(f"  CPU per searched decision: {scpu / max(searched, 1):.4f} s (bar <= 0.05 s); "
           f"{searched} decisions ({bids} bids), {sims / max(searched, 1):.0f} simulations "
-          f"each; the games {c0 + c1:.1f} CPU-s, {wall:.1f} s wall")
+          f"each; the games {cpu:.1f} CPU-s, {wall:.1f} s wall")
 
 
 def four_of(run, seeds: list[int], search: dict, jobs: int) -> None:
     """One search seat (rotating) and three heuristic seats in 4-player games, timed whole."""
     wall0 = time.perf_counter()
-    four, cpu = games_of(run, 4, seeds, lambda s: s % 4, search)
+    four, cpu = games_of(run, 4, [(s, s % 4) for s in seeds], search)
     wall = time.perf_counter() - wall0
     wins, n, searched, _sims, scpu, bids = tally(four)
     lo, hi = wilson(wins, n)

@@ -62,11 +62,12 @@ def _python_root(agent) -> list:
 
 def compare(rules, players: int, seed: int, sims: int, first: int = 0,
             count: int | None = None, kinds=("action", "bid"), same_worlds: bool = False,
-            single: bool = False) -> list:
+            single: bool = False, tree_depth: int = 0) -> list:
     """The searched decisions `first` to `first + count` (all to the end: None) of a
     heuristic game: (kind, options, Python's choice and root, native's choice and root,
     whether another seat held a card gained unseen, whether it is a later Action Step
-    choice of its seat: its first one's declaration failed). `single`: every seat is
+    choice of its seat: its first one's declaration failed, the Python tree's depth below
+    its root). `single`: every seat is
     offered one decision at a time (a card, then its targets as it is declared; no whole
     plays), where a declaration can fail."""
     st = new_state(rules, players, seed, whole_plays=[not single] * players)
@@ -86,16 +87,16 @@ def compare(rules, players: int, seed: int, sims: int, first: int = 0,
             unseen = any(q != p for q, _deck in g.unseen.values())
             # the seat answered since the step began: its first choice's declaration failed
             later = kind == "action" and p in st._who[st._step_at:]
-            a = SearchAgent(iterations=sims, same_worlds=same_worlds)
+            a = SearchAgent(iterations=sims, same_worlds=same_worlds, tree_depth=tree_depth)
             a.rng = random.Random(stream)
             i = a.choose(g.seat_view(p).refresh(kind, options), p, kind, options,
                          ask_view(ctx))
             got = _native(rules, players, seed, p, st.history(), factions,
                           {"sims": sims, "stream": stream, "same_worlds": same_worlds,
-                           "nested": True}, single)
+                           "tree_depth": tree_depth, "nested": True}, single)
             assert (got["kind"], got["n"]) == (kind, len(options))
             out.append((kind, len(options), i, _python_root(a), got["answer"],
-                        _native_root(got["trace"]), unseen, later))
+                        _native_root(got["trace"]), unseen, later, a.root.depth() - 1))
         st.apply_index(st.game.ask(agents[p], p, kind, options, ctx))
     return out
 
@@ -104,21 +105,26 @@ ROOTS = ("action", "bid")
 NESTED = tuple(k for k in KINDS if k not in ROOTS)   # targets, moves, modes, hit assignment
 
 
-@pytest.mark.parametrize("which,players,seed,sims,first,count,kinds,same,single", [
-    ("fixture", 2, 3, 8, 0, 16, ROOTS, False, False),
-    ("fixture", 4, 5, 12, 0, 12, ROOTS, False, False),
-    ("sink", 2, 8, 8, 30, 10, ROOTS, False, False),  # another seat holds cards gained unseen
-    ("sink", 2, 8, 8, 0, 12, NESTED, False, False),  # inside a card's or a phase's resolution
-    ("fixture", 4, 5, 12, 0, 8, NESTED, False, False),
-    ("fixture", 2, 4, 10, 0, 12, ROOTS, True, False),   # the same worlds for every root option
-    ("fixture", 4, 6, 12, 6, 10, ROOTS, True, False),
+@pytest.mark.parametrize("which,players,seed,sims,first,count,kinds,same,single,depth", [
+    ("fixture", 2, 3, 8, 0, 16, ROOTS, False, False, 0),
+    ("fixture", 4, 5, 12, 0, 12, ROOTS, False, False, 0),
+    ("sink", 2, 8, 8, 30, 10, ROOTS, False, False, 0),  # another seat holds cards gained unseen
+    ("sink", 2, 8, 8, 0, 12, NESTED, False, False, 0),  # inside a card's or a phase's resolution
+    ("fixture", 4, 5, 12, 0, 8, NESTED, False, False, 0),
+    ("fixture", 2, 4, 10, 0, 12, ROOTS, True, False, 0),   # the same worlds for every root option
+    ("fixture", 4, 6, 12, 6, 10, ROOTS, True, False, 0),
+    # a tree of one level (the root's options), then of two: the seat's later choices the
+    # heuristic's below that depth
+    ("fixture", 2, 3, 16, 0, 12, ROOTS, False, False, 1),
+    ("sink", 2, 8, 16, 30, 10, ROOTS, False, False, 2),
     # one decision at a time: decision 75 of each is a seat's second Action Step choice, its
     # first card's declaration having failed (round 6)
-    ("fixture", 2, 0, 8, 70, 8, ROOTS, False, True),
-    ("sink", 2, 0, 8, 72, 5, ROOTS, False, True),
+    ("fixture", 2, 0, 8, 70, 8, ROOTS, False, True, 0),
+    ("sink", 2, 0, 8, 72, 5, ROOTS, False, True, 0),
 ])
 def test_python_and_native_search_choose_alike(native_built, rules, sink, which, players,
-                                               seed, sims, first, count, kinds, same, single):
+                                               seed, sims, first, count, kinds, same, single,
+                                               depth):
     """At every decision compared (its kind among `kinds`, two options or more) both
     searches grow the same root and pick the same option. The nested kinds are searched
     at a root of their own on both sides: Python deals the world in place at the decision
@@ -126,15 +132,15 @@ def test_python_and_native_search_choose_alike(native_built, rules, sink, which,
     the answers given so far and deals at the same decision (search.cpp, NESTED). A later
     Action Step choice of a step (after a failed declaration) is searched on both sides
     from the step's start, the seat's earlier answers of the step given again in each
-    world."""
+    world. With a `tree_depth` the tree stops at that depth on both sides."""
     rs = rules if which == "fixture" else sink
-    rows = compare(rs, players, seed, sims, first, count, kinds, same, single)
+    rows = compare(rs, players, seed, sims, first, count, kinds, same, single, depth)
     assert len(rows) == count
     if kinds != ROOTS:
         assert len({k for k, *_ in rows}) >= 2
     elif not single:
         assert {k for k, *_ in rows} == {"action", "bid"}
-    for kind, n, py_pick, py_root, nat_pick, nat_root, _unseen, _later in rows:
+    for kind, n, py_pick, py_root, nat_pick, nat_root, _unseen, _later, _depth in rows:
         assert sum(v for _, v, _ in py_root) == iterations(Params(iterations=sims), players)
         assert py_root == nat_root, (kind, n)
         assert py_pick == nat_pick, (kind, n)
@@ -144,3 +150,5 @@ def test_python_and_native_search_choose_alike(native_built, rules, sink, which,
         assert any(r[6] for r in rows)
     if single:   # a later choice of its step is among them, searched on both sides
         assert any(r[7] for r in rows)
+    if depth:    # the tree reaches its limit and goes no deeper
+        assert max(r[8] for r in rows) == depth

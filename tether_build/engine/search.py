@@ -36,7 +36,9 @@ stream both grow the same tree (tests/engine/test_search_reference.py).
    world) over the options, set when the node first sees the action (an action first seen in
    a later world gets its prior from that world's softmax).
 3. Expansion: the first action chosen that has no child gets one; the iteration leaves the
-   tree: every later decision of `p` is the heuristic's (greedy).
+   tree: every later decision of `p` is the heuristic's (greedy). With `Params.tree_depth`
+   the walk also leaves the tree at a node that deep (1: only the root's options are
+   chosen by PUCT, the rest of the world is the heuristic's, as the flat search's arms).
 4. Other seats, at every decision: the opponent model, the heuristic with noise: with
    probability `Params.noise` a uniformly random option, else the heuristic's choice; each a
    fresh heuristic seeded from the search's stream (it is not the agent it faces: that one
@@ -88,6 +90,9 @@ class Params:
     #                            option is chosen before the iteration, and the k-th visit
     #                            of an option plays the k-th world of the decision's list
     #                            (streams drawn once, `iterations` of them, in the usual order)
+    tree_depth: int = 0        # the tree's depth at most (0: no limit): a walk at a node
+    #                            this deep leaves the tree, the seat's later decisions the
+    #                            heuristic's (1: the root's options only, one level of arms)
     time_cap: float | None = None  # seconds per searched decision (None: iterations only)
 
 
@@ -306,6 +311,10 @@ class SearchAgent(Agent):
             if q != p:
                 w.apply_index(it.other(w))
             elif node is not None and kind in kinds and len(options) > 1:
+                if prm.tree_depth and len(path) >= prm.tree_depth:
+                    node = None   # as deep as the tree goes: the rollout from here
+                    w.apply_index(w.game.ask(it.own, q, kind, options, ctx))
+                    continue
                 ids = w.action_ids()
                 if node is root and forced in ids:
                     i, node = ids.index(forced), root.children[forced]

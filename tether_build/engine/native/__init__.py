@@ -241,7 +241,8 @@ AGENTS = ("random", "heuristic", "nsearch")  # the agents the native engine play
 # (the engine also seats "heuristic-single" and "nsearch-single": offered one decision at a
 # time, no whole plays, as the check's sweep and the search reference test seat them)
 # the nsearch agent's settings in simulate and the balance lab (search.cpp: sims, width,
-# horizon, explore, prior_temp, noise, bids, same_worlds); an unset one keeps search.cpp's default
+# horizon, explore, prior_temp, noise, bids, same_worlds, tree_depth); an unset one keeps
+# search.cpp's default
 SEARCH: dict = {}
 
 

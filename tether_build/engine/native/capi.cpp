@@ -291,6 +291,7 @@ char* tn_play(void* eng, const char* request) {
       if (const tn::J* x = sj->get("nested")) cfg.nested = x->truthy();
       if (const tn::J* x = sj->get("scale")) cfg.scale = x->truthy();
       if (const tn::J* x = sj->get("same_worlds")) cfg.same_worlds = x->truthy();
+      if (const tn::J* x = sj->get("tree_depth")) cfg.tree_depth = x->num();
       if (const tn::J* x = sj->get("stream")) cfg.stream = x->num();
       if (const tn::J* x = sj->get("replay")) {  // a replay: the answers so far
         cfg.replaying = true;

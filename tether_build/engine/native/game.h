@@ -134,6 +134,10 @@ struct SearchCfg {
   // chosen before the simulation, and the k-th visit of an option plays the k-th world of
   // the decision's list (its streams drawn once, sims of them, in the usual order)
   bool same_worlds = false;
+  // the tree's depth at most (0: no limit): a walk at a node this deep leaves the tree, and
+  // the seat's later decisions are the heuristic's (1: a tree of the root's options only,
+  // as the flat search's one level of arms)
+  int64_t tree_depth = 0;
   // search the seat's other decisions of search.py's KINDS (targets, moves, hit assignment,
   // mine and forge modes...) at a root of their own, as search.py does: each simulation a
   // copy of the round's start with the round's answers so far re-run, dealt in place there

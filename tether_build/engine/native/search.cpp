@@ -619,6 +619,10 @@ int Game::tree_decide(int p, const char* kind, size_t n, const Ask* ask) {
   STree& T = *tree;
   if (T.cur < 0 || n < 2 || !ask || !ask->score || !searched_kind(kind))
     return heuristic_choose(p, kind, n, *ask);
+  if (T.cfg->tree_depth > 0 && T.nodes[(size_t)T.cur].depth >= T.cfg->tree_depth) {
+    T.cur = -1;  // as deep as the tree goes: the rollout from here (search.py _iterate)
+    return heuristic_choose(p, kind, n, *ask);
+  }
   std::vector<int64_t> ids = option_ids(kind, n, ask);
   int pick = -1, child = -1;
   if (T.cur == 0 && T.forced >= 0) {  // same_worlds: the root's option is chosen already
