@@ -1,7 +1,8 @@
-"""The trial of balancing two-column runs by our own measure (benchmarks/balance_trial.py)
-against WeasyPrint's own balancing, chapter by chapter, in CPU seconds and page images.
+"""The long two-column runs balanced by our own measure (print/rulebook/balance.py) against
+WeasyPrint's own balancing, chapter by chapter, in CPU seconds and page images.
 
-    python benchmarks/bench_columns.py
+    python benchmarks/bench_columns.py           # the runs balance.py measures
+    python benchmarks/bench_columns.py --all     # every two-column run measured (a trial)
 
 Lays out the rulebook's chapter documents (the HTML the rulebook stage lays out, collected
 from one run of the stage) both ways, and prints each one's CPU and whether the PDFs have
@@ -69,10 +70,11 @@ def _same_images(a: bytes, b: bytes) -> bool:
 
 def main() -> None:
     sys.path.insert(0, str(ROOT))
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import balance_trial
-
     from tether_build.print.layout.pdf import Layout, shared
+    from tether_build.print.rulebook import balance
+
+    if "--all" in sys.argv[1:]:
+        balance.LONG = 0   # every .rb-cols run measured, however short
 
     chapters, base = _chapters(ROOT / "content")
     layout = shared(base)
@@ -81,7 +83,7 @@ def main() -> None:
         start = cpu()
         stock = layout.render(html)
         middle = cpu()
-        trial = balance_trial.render(layout, html)
+        trial = balance.render(layout, html)
         end = cpu()
         totals[0] += middle - start
         totals[1] += end - middle
@@ -90,7 +92,7 @@ def main() -> None:
             "same images" if _same_images(a, b) else "IMAGES DIFFER")
         title = html.split("<title>", 1)[1].split("</title>", 1)[0]
         print(f"{middle - start:6.2f} {end - middle:6.2f}  {same:13} {title}")
-    print(f"{totals[0]:6.2f} {totals[1]:6.2f}  CPU-s: stock balancing, the trial")
+    print(f"{totals[0]:6.2f} {totals[1]:6.2f}  CPU-s: stock balancing, balance.py")
 
 
 if __name__ == "__main__":

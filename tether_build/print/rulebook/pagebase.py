@@ -24,5 +24,6 @@ def layout_key(html: str, base: str) -> str:
                         cache.code_digest(*cache.LAYOUT_CODE, "print/pdfparts/pdfasm.py",
                                           "print/pdfparts/fragment.py", "print/pdfparts/pdfobjects.py"),
                         (code / "stamp.py").read_bytes(), (code / "runon.py").read_bytes(),
+                        (code / "balance.py").read_bytes(),
                         cache.versions(*cache.LAYOUT_PACKAGES), cache.versions("pypdf"),
                         os.environ.get("SOURCE_DATE_EPOCH", "0"))

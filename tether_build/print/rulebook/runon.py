@@ -366,10 +366,11 @@ def _lay_out(html: str, kind: str, cache, base: str, first: float, measure: Call
     """Lay a part out and keep it in the cache."""
     from ..cache import pack
     from ..layout.pdf import Layout
-    from . import tablefit
+    from . import balance, tablefit
     from .stamp import skeleton, slots
 
-    document = layout(base).render(html)
+    document = (balance.render(layout(base), html) if kind == "bookch"
+                else layout(base).render(html))   # a chapter's long runs: balance.py
     # tables opted in to shrinking (`shrink: true` in a chapter's front matter) laid out
     # again smaller until they fit; then every table is checked
     document, scale, why = tablefit.fitted(
