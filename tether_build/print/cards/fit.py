@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import ContentError, Problem
+from .icons import IconForms
 
 NAME_LEVELS = 5                         # .name-l0 .. .name-l4
 TEXT_SIZES = [10.4, 9.2, 8.6, 8.0, 7.5, 7.0]  # .text-l0 .. .text-l5, in pt
@@ -179,6 +180,7 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
     accepted: dict[str, object] = {}
     doc_of: dict[str, object] = {}
     first_doc, problems, back_pages = None, [], []
+    icons = IconForms(layout)   # each icon drawn once per face PDF (icons.py)
     todo = [c["id"] for c in cards]
     while todo or first_doc is None:
         sections = []
@@ -190,7 +192,7 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
                          for n in range(1, by_id[cid]["copies"] + 1)]
         if first_doc is None:
             sections += [pages.back(deck) for deck in backs]
-        doc = layout.render(pages.document(sections))
+        doc = layout.render(icons.standins(pages.document(sections)))
         first_doc = first_doc or doc
         worst = _measure(layout, doc, accepted, back_pages)
         if first_doc is doc:
@@ -203,12 +205,13 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
     card_pdfs, fits = {}, {}
     for card in cards:
         keys = [f"{card['id']}-{n}" for n in range(1, card["copies"] + 1)]
-        card_pdfs[card["id"]] = layout.write([accepted[k] for k in keys], doc_of[card["id"]])
+        card_pdfs[card["id"]] = layout.write([accepted[k] for k in keys], doc_of[card["id"]],
+                                             icons.finisher)
         st = state[card["id"]]
         level, reminders = ATTEMPTS[st["attempt"]]
         fits[card["id"]] = {"name_level": st["name"], "text_pt": TEXT_SIZES[level],
                             "reminders": reminders, "art": not st["no_art"]}
-    back_pdfs = {deck: layout.write([page], first_doc)
+    back_pdfs = {deck: layout.write([page], first_doc, icons.finisher)
                  for deck, (page, _) in zip(backs, back_pages)}
     return card_pdfs, back_pdfs, fits, []
 

@@ -110,7 +110,7 @@ def build_gutter_sheets(sheet: GutterSheet, faces: dict, keys: list[str],
                         decks: dict[str, str], title: str = "") -> bytes:
     """A single-sided print PDF: per page up to 4 fronts and, mirrored across the fold,
     their backs (faces, keys and decks as sheets.build_sheets takes them)."""
-    writer = Writer()
+    writer = Writer(once=True)   # the faces' icon forms written once (pdfasm)
     catalog, tree = writer.reserve(), writer.reserve()
     fronts = [k for k in keys if not k.startswith("back:")]
     used = list(dict.fromkeys(fronts + [f"back:{decks[k]}" for k in fronts]))

@@ -87,7 +87,7 @@ def build_sheets(sheet: Sheet, faces: dict[str, Fragment], keys: list[str],
     faces: read_faces() of the faces PDFs (keys "card-copy", "back:<deck>");
     decks: face key -> deck id.
     """
-    writer = Writer()
+    writer = Writer(once=True)   # the faces' icon forms written once (pdfasm)
     catalog, tree = writer.reserve(), writer.reserve()
     fronts = [k for k in keys if not k.startswith("back:")]
     used = list(dict.fromkeys(fronts + ([f"back:{decks[k]}" for k in fronts] if backs else [])))

@@ -129,10 +129,12 @@ class Layout:
         return [_measure_page(page_root(page)) for page in document.pages]
 
     @staticmethod
-    def write(pages: list, first_document) -> bytes:
-        """One PDF of the given laid-out pages (they may come from several documents)."""
+    def write(pages: list, first_document, finisher=None) -> bytes:
+        """One PDF of the given laid-out pages (they may come from several documents);
+        `finisher` (WeasyPrint's public hook: the document and its pydyf objects, before
+        they are serialized) may rework its objects (cards/icons.py)."""
         with collector_paused():
-            return first_document.copy(pages).write_pdf()
+            return first_document.copy(pages).write_pdf(finisher=finisher)
 
 
 _SHARED: dict = {}     # base URL -> the Layout this process's documents of it share

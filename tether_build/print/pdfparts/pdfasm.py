@@ -67,9 +67,14 @@ def stream(head: bytes, data: bytes) -> bytes:
 class Writer:
     """Objects numbered 1, 2, ... in the order added; writes the file with a classic xref."""
 
-    def __init__(self, header: bytes = b"%PDF-1.7", share: bool = False, used: bool = False):
+    def __init__(self, header: bytes = b"%PDF-1.7", share: bool = False, used: bool = False,
+                 once: bool = False):
         self.header = header
         self.bodies: list[bytes | None] = []
+        # once: an object that names no other and is the same bytes as one written before
+        # (a face's icon forms, print/cards/icons.py: the same in every face PDF) is
+        # written once, and every fragment refers to that one (add_objects)
+        self.once: dict[tuple, int] | None = {} if once else None
         # share: forms whose fragments share one list of objects (the pages of one laid-out
         # document: document_fragments) write those objects once, their fonts among them;
         # used: only those the forms drawn refer to (add_used), not the whole list
@@ -92,15 +97,26 @@ class Writer:
 
         known: local index -> object number for placeholders the caller has numbered."""
         known = known or {}
-        numbers = {}
+        numbers, written = {}, set()
         for n, obj in enumerate(objects):
-            numbers[n] = known[n] if obj is None else self.reserve()
+            if obj is None:
+                numbers[n] = known[n]
+            elif self.once is not None and REF.search(obj[0]) is None:
+                key = (obj[0], obj[1])
+                found = self.once.get(key)
+                if found is None:
+                    found = self.once[key] = self.reserve()
+                    written.add(n)
+                numbers[n] = found
+            else:
+                numbers[n] = self.reserve()
+                written.add(n)
 
         def renumber(part: bytes) -> bytes:
             return REF.sub(lambda m: b"%d 0 R" % numbers[int(m[1])], part)
 
         for n, obj in enumerate(objects):
-            if obj is not None:
+            if n in written:
                 head, data = obj
                 self.put(numbers[n], renumber(head) if data is None
                          else stream(renumber(head), data))
