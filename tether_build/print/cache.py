@@ -131,13 +131,17 @@ def font_folders() -> list[str]:
     return folders
 
 
+@functools.cache
 def system_fonts() -> str:
     """A digest of the system's fonts and fontconfig's configuration: the outputs embed
     fonts fontconfig finds beside the project's own (SVG text and glyphs the project's
     fonts lack: DejaVu Sans from /usr/share/fonts), so a font package installed, upgraded
     or removed changes every stage's key (commands.build.libraries) and every cached layout
     (versions). The names, sizes and modification times of every file below
-    font_folders(), without reading the fonts (about 40 files here, 1-2 ms)."""
+    font_folders(), without reading the fonts (about 40 files here, 1-2 ms). Read once a
+    process, as the keys that hold it are (libraries(), versions()): a process forked
+    after the first call inherits it (the preloaded process read it a second time);
+    `system_fonts.cache_clear()` reads it again."""
     h = hashlib.sha256()
     for root in font_folders():
         h.update(f"{root}\0".encode())
@@ -164,12 +168,13 @@ LIBRARY_FOLDERS = ("/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-l
                    "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib")
 
 
+@functools.cache
 def text_libraries() -> str:
     """Which Pango, HarfBuzz, fontconfig and FreeType the system has: each soname's file
     (the link resolved: libpango-1.0.so.0.5000.12) with its size and mtime, in the folders
     of LD_LIBRARY_PATH and the loader's usual ones. A system package upgrade changes the
     glyph positions or the subset fonts, so it changes the keys as a Python library's
-    version does."""
+    version does. Read once a process, as system_fonts() (`cache_clear()` to read again)."""
     folders = [p for p in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p]
     h = hashlib.sha256()
     for soname in TEXT_LIBRARIES:
