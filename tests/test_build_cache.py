@@ -130,6 +130,24 @@ def test_template_change_misses_the_face_cache(content, tmp_path):
     assert changed.parts == uncached.parts
 
 
+def test_code_digest_is_read_once_a_stage(monkeypatch, tmp_path):
+    """Inside one_reading() (a stage) the code's digest is worked out once, as the files it
+    reads were when the stage first asked; outside it, every time; the layout mode is in it."""
+    from tether_build.print import cache
+    from tether_build.print.layout import patches
+
+    reads = []
+    real = cache._code_digest
+    monkeypatch.setattr(cache, "_code_digest", lambda *a: reads.append(a) or real(*a))
+    outside = cache.code_digest("print/raster.py")
+    with cache.one_reading():
+        assert cache.code_digest("print/raster.py") == outside
+        assert cache.code_digest("print/raster.py") == outside
+        monkeypatch.setattr(patches, "mode", lambda: "stock")
+        assert cache.code_digest("print/raster.py") != outside
+    assert len(reads) == 3
+
+
 def test_a_damaged_cache_entry_is_a_miss(content, tmp_path):
     from tether_build.content.cards import normalized_cards
     from tether_build.print.cache import Cache

@@ -6,8 +6,30 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from tether_build.commands import build
 from tether_build.print import cache
+
+
+@pytest.fixture(autouse=True)
+def _read_again():
+    """system_fonts() and text_libraries() are read once a process: each read here is new."""
+    cache.system_fonts.cache_clear()
+    cache.text_libraries.cache_clear()
+    yield
+    cache.system_fonts.cache_clear()
+    cache.text_libraries.cache_clear()
+
+
+def read_fonts() -> str:
+    cache.system_fonts.cache_clear()
+    return cache.system_fonts()
+
+
+def read_libraries() -> str:
+    cache.text_libraries.cache_clear()
+    return cache.text_libraries()
 
 
 def test_a_font_installed_upgraded_or_removed_changes_the_key(tmp_path, monkeypatch):
@@ -16,20 +38,20 @@ def test_a_font_installed_upgraded_or_removed_changes_the_key(tmp_path, monkeypa
     font = fonts / "truetype" / "dejavu" / "DejaVuSans.ttf"
     font.write_bytes(b"one")
     monkeypatch.setattr(cache, "font_folders", lambda: [str(fonts), str(tmp_path / "none")])
-    first = cache.system_fonts()
-    assert cache.system_fonts() == first                  # the same fonts, the same digest
+    first = read_fonts()
+    assert read_fonts() == first                  # the same fonts, the same digest
 
     (fonts / "truetype" / "new").mkdir()
     (fonts / "truetype" / "new" / "New.otf").write_bytes(b"new")
-    installed = cache.system_fonts()
+    installed = read_fonts()
     assert installed != first
 
     os.utime(font, ns=(1, 2))                            # an upgrade of the same size
-    upgraded = cache.system_fonts()
+    upgraded = read_fonts()
     assert upgraded not in (first, installed)
 
     (fonts / "truetype" / "new" / "New.otf").unlink()
-    assert cache.system_fonts() not in (first, installed, upgraded)
+    assert read_fonts() not in (first, installed, upgraded)
 
 
 def test_fontconfig_variables_name_more_folders(tmp_path, monkeypatch):
@@ -37,9 +59,9 @@ def test_fontconfig_variables_name_more_folders(tmp_path, monkeypatch):
     conf.write_text("<fontconfig/>")
     monkeypatch.setenv("FONTCONFIG_FILE", str(conf))
     assert str(conf) in cache.font_folders()
-    before = cache.system_fonts()
+    before = read_fonts()
     conf.write_text("<fontconfig><dir>/elsewhere</dir></fontconfig>")
-    assert cache.system_fonts() != before
+    assert read_fonts() != before
 
 
 def test_folders_named_in_fontconfig_files_are_in_the_key(tmp_path, monkeypatch):
@@ -64,12 +86,12 @@ def test_folders_named_in_fontconfig_files_are_in_the_key(tmp_path, monkeypatch)
     folders = cache.font_folders()
     assert str(fonts) in folders and str(user / "fontconfig" / "fonts.conf") in folders
     assert os.path.expanduser("~/mine") in folders and "/commented/out" not in folders
-    before = cache.system_fonts()
+    before = read_fonts()
     (fonts / "Extra.ttf").write_bytes(b"a font fontconfig finds in /opt")
-    installed = cache.system_fonts()
+    installed = read_fonts()
     assert installed != before
     (user / "fontconfig" / "fonts.conf").write_text("<fontconfig><dir>/else</dir></fontconfig>")
-    assert cache.system_fonts() != installed          # the user's configuration changed
+    assert read_fonts() != installed          # the user's configuration changed
 
 
 def test_a_configuration_that_includes_itself_ends(tmp_path, monkeypatch):
@@ -114,15 +136,35 @@ def test_a_text_library_upgrade_changes_the_key(tmp_path, monkeypatch):
     (lib / "libharfbuzz.so.0").symlink_to("libharfbuzz.so.0.60000.0")
     monkeypatch.setattr(cache, "LIBRARY_FOLDERS", (str(lib),))
     monkeypatch.delenv("LD_LIBRARY_PATH", raising=False)
-    before = cache.text_libraries()
-    assert cache.text_libraries() == before
+    before = read_libraries()
+    assert read_libraries() == before
     (lib / "libharfbuzz.so.0.70000.0").write_bytes(b"new")
     (lib / "libharfbuzz.so.0").unlink()
     (lib / "libharfbuzz.so.0").symlink_to("libharfbuzz.so.0.70000.0")
-    after = cache.text_libraries()
+    after = read_libraries()
     assert after != before
     elsewhere = tmp_path / "mine"
     elsewhere.mkdir()
     (elsewhere / "libharfbuzz.so.0").write_bytes(b"built by hand")
     monkeypatch.setenv("LD_LIBRARY_PATH", str(elsewhere))   # the loader looks there first
-    assert cache.text_libraries() not in (before, after)
+    assert read_libraries() not in (before, after)
+
+
+def test_read_once_a_process(tmp_path, monkeypatch):
+    """Both are read once a process (a process forked after inherits them); cache_clear()
+    reads them again."""
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    monkeypatch.setattr(cache, "font_folders", lambda: [str(fonts)])
+    first = cache.system_fonts()
+    (fonts / "New.otf").write_bytes(b"new")
+    assert cache.system_fonts() == first
+    assert read_fonts() != first
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    monkeypatch.setattr(cache, "LIBRARY_FOLDERS", (str(lib),))
+    monkeypatch.delenv("LD_LIBRARY_PATH", raising=False)
+    before = read_libraries()
+    (lib / "libharfbuzz.so.0").write_bytes(b"new")
+    assert cache.text_libraries() == before
+    assert read_libraries() != before

@@ -19,7 +19,7 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -194,13 +194,17 @@ def fontconfig_reads() -> list[str]:
     return out
 
 
+@functools.cache
 def system_fonts() -> str:
     """A digest of the system's fonts and fontconfig's configuration: the outputs embed
     fonts fontconfig finds beside the project's own (SVG text and glyphs the project's
     fonts lack: DejaVu Sans from /usr/share/fonts), so a font package installed, upgraded
     or removed changes every stage's key (commands.build.libraries) and every cached layout
     (versions). The names, sizes and modification times of every file below
-    font_folders(), without reading the fonts (about 40 files here, 1-2 ms)."""
+    font_folders(), without reading the fonts (about 40 files here, 1-2 ms). Read once a
+    process, as the keys that hold it are (libraries(), versions()): a process forked
+    after the first call inherits it (the preloaded process read it a second time);
+    `system_fonts.cache_clear()` reads it again."""
     h = hashlib.sha256()
     for root in font_folders():
         h.update(f"{root}\0".encode())
@@ -227,12 +231,13 @@ LIBRARY_FOLDERS = ("/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-l
                    "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib")
 
 
+@functools.cache
 def text_libraries() -> str:
     """Which Pango, HarfBuzz, fontconfig and FreeType the system has: each soname's file
     (the link resolved: libpango-1.0.so.0.5000.12) with its size and mtime, in the folders
     of LD_LIBRARY_PATH and the loader's usual ones. A system package upgrade changes the
     glyph positions or the subset fonts, so it changes the keys as a Python library's
-    version does."""
+    version does. Read once a process, as system_fonts() (`cache_clear()` to read again)."""
     folders = [p for p in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p]
     h = hashlib.sha256()
     for soname in TEXT_LIBRARIES:
@@ -259,14 +264,33 @@ LAYOUT_CODE = ("print/layout/pdf.py", "print/layout/patches.py", "print/layout/b
                "print/layout/wpffi.py")
 
 
+def once_a_stage(what: tuple, make: Callable[[], object]):
+    """make(), worked out once inside one_reading() (a build stage) for each `what`, as
+    files_digest's listing is: the files it reads as they were when the stage first asked.
+    Outside one_reading(), make() every time."""
+    if _READING is None:
+        return make()
+    key = ("once", *what)
+    if key not in _READING:
+        _READING[key] = make()
+    return _READING[key]
+
+
 def code_digest(*names: str) -> str:
     """SHA-256 of the package's modules by path under tether_build/ (e.g. "print/layout/pdf.py",
     "render/*.py": paths that scripts/relayout.py rewrites when a module moves), and of
     the layout mode (patches.mode(): patched or stock libraries), so an entry laid out one
-    way never serves the other."""
+    way never serves the other. Once a stage (once_a_stage): the book asks for it once per
+    part (about 0.5 ms each: 8 files globbed and read), the Tabletop Simulator sheets once
+    per row."""
     from .layout.patches import mode
 
-    h = hashlib.sha256(mode().encode())
+    layout = mode()
+    return once_a_stage(("code", layout, *names), lambda: _code_digest(layout, names))
+
+
+def _code_digest(layout: str, names: tuple[str, ...]) -> str:
+    h = hashlib.sha256(layout.encode())
     for name in names:
         paths = sorted(_PACKAGE.glob(name))
         if not paths:   # a name that matches nothing would leave its code out of every key

@@ -20,10 +20,11 @@ def layout_key(html: str, base: str) -> str:
     from .. import cache
 
     code = Path(__file__).resolve().parent
+    own = cache.once_a_stage(("book-code",), lambda: ((code / "stamp.py").read_bytes(),
+                                                     (code / "runon.py").read_bytes(),
+                                                     (code / "balance.py").read_bytes()))
     return cache.digest("book/1", html, base, cache.files_digest(TEMPLATES, BOOK_TEMPLATES),
                         cache.code_digest(*cache.LAYOUT_CODE, "print/pdfparts/pdfasm.py",
                                           "print/pdfparts/fragment.py", "print/pdfparts/pdfobjects.py"),
-                        (code / "stamp.py").read_bytes(), (code / "runon.py").read_bytes(),
-                        (code / "balance.py").read_bytes(),
-                        cache.versions(*cache.LAYOUT_PACKAGES), cache.versions("pypdf"),
+                        *own, cache.versions(*cache.LAYOUT_PACKAGES), cache.versions("pypdf"),
                         os.environ.get("SOURCE_DATE_EPOCH", "0"))
