@@ -28,6 +28,13 @@ def composed(card: dict) -> bool:
     return card["copies"] > 1
 
 
+def first_copies(cards: list[dict]) -> dict[str, str]:
+    """A card's copy's face key -> its first copy's, for every copy drawn over its face
+    (raster.Raster draws a copy's image from its first copy's)."""
+    return {f"{c['id']}-{n}": f"{c['id']}-1" for c in cards if composed(c)
+            for n in range(2, c["copies"] + 1)}
+
+
 def face_sections(pages, card: dict, fit: dict) -> list[str]:
     """The sections fit.py lays out for a card: its face once, number blank, when it has
     copies; else its one face."""
