@@ -73,7 +73,8 @@ def _number_box(page) -> tuple[float, float, float, float] | None:
 def _with_number(first, first_box, page, scale: float, box_px, rgbx: bool):
     """The image of `page` (a copy) from `first` (its first copy's image, the same face with
     another number): the pixels around both numbers drawn again from the page, the rest
-    copied; None when the page is not a copy's (then it is drawn in full)."""
+    copied; with the first row drawn again (the rows above it are the first copy's). None
+    when the page is not a copy's (then it is drawn in full)."""
     box = _number_box(page)
     if box is None or first_box is None:
         return None
@@ -96,7 +97,7 @@ def _with_number(first, first_box, page, scale: float, box_px, rgbx: bool):
     if cut[0] < cut[2] and cut[1] < cut[3]:
         image.paste(patch.crop((cut[0] - x0, cut[1] - y0, cut[2] - x0, cut[3] - y0)),
                     (cut[0] - bx, cut[1] - by))
-    return image
+    return image, max(0, min(cut[1] - by, bh))   # (the image, its first row drawn again)
 
 
 class Raster:
@@ -113,7 +114,9 @@ class Raster:
         from .cache import Cache
 
         self.copies = copies or {}
+        self._first_keys = set(self.copies.values())
         self._firsts: dict = {}   # (first key, scale, box, rgbx) -> (image, number box)
+        self._rows: dict = {}     # (copy key, scale, box, rgbx) -> its first row drawn again
         self.parts = parts
         self.docs: dict[int, object] = {}
         self.where = {k: (d, i) for d, (_, keys) in enumerate(parts) for i, k in enumerate(keys)}
@@ -136,13 +139,15 @@ class Raster:
         if first is not None:
             memo = (first, scale, box_px, rgbx)
             if memo not in self._firsts:
-                first_page = self.page(first)
-                self._firsts[memo] = (_render(first_page, scale, box_px, rgbx),
-                                      _number_box(first_page))
-            image = _with_number(*self._firsts[memo], page, scale, box_px, rgbx)
-            if image is not None:
-                return image
-        return _render(page, scale, box_px, rgbx)
+                self.image(first, scale, box_px, rgbx)
+            drawn = _with_number(*self._firsts[memo], page, scale, box_px, rgbx)
+            if drawn is not None:
+                self._rows[(key, *memo[1:])] = drawn[1]
+                return drawn[0]
+        image = _render(page, scale, box_px, rgbx)
+        if key in self._first_keys:   # kept for its copies (read only: never drawn on)
+            self._firsts[(key, scale, box_px, rgbx)] = (image, _number_box(page))
+        return image
 
     def page(self, key: str):
         """The pdfium page of a face or back key."""
@@ -164,7 +169,7 @@ class Raster:
         """PNG bytes per key at 300 DPI with bleed, sized by the preset (tgc, mpc)."""
         from .cache import digest
 
-        data, images, cache_keys = {}, {}, {}
+        data, images, cache_keys, boxes = {}, {}, {}, {}
         for key in keys:
             cache_keys[key] = digest("png", self.face_id(key), preset, DPI)
             hit = self.cache.get("png", cache_keys[key])
@@ -172,14 +177,45 @@ class Raster:
                 data[key] = hit
                 continue
             page = self.page(key)
-            images[key] = self.image(key, DPI / 72, _preset_box(page, preset), rgbx=True,
-                                     page=page)
+            boxes[key] = _preset_box(page, preset)
+            images[key] = self.image(key, DPI / 72, boxes[key], rgbx=True, page=page)
         with ThreadPoolExecutor(max_workers=2) as pool:   # zlib compresses without the GIL
-            for key, png in zip(images, pool.map(lambda im: pngfile.png(im, DPI),
-                                                 images.values())):
+            for key, png in zip(images, self._encode(pool, images, DPI / 72, boxes)):
                 data[key] = png
                 self.cache.put("png", cache_keys[key], png)
         return {key: data[key] for key in keys}
+
+    def _encode(self, pool, images: dict, scale: float, boxes: dict) -> list[bytes]:
+        """The PNGs of `images` (in order): a card's copies drawn here from its first copy
+        (image) share the band of rows above their numbers, compressed once
+        (pngfile.from_bands: the same pixels, each copy compressing its last rows only)."""
+        groups: dict[str, list[str]] = {}
+        for key in images:
+            first = self.copies.get(key)
+            if first in images and boxes[first] == boxes[key] \
+                    and (key, scale, boxes[key], True) in self._rows:
+                groups.setdefault(first, [first]).append(key)
+        splits = {first: min(self._rows[(k, scale, boxes[k], True)] for k in members[1:])
+                  for first, members in groups.items()}
+        splits = {first: row for first, row in splits.items() if row > 0}
+        # the filter the first copy's whole image takes (as pngfile.png would choose it)
+        kinds = dict(zip(splits, pool.map(lambda first: pngfile.choose(images[first]),
+                                          splits)))
+        tops = dict(zip(splits, pool.map(
+            lambda first: pngfile.band(images[first].crop((0, 0, images[first].width,
+                                                           splits[first])), kinds[first]),
+            splits)))
+        shared = {k: first for first in splits for k in groups[first]}
+
+        def encode(key: str) -> bytes:
+            image = images[key]
+            if key not in shared:
+                return pngfile.png(image, DPI)
+            first = shared[key]
+            rest = image.crop((0, splits[first], image.width, image.height))
+            return pngfile.from_bands(image.mode, image.size,
+                                      [tops[first], pngfile.band(rest, kinds[first])], DPI)
+        return list(pool.map(encode, images))
 
     def trimmed(self, key: str, width_px: int, height_px: int):
         """A PIL image of the face cut at the trim (no bleed), e.g. for a TTS sheet cell."""
