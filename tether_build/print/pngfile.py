@@ -61,21 +61,30 @@ def _up(image: Image.Image) -> bytes:
     return _bytes(ImageChops.subtract_modulo(image, above))
 
 
-def scanlines(image: Image.Image) -> bytes:
-    """The image's rows as PNG scanlines, each after its filter byte: one filter for the
-    image, None or Up, whichever compresses a sample of its rows smaller. The first row is
-    tagged None (Up on it changes nothing, as the row above counts as zero), so a band of
-    rows stands on its own (see band)."""
+def choose(image: Image.Image, plain: bytes | None = None) -> int:
+    """The filter for the image's rows, None or Up: whichever compresses a sample of its
+    rows smaller. plain: _bytes(image), when at hand."""
     width, height = image.size
     stride = width * _COLOUR[image.mode][1]
-    plain = _bytes(image)
+    plain = plain if plain is not None else _bytes(image)
     bands = range(0, height, EVERY)
     sample = {_NONE: _rows(plain, stride, _NONE, [row * stride for band in bands for row in
                                                   range(band, min(band + BAND, height))]),
               _UP: b"".join(_rows(_up(image.crop((0, max(band - 1, 0), width,
                                                    min(band + BAND, height)))),
                                   stride, _UP)[(stride + 1) * (band > 0):] for band in bands)}
-    kind = min(sample, key=lambda k: len(zlib.compress(sample[k], LEVEL)))
+    return min(sample, key=lambda k: len(zlib.compress(sample[k], LEVEL)))
+
+
+def scanlines(image: Image.Image, kind: int | None = None) -> bytes:
+    """The image's rows as PNG scanlines, each after its filter byte: one filter for the
+    image, None or Up (`kind`; by default whichever compresses a sample of its rows smaller,
+    choose). The first row is tagged None (Up on it changes nothing, as the row above counts
+    as zero), so a band of rows stands on its own (see band)."""
+    width, _ = image.size
+    stride = width * _COLOUR[image.mode][1]
+    plain = _bytes(image)
+    kind = kind if kind is not None else choose(image, plain)
     if kind == _NONE:
         return _rows(plain, stride, _NONE)
     lines = bytearray(_rows(_up(image), stride, _UP))
@@ -83,11 +92,12 @@ def scanlines(image: Image.Image) -> bytes:
     return bytes(lines)
 
 
-def band(image: Image.Image) -> tuple[bytes, int, int]:
+def band(image: Image.Image, kind: int | None = None) -> tuple[bytes, int, int]:
     """Rows of an image, compressed on their own: (deflate data ending in a full flush,
     Adler-32 and length of the scanlines). A PNG made of such bands (from_bands) is valid
-    whatever the bands around each, so a band whose pixels did not change is reused as is."""
-    lines = scanlines(image)
+    whatever the bands around each, so a band whose pixels did not change is reused as is.
+    kind: the filter (scanlines), e.g. the one chosen for the whole image the band is of."""
+    lines = scanlines(image, kind)
     deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
     return (deflate.compress(lines) + deflate.flush(zlib.Z_FULL_FLUSH), zlib.adler32(lines),
             len(lines))

@@ -121,6 +121,7 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
     from ..raster import Raster
     from ..tts import decks as tts
     from .context import MARKER, Renderer
+    from .copies import first_copies
     from .fit import render_faces
     from .sheets import build_sheets, read_faces
 
@@ -159,7 +160,7 @@ def render_all(content, chosen: list[dict], opts: PrintOptions, out: Path,
                                     deck_of, title=f"{title} cards ({paper}{mode.replace('-', ' ')}"
                                     ", gutter fold)")
         result.seconds[f"sheets_{paper}"] = time.perf_counter() - t
-    raster = Raster(faces.parts, cache)
+    raster = Raster(faces.parts, cache, copies=first_copies(chosen))
     try:
         if opts.png:
             t = time.perf_counter()

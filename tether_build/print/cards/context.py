@@ -231,6 +231,10 @@ class Renderer:
             "vp": {"amount": card["vp"], "name": self.term("vp")} if card["vp"] else None,
             "art": card.get("art"), "pictogram": CATEGORY_ART[card["category"]],
             "copy_n": copy, "copies": card["copies"], "version": self.stamp(card),
+            # fit.py's faces of a card's copies: the number kept at its widest ("N/N") but
+            # blank, on the face laid out once; the number alone, on the copy's own page
+            "copy_shown": card["copies"] if fit.get("blank") else copy,
+            "copy_blank": bool(fit.get("blank")), "copy_only": bool(fit.get("copy_only")),
             "labels": {k: self.term(k) for k in ("mana", "gold", "initiative", "hp", "die",
                                                   "bounty", "champion")},
             "name_level": fit.get("name", 0), "text_level": fit.get("text", 0),

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ...errors import ContentError, Problem
 from .icons import IconForms
+from .copies import COPY_WORK, composed, face_sections, lay_out_numbers, write_card
 
 NAME_LEVELS = 5                         # .name-l0 .. .name-l4
 TEXT_SIZES = [10.4, 9.2, 8.6, 8.0, 7.5, 7.0]  # .text-l0 .. .text-l5, in pt
@@ -165,6 +166,13 @@ def _next(card: dict, st: dict, over: dict, problems: list) -> bool:
     return _step(card, st, over, problems)
 
 
+def _fit(st: dict) -> dict:
+    """The template's fit (the context's `fit`) of a card's state in the ladder."""
+    level, reminders = ATTEMPTS[st["attempt"]]
+    return {"name": st["name"], "text": level, "reminders": reminders,
+            "no_art": st["no_art"], "block": not st["flex"]}
+
+
 def fit_part(pages, layout, cards: list[dict], backs: list[str]):
     """Lay out every copy of `cards` and the `backs`, shrinking to fit.
 
@@ -185,11 +193,8 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
     while todo or first_doc is None:
         sections = []
         for cid in todo:
-            level, reminders = ATTEMPTS[state[cid]["attempt"]]
-            fit = {"name": state[cid]["name"], "text": level, "reminders": reminders,
-                   "no_art": state[cid]["no_art"], "block": not state[cid]["flex"]}
-            sections += [pages.face(by_id[cid], n, fit)   # every copy laid out
-                         for n in range(1, by_id[cid]["copies"] + 1)]
+            fit = _fit(state[cid])
+            sections += face_sections(pages, by_id[cid], fit)
         if first_doc is None:
             sections += [pages.back(deck) for deck in backs]
         doc = layout.render(icons.standins(pages.document(sections)))
@@ -200,12 +205,16 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
                          for _, fit in back_pages for field_name, why in fit.boxes.items()]
         doc_of.update((cid, doc) for cid in todo)
         todo = [cid for cid in todo if _next(by_id[cid], state[cid], worst[cid], problems)]
+    numbers = None
+    if not problems:   # each copy's number alone, where it lies on its face (copies.py)
+        numbers = lay_out_numbers(pages, layout, cards, {cid: _fit(st)
+                                                         for cid, st in state.items()})
+        problems += numbers.problems
     if problems:
         return {}, {}, {}, problems
     card_pdfs, fits = {}, {}
     for card in cards:
-        keys = [f"{card['id']}-{n}" for n in range(1, card["copies"] + 1)]
-        card_pdfs[card["id"]] = layout.write([accepted[k] for k in keys], doc_of[card["id"]],
+        card_pdfs[card["id"]] = write_card(layout, card, accepted, doc_of[card["id"]], numbers,
                                              icons.finisher)
         st = state[card["id"]]
         level, reminders = ATTEMPTS[st["attempt"]]
@@ -245,14 +254,16 @@ def _parts(cards: list[dict], card_pdfs: dict, backs: list[str], back_pdfs: dict
 
 
 def _split(cards: list[dict], workers: int, backs: int = 0) -> list[list[dict]]:
-    """Consecutive chunks with about the same work: every copy of a card is laid out and
-    drawn in full, so a card counts its copies; the first chunk also lays out the `backs`
-    (fit_part's backs go to chunk 0), so it takes that many faces fewer."""
-    total = sum(c["copies"] for c in cards) + backs
+    """Consecutive chunks with about the same work: a card's face is laid out and drawn once
+    and each further copy's number costs a small share of a face (copies.COPY_WORK); the
+    first chunk also lays out the `backs` (fit_part's backs go to chunk 0), so it takes that
+    many faces fewer."""
+    work = [1 + (c["copies"] - 1) * COPY_WORK if composed(c) else c["copies"] for c in cards]
+    total = sum(work) + backs
     chunks, done = [[] for _ in range(workers)], float(backs)
-    for card in cards:
+    for card, weight in zip(cards, work):
         chunks[min(workers - 1, int(done * workers / max(total, 1)))].append(card)
-        done += card["copies"]
+        done += weight
     return [c for c in chunks if c] or [[]]
 
 
