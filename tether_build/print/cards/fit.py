@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import ContentError, Problem
-from .icons import IconForms
 from .copies import COPY_WORK, composed, face_sections, lay_out_numbers, write_card
+from .icons import IconForms
 
 NAME_LEVELS = 5                         # .name-l0 .. .name-l4
 TEXT_SIZES = [10.4, 9.2, 8.6, 8.0, 7.5, 7.0]  # .text-l0 .. .text-l5, in pt
