@@ -95,7 +95,7 @@ def test_a_card_with_copies_is_one_face_and_its_numbers():
     pdf_pages = []
 
     class Layout:
-        def write(self, pages, doc):
+        def write(self, pages, doc, finisher=None):
             pdf_pages.append(list(pages))
             return b"pdf"
 

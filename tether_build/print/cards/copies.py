@@ -56,7 +56,7 @@ def lay_out_numbers(pages, layout, cards: list[dict], fits: dict[str, dict]) -> 
     """The numbers of every copy of the `cards` that have copies, in one document laid out
     with each card's chosen fit (`fits`: card id -> the template's fit), checked as a face's
     footer is: its measured boxes (data-fit) and the footer's two sides (fit._step)."""
-    from .fit import BOX_HINT, _box_problem, _problem
+    from .fitproblems import BOX_HINT, box_problem, problem
 
     multi = [c for c in cards if composed(c)]
     if not multi:
@@ -76,9 +76,9 @@ def lay_out_numbers(pages, layout, cards: list[dict], fits: dict[str, dict]) -> 
     for card in multi:
         over, boxes = worst[card["id"]]
         for field_name, why in sorted(boxes.items()):
-            out.problems.append(_box_problem(card, field_name, why, BOX_HINT))
+            out.problems.append(box_problem(card, field_name, why, BOX_HINT))
         if over and not boxes:
-            out.problems.append(_problem(card, "footer", "the footer (deck and faction name)",
+            out.problems.append(problem(card, "footer", "the footer (deck and faction name)",
                                          over, "shorten the deck or faction name"))
     return out
 

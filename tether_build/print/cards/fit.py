@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ...errors import ContentError, Problem
 from .copies import COPY_WORK, composed, face_sections, lay_out_numbers, write_card
+from .fitproblems import BOX_HINT, back_problem, box_problem, problem
 from .icons import IconForms
 
 NAME_LEVELS = 5                         # .name-l0 .. .name-l4
@@ -49,13 +50,6 @@ class Faces:
 ATTEMPTS = WITH_REMINDERS + WITHOUT_REMINDERS   # (text level, show reminders), in order
 
 
-def _problem(card: dict, field_name: str, what: str, over: float, hint: str) -> Problem:
-    return Problem(card["source"]["file"], card["source"]["line"], 1,
-                   f"{card['id']}.{field_name}",
-                   f"card {card['id']!r}: {what} does not fit on the card even at the "
-                   f"smallest size (over by {over:.1f} mm or more)", hint)
-
-
 def _shrinks(attempt: int) -> bool:
     """Whether ATTEMPTS[attempt] sets the text under its standard size or drops reminders."""
     level, reminders = ATTEMPTS[attempt]
@@ -70,19 +64,6 @@ def _unshrunk(card: dict, what: str, over: float) -> Problem:
                    f"shorten the {what}, or set `shrink: true` on the card to let it shrink "
                    "(the build then warns: shrunk to fit)")
 
-
-def _box_problem(card: dict, field_name: str, why: str, hint: str) -> Problem:
-    return Problem(card["source"]["file"], card["source"]["line"], 1,
-                   f"{card['id']}.{field_name}", f"card {card['id']!r}: {why}", hint)
-
-
-def _back_problem(back: str, field_name: str, why: str, hint: str) -> Problem:
-    return Problem("templates/backs", 1, 1, f"{back}.{field_name}", f"back {back!r}: {why}",
-                   hint)
-
-
-BOX_HINT = ("the template or the content makes this box too small for what it holds: "
-            "shorten the value or widen the box in templates/cards/cards.css")
 
 
 def _measure(layout, doc, accepted: dict, back_pages: list) -> dict[str, dict]:
@@ -119,16 +100,16 @@ def _step(card: dict, st: dict, over: dict, problems: list) -> bool:
     name_over, text_over, footer_over = over["name"], over["text"], over["footer"]
     level = ATTEMPTS[st["attempt"]][0]
     for field_name, why in sorted(over["boxes"].items()):
-        problems.append(_box_problem(card, field_name, why, BOX_HINT))
+        problems.append(box_problem(card, field_name, why, BOX_HINT))
     if over["boxes"]:
         return False
     if footer_over:
-        problems.append(_problem(card, "footer", "the footer (deck and faction name)",
+        problems.append(problem(card, "footer", "the footer (deck and faction name)",
                                  footer_over, "shorten the deck or faction name"))
     elif name_over and st["name"] + 1 >= NAME_LEVELS:
-        problems.append(_problem(card, "name", "name", name_over, "shorten the name"))
+        problems.append(problem(card, "name", "name", name_over, "shorten the name"))
     elif text_over and st["attempt"] + 1 >= len(ATTEMPTS):
-        problems.append(_problem(card, "text", "text", text_over,
+        problems.append(problem(card, "text", "text", text_over,
                                  "shorten the text or split the card"))
     elif name_over or text_over:
         gives_way = text_over and level != 0 and not st["no_art"] and over["art"] is not None
@@ -201,7 +182,7 @@ def fit_part(pages, layout, cards: list[dict], backs: list[str]):
         first_doc = first_doc or doc
         worst = _measure(layout, doc, accepted, back_pages)
         if first_doc is doc:
-            problems += [_back_problem(fit.key, field_name, why, BOX_HINT)
+            problems += [back_problem(fit.key, field_name, why, BOX_HINT)
                          for _, fit in back_pages for field_name, why in fit.boxes.items()]
         doc_of.update((cid, doc) for cid in todo)
         todo = [cid for cid in todo if _next(by_id[cid], state[cid], worst[cid], problems)]
