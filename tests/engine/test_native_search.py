@@ -200,15 +200,14 @@ def test_targets_moves_and_modes_are_searched_at_a_root_of_their_own(native_buil
     """The seat's decisions asked inside a resolution (targets, moves, mine and forge
     modes...) are searched at a root of their own (`nested`, as search.py does): each
     simulation re-runs the round from its start to the decision and reaches that very
-    decision (none mismatched). With `nested` off, the default until a leak at a nested
-    root is ruled out (docs/engine.md), they are the heuristic's."""
+    decision (none mismatched); `nested` is on by default. With it off they are the
+    heuristic's."""
     rs = rules if which == "fixture" else sink
-    got = _play(rs, 2, 8, ["nsearch", "heuristic"], search=dict(SMALL, nested=True),
-                check=True)
+    got = _play(rs, 2, 8, ["nsearch", "heuristic"], search=dict(SMALL), check=True)
     s = got["search"]
     assert s["nested"] > 0 and s["mismatched"] == 0
     assert s["searched"] > s["nested"] + s["bids"]     # Action Step choices too
-    off = _play(rs, 2, 8, ["nsearch", "heuristic"], search=dict(SMALL))
+    off = _play(rs, 2, 8, ["nsearch", "heuristic"], search=dict(SMALL, nested=False))
     assert off["search"]["nested"] == 0
 
 

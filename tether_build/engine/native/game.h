@@ -141,7 +141,9 @@ struct SearchCfg {
   // search the seat's other decisions of search.py's KINDS (targets, moves, hit assignment,
   // mine and forge modes...) at a root of their own, as search.py does: each simulation a
   // copy of the round's start with the round's answers so far re-run, dealt in place there
-  bool nested = false;   // off until its strength and cost are measured (docs/engine.md)
+  // on by default: 75.0 % against 67.0 % off over the same 200 2-player games, and the
+  // same 44.4 % in 117 4-player ones, at no more CPU a searched decision (docs/engine.md)
+  bool nested = true;
   // the search's own stream: -1, the searching seat's agent generator; else each searched
   // decision draws from Random(stream), as a Python SearchAgent whose rng is Random(stream)
   // (the reference test: tests/engine/test_search_reference.py)
