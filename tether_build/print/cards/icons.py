@@ -28,7 +28,6 @@ icon gets a stand-in.
 
 from __future__ import annotations
 
-import hashlib
 import html as htmlmod
 import re
 from pathlib import Path
@@ -50,10 +49,11 @@ def standin_url(name: str) -> str:
 
 
 def xobject_names(name: str) -> tuple[str, str]:
-    """The resource names WeasyPrint gives the stand-in of `name` (`i<md5 of its URL>`
-    and whether it is drawn interpolated: weasyprint.pdf.stream.Stream.add_image)."""
-    digest = hashlib.md5(standin_url(name).encode(), usedforsecurity=False).hexdigest()
-    return f"i{digest}1", f"i{digest}0"
+    """The resource names WeasyPrint gives the stand-in of `name` (layout.patches, the one
+    module that knows WeasyPrint's internals)."""
+    from ..layout.patches import image_names
+
+    return image_names(standin_url(name))
 
 
 def eligible_svg(data: bytes) -> bool:

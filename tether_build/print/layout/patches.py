@@ -12,7 +12,9 @@ were removed: docs/performance.md.)
 - `page_root`: the laid-out box tree of a page (WeasyPrint's private `page._page_box`), which
   the fit checks, the rulebook's run-on and reference layout and the stamp measure, and
   `font_subsetter`, which asks WeasyPrint's C bindings which font subsetter it uses. Neither
-  changes anything: they are the only reads of those internals, kept here.
+  changes anything: they are the only reads of those internals, kept here; as is
+  `image_names`, the names WeasyPrint gives an image's resource (the faces' icons find
+  their stand-ins by it, cards/icons.py).
 
 `patched(name)` says whether one is in force: only when the installed libraries are the
 versions in WRITTEN_FOR and `TETHER_STOCK_LAYOUT` does not switch it off (`1`: every one, so
@@ -24,6 +26,7 @@ name the mode (`mode()`), so entries of one path never serve the other.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 
 from ...errors import TetherError
@@ -254,3 +257,12 @@ def page_root(page):
         raise TetherError("this WeasyPrint release keeps no laid-out page boxes where "
                           f"tether_build/print/layout/patches.py reads them (written for "
                           f"WeasyPrint {WRITTEN_FOR['weasyprint'][0]}x)") from None
+
+
+def image_names(url: str) -> tuple[str, str]:
+    """The resource names WeasyPrint gives an image of `url` in a PDF (`i` + the MD5 of
+    its URL + 1 or 0, drawn interpolated or not: weasyprint.pdf.stream.Stream.add_image).
+    Reads and changes nothing of WeasyPrint's; the faces' icons (cards/icons.py) find their
+    stand-ins by it and check it on a probe document before they rely on it."""
+    digest = hashlib.md5(url.encode(), usedforsecurity=False).hexdigest()
+    return f"i{digest}1", f"i{digest}0"
