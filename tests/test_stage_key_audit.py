@@ -33,6 +33,11 @@ import sys
 import sysconfig
 import tempfile
 
+from tether_build.commands import build
+
+# the tool's code every stage's key hashes, by kind (commands.build.ALL_CODE), and its
+# compiled forms
+CODE_SUFFIXES = tuple(sorted({os.path.splitext(p)[1] for p in build.ALL_CODE} | {".pyc", ".so"}))
 SYSTEM = ("/proc/", "/sys/", "/dev/", "/etc/machine-id/", "/etc/mime.types/")
 
 
@@ -62,7 +67,7 @@ def escaped(line: dict, manifest: dict, libraries: tuple[str, ...]) -> list[str]
                 or ((real + os.sep).startswith(scratch)
                     and not (real + os.sep).startswith(project))
                 or ((real + os.sep).startswith(code)
-                    and (kind == "dir" or real.endswith((".py", ".pyc", ".cpp", ".h", ".so"))))):
+                    and (kind == "dir" or real.endswith(CODE_SUFFIXES)))):
             continue
         if "__pycache__" in real.split(os.sep):
             continue

@@ -182,7 +182,8 @@ def _files(patterns: tuple[str, ...], base: Path) -> list[Path]:
 # The tool's code in every stage's key: the whole package. Each stage imports 15-30 modules
 # beyond the ones it once declared (Stage.code, now only the modules `--watch` loads ahead),
 # and a code edit is a developer's, not a designer's: rebuilding everything then costs little.
-ALL_CODE = ("**/*.py", "engine/native/*.cpp", "engine/native/*.h")
+# (and the package's data the layout reads: the faces' icon stand-in, print/cards/icons.py)
+ALL_CODE = ("**/*.py", "engine/native/*.cpp", "engine/native/*.h", "print/cards/*.jpg")
 
 
 def _listing(patterns: tuple[str, ...], base: Path, seen: dict) -> list[str]:

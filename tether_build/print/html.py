@@ -78,7 +78,7 @@ class Pages:
 
             self._salt = cache.digest(
                 "faces/1", list(self.modes), cache.files_digest(self.templates, FACE_TEMPLATES),
-                cache.code_digest("print/*.py", "print/cards/*.py", "print/layout/*.py", "print/pdfparts/*.py", "print/tts/*.py"), cache.versions(*cache.LAYOUT_PACKAGES),
+                cache.code_digest("print/*.py", "print/cards/*.py", "print/cards/*.jpg", "print/layout/*.py", "print/pdfparts/*.py", "print/tts/*.py"), cache.versions(*cache.LAYOUT_PACKAGES),
                 self.base_url, os.environ.get("SOURCE_DATE_EPOCH", "0"),
                 self.document([]), self.renderer.terms, self.renderer.icons)
         return self._salt
