@@ -56,7 +56,7 @@ def lay_out_numbers(pages, layout, cards: list[dict], fits: dict[str, dict]) -> 
     """The numbers of every copy of the `cards` that have copies, in one document laid out
     with each card's chosen fit (`fits`: card id -> the template's fit), checked as a face's
     footer is: its measured boxes (data-fit) and the footer's two sides (fit._step)."""
-    from .fitproblems import BOX_HINT, box_problem, problem
+    from .fitproblems import box_or_footer
 
     multi = [c for c in cards if composed(c)]
     if not multi:
@@ -75,11 +75,7 @@ def lay_out_numbers(pages, layout, cards: list[dict], fits: dict[str, dict]) -> 
         worst[fit.card] = (max(over, fit.footer_over), {**fit.boxes, **boxes})
     for card in multi:
         over, boxes = worst[card["id"]]
-        for field_name, why in sorted(boxes.items()):
-            out.problems.append(box_problem(card, field_name, why, BOX_HINT))
-        if over and not boxes:
-            out.problems.append(problem(card, "footer", "the footer (deck and faction name)",
-                                         over, "shorten the deck or faction name"))
+        out.problems += box_or_footer(card, boxes, over)
     return out
 
 

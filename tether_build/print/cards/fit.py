@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ...errors import ContentError, Problem
 from .copies import COPY_WORK, composed, face_sections, lay_out_numbers, write_card
-from .fitproblems import BOX_HINT, back_problem, box_problem, problem
+from .fitproblems import BOX_HINT, back_problem, box_or_footer, problem
 from .icons import IconForms
 
 NAME_LEVELS = 5                         # .name-l0 .. .name-l4
@@ -99,14 +99,11 @@ def _step(card: dict, st: dict, over: dict, problems: list) -> bool:
     out again."""
     name_over, text_over, footer_over = over["name"], over["text"], over["footer"]
     level = ATTEMPTS[st["attempt"]][0]
-    for field_name, why in sorted(over["boxes"].items()):
-        problems.append(box_problem(card, field_name, why, BOX_HINT))
-    if over["boxes"]:
+    found = box_or_footer(card, over["boxes"], footer_over)
+    if found:
+        problems += found
         return False
-    if footer_over:
-        problems.append(problem(card, "footer", "the footer (deck and faction name)",
-                                 footer_over, "shorten the deck or faction name"))
-    elif name_over and st["name"] + 1 >= NAME_LEVELS:
+    if name_over and st["name"] + 1 >= NAME_LEVELS:
         problems.append(problem(card, "name", "name", name_over, "shorten the name"))
     elif text_over and st["attempt"] + 1 >= len(ATTEMPTS):
         problems.append(problem(card, "text", "text", text_over,

@@ -24,3 +24,15 @@ def box_problem(card: dict, field_name: str, why: str, hint: str) -> Problem:
 def back_problem(back: str, field_name: str, why: str, hint: str) -> Problem:
     return Problem("templates/backs", 1, 1, f"{back}.{field_name}", f"back {back!r}: {why}",
                    hint)
+
+
+def box_or_footer(card: dict, boxes: dict[str, str], footer_over: float) -> list[Problem]:
+    """What no smaller size cures, as a face's measure found it: each measured box that
+    overflows (`boxes`: field -> why), else the footer's overflow; [] when neither."""
+    if boxes:
+        return [box_problem(card, field_name, why, BOX_HINT)
+                for field_name, why in sorted(boxes.items())]
+    if footer_over:
+        return [problem(card, "footer", "the footer (deck and faction name)", footer_over,
+                        "shorten the deck or faction name")]
+    return []
