@@ -84,3 +84,22 @@ def test_viewbox_scale_is_written_as_weasyprint_writes_it():
     assert _viewbox_cm(24.0, 24.0) == b"1 0 0 1 0 0 cm"
     assert _viewbox_cm(30.992126, 30.992126) == b"1.291339 0 0 1.291339 0 0 cm"
     assert _viewbox_cm(48.0, 24.0) == b"1 0 0 1 12 0 cm"
+
+
+@pytest.mark.parametrize("unexpected", ["drawing", "version"])
+def test_a_weasyprint_that_draws_otherwise_gets_its_icons_inline(monkeypatch, unexpected):
+    """The stand-ins are used only where the probe finds them drawn as the post-pass
+    rewrites them, on the WeasyPrint this was written for; else every icon stays an SVG."""
+    import re as re_module
+
+    from tether_build.print.cards import icons as icons_module
+    from tether_build.print.layout import patches
+    from tether_build.print.layout.pdf import Layout
+
+    monkeypatch.setattr(icons_module, "_MADE", {})
+    if unexpected == "drawing":   # a stand-in drawn under another matrix than w 0 0 -h 0 h
+        monkeypatch.setattr(icons_module, "_IMAGE_CM", re_module.compile(rb"(x)(y)(z)\Z"))
+    else:
+        monkeypatch.setattr(patches, "versions_match", lambda: False)
+    layout = Layout(TEMPLATES.as_uri() + "/", False)
+    assert icons_module.IconForms(layout).standins(HTML) == HTML

@@ -77,7 +77,13 @@ class IconForms:
 
     # ---- laying out ----------------------------------------------------------------------
     def standins(self, html: str) -> str:
-        """The faces' HTML with every eligible icon's `src` pointing at its stand-in."""
+        """The faces' HTML with every eligible icon's `src` pointing at its stand-in; the
+        HTML as it is under a WeasyPrint other than the one this was written for
+        (layout.patches.WRITTEN_FOR), whose drawing it relies on."""
+        from ..layout.patches import versions_match
+
+        if not versions_match():
+            return html
         names = {m.group(1) for m in SRC.finditer(html)}
         self._make([n for n in names if n not in self.forms])
         swap = {n for n in names if self.forms.get(n) is not None}
@@ -116,10 +122,11 @@ class IconForms:
         doc = self.layout.render(f"<!DOCTYPE html><html><head><style>{FORM_PAGE_CSS}</style>"
                                  f"</head><body>{body}</body></html>")
         drawn: list = []
-        names: set = set()
-        doc.write_pdf(finisher=lambda _doc, pdf: (drawn.extend(_page_drawings(pdf)),
-                                                  names.update(_xobject_keys(pdf))))
-        if len(drawn) != len(todo) + 1 or xobject_names(todo[0])[0] not in names:
+        standin: list = []
+        doc.write_pdf(finisher=lambda _doc, pdf: (
+            drawn.extend(_page_drawings(pdf)),
+            standin.append(_standin_drawn(pdf, xobject_names(todo[0])))))
+        if len(drawn) != len(todo) + 1 or standin != [True]:
             drawn = [None] * len(todo)   # not as expected: these icons are drawn inline
         for name, form in zip(todo, drawn):
             _MADE[keys[name]] = form
@@ -201,12 +208,23 @@ def _number(value: float) -> bytes:
     return f"{value:f}".rstrip("0").encode()
 
 
-def _xobject_keys(pdf) -> set[str]:
+def _standin_drawn(pdf, names: tuple[str, ...]) -> bool:
+    """Whether a PDF being written draws a stand-in under one of its expected resource
+    `names` the way _redraw rewrites it (`w 0 0 -h 0 h cm /<name> Do`, w = h): the probe
+    that lets the faces use stand-ins at all, so another WeasyPrint draws every icon
+    inline rather than failing in _redraw."""
     import pydyf
 
-    return {str(key) for obj in pdf.objects
-            if isinstance(obj, pydyf.Dictionary) and isinstance(obj.get("XObject"), dict)
-            for key in obj["XObject"]}
+    wanted = {b"/" + name.encode() + b" Do" for name in names}
+    for obj in pdf.objects:
+        if not (isinstance(obj, pydyf.Stream) and obj.stream):
+            continue
+        ops = obj.stream
+        for i, op in enumerate(ops):
+            if op in wanted and i and isinstance(ops[i - 1], bytes):
+                size = _IMAGE_CM.match(ops[i - 1])
+                return size is not None and size.group(2) == size.group(3)
+    return False
 
 
 def _file_path(base_url: str) -> str:
