@@ -172,7 +172,7 @@ def test_a_token_picture_is_the_printed_piece_cut_round(table, content):
 
     images = table["table"].images
     name = next(n for n in sorted(images) if n.startswith("cohort-"))
-    with Image.open(io.BytesIO(images[name]())) as image:
+    with Image.open(io.BytesIO(images[name]().png())) as image:
         side = round(tokens.COHORT_MM * DPI["token"] / 25.4)
         assert abs(image.width - side) <= 1 and abs(image.height - side) <= 1
         assert image.getpixel((0, 0))[3] == 0
@@ -211,13 +211,38 @@ def test_a_picture_is_drawn_once_and_then_comes_from_the_cache_byte_for_byte(tab
 
     images = table["table"].images
     names = [next(n for n in sorted(images) if n.startswith(p)) for p in ("cohort-", "tile-")]
-    plain = {n: images[n]() for n in names}
+    plain = {n: images[n]().png() for n in names}
     with common.cached(tmp_path):
-        first = {n: images[n]() for n in names}
+        first = {n: images[n]().png() for n in names}
     stored = sorted(p.name for p in (tmp_path / "tts-pictures").iterdir())
     assert len(stored) == len(names)
     with common.cached(tmp_path):
         cache = common.current_cache()
-        again = {n: images[n]() for n in names}
+        again = {n: images[n]().png() for n in names}
         assert cache.hits >= len(names) and cache.misses == 0
     assert plain == first == again
+
+
+def test_pictures_rasterized_side_by_side_are_the_same_bytes(table, monkeypatch):
+    """The pictures a build has to draw are rasterized over forked processes when there are
+    many: the same PNG bytes as one after another, in the same order, each picture's own."""
+    from tether_build.print.tts import table as ttstable
+
+    images = table["table"].images
+    names = [n for n in sorted(images) if n.startswith(("cohort-", "tile-"))][:6]
+    pictures = {n: images[n]() for n in names}
+    alone = ttstable.pngs(pictures, workers=1)
+    monkeypatch.setattr(ttstable, "MIN_PER_WORKER", 2)
+    forked = []
+    from tether_build import forking
+
+    original = forking.fork_pool
+
+    def counting(*args, **kwargs):
+        forked.append(args)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(forking, "fork_pool", counting)
+    side_by_side = ttstable.pngs(pictures, workers=2)
+    assert forked, "two workers and six pictures: rasterized in forked processes"
+    assert side_by_side == alone
+    assert len(set(alone.values())) == len(names)   # each its own picture

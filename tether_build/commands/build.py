@@ -737,7 +737,7 @@ def table_stage(ctx: Context) -> dict[str, bytes]:
     from ..print.tts import table as ttstable
     with common.cached(ctx.cache_dir):
         return ttstable.table_files(ctx.content, ctx.cards, ctx.board_players, ctx.seed,
-                                    ctx.tts_base)
+                                    ctx.tts_base, workers=ctx.jobs or os.cpu_count() or 1)
 
 
 STAGES: list[Stage] = [

@@ -23,6 +23,7 @@ proportions and their places on the board whatever it is.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -51,7 +52,9 @@ class Table:
 
     url: str
     objects: list[dict] = field(default_factory=list)
-    images: dict[str, Callable[[], bytes]] = field(default_factory=dict)
+    # the pictures by file name, each made on demand (its PDF laid out or read from the
+    # render cache; Picture.png() or pngs() rasterize it)
+    images: dict[str, Callable[[], Picture]] = field(default_factory=dict)
     guids: set[str] = field(default_factory=set)
     deck_files: set[str] = field(default_factory=set)   # the cards stage's, under build/
     # () -> the tokens' pieces document and each piece's page (tokens.pieces_pdf), made once
@@ -67,7 +70,7 @@ class Table:
                 return g
             n += 1
 
-    def image(self, name: str, draw: Callable[[], bytes]) -> str:
+    def image(self, name: str, draw: Callable[[], Picture]) -> str:
         self.images.setdefault(name, draw)
         return f"{self.url}/table/{name}"
 
@@ -92,38 +95,89 @@ def _rgb(colour: str) -> dict:
 _OWN_CODE = Path(__file__).read_bytes()   # the code that cuts the pictures, in their key
 
 
-def _raster(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: str,
-            page: int = 0) -> bytes:
-    """Page `page` of `pdf` at `dpi`, cut to the w x h mm at `margin`, outside `shape`
-    (circle, hex or rect) transparent, as PNG bytes; from the render cache when the stage
-    opened one (common.cached) and it holds this picture, keyed by the PDF's bytes, the
-    cut, this module's code and the rasterizing libraries' versions (a card's text edit
-    changes the table's JSON, not one of its pictures: they are not drawn again)."""
-    from .. import cache as render_cache
+@dataclass(frozen=True)
+class Picture:
+    """One picture of the table: page `page` of `pdf` at `dpi`, cut to the w x h mm at
+    `margin`, outside `shape` (circle, hex, rect, or drawn: what the page draws, on a
+    transparent ground) transparent. png() gives its PNG bytes."""
 
+    pdf: bytes
+    margin: float
+    w: float
+    h: float
+    dpi: int
+    shape: str
+    page: int = 0
+
+    def key(self) -> str:
+        """Its render-cache key: the PDF's bytes, the cut, this module's code and the
+        rasterizing libraries' versions."""
+        from .. import cache as render_cache
+
+        return render_cache.digest("tts-picture/2", self.pdf, repr(
+            (self.margin, self.w, self.h, self.dpi, self.shape, self.page)), _OWN_CODE,
+            render_cache.versions("pypdfium2", "pillow"))
+
+    def png(self) -> bytes:
+        """The PNG bytes; from the render cache when the stage opened one (common.cached)
+        and it holds this picture (a card's text edit changes the table's JSON, not one of
+        its pictures: they are not drawn again)."""
+        return pngs({"": self})[""]
+
+
+def pngs(pictures: dict[str, Picture], workers: int = 1) -> dict[str, bytes]:
+    """name -> PNG bytes of each picture: those in the render cache (common.cached) read
+    from it, the others rasterized (over `workers` forked processes when there are at
+    least MIN_PER_WORKER each: the same bytes whatever the number) and stored."""
     store = common.current_cache()
-    key = ""
-    if store is not None:
-        key = render_cache.digest("tts-picture/2", pdf, repr((margin, w, h, dpi, shape, page)),
-                                  _OWN_CODE, render_cache.versions("pypdfium2", "pillow"))
+    keys = {name: pic.key() for name, pic in pictures.items()} if store is not None else {}
+    out: dict[str, bytes] = {}
+    for name, key in keys.items():
         hit = store.get("tts-pictures", key)
         if hit is not None:
-            return hit
-    png = _rasterize(pdf, margin, w, h, dpi, shape, page)
-    if store is not None:
-        store.put("tts-pictures", key, png)
-    return png
+            out[name] = hit
+    missing = [name for name in pictures if name not in out]
+    for name, png in zip(missing, _rasterize_all([pictures[n] for n in missing], workers)):
+        out[name] = png
+        if store is not None:
+            store.put("tts-pictures", keys[name], png)
+    return out
 
 
-def _rasterize(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: str,
-               page: int = 0) -> bytes:
+MIN_PER_WORKER = 16   # pictures: fewer are not worth a fork (a forked process costs a few)
+_JOB: list[Picture] = []   # set before forking, read by _rasterize_one in the workers
+
+
+def _rasterize_all(pictures: list[Picture], workers: int) -> list[bytes]:
+    import multiprocessing
+
+    workers = max(1, min(workers, len(pictures) // MIN_PER_WORKER))
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [_rasterize(p) for p in pictures]
+    from ...forking import fork_pool
+
+    _JOB[:] = pictures   # (inherited by the workers: no PDF is pickled)
+    try:
+        with fork_pool(workers) as pool:
+            return list(pool.map(_rasterize_one, range(len(pictures)), chunksize=4))
+    finally:
+        _JOB.clear()
+
+
+def _rasterize_one(index: int) -> bytes:
+    return _rasterize(_JOB[index])
+
+
+def _rasterize(picture: Picture) -> bytes:
     import pypdfium2 as pdfium
-    from PIL import Image, ImageDraw
 
+    pdf, margin, w, h, dpi, shape = (picture.pdf, picture.margin, picture.w, picture.h,
+                                     picture.dpi, picture.shape)
     doc = pdfium.PdfDocument(pdf)
     try:   # "drawn": what the page draws, on a transparent ground (the board's outline)
-        image = doc[page].render(scale=dpi / 72, fill_color=(255, 255, 255, 0 if shape == "drawn"
-                                                          else 255)).to_pil().convert("RGBA")
+        image = doc[picture.page].render(
+            scale=dpi / 72, fill_color=(255, 255, 255, 0 if shape == "drawn" else 255)
+        ).to_pil().convert("RGBA")
     finally:
         doc.close()
     px = dpi / 25.4
@@ -131,33 +185,43 @@ def _rasterize(pdf: bytes, margin: float, w: float, h: float, dpi: int, shape: s
            round((margin + h) * px))
     image = image.crop(box)
     if shape not in ("rect", "drawn"):
-        k = 4   # drawn four times larger, then reduced: a smooth edge
-        mask = Image.new("L", (image.width * k, image.height * k), 0)
-        draw = ImageDraw.Draw(mask)
-        W, H = mask.size
-        if shape == "circle":
-            draw.ellipse((0, 0, W - 1, H - 1), fill=255)
-        else:   # pointy-top hex filling the box
-            draw.polygon([(W / 2, 0), (W, H / 4), (W, 3 * H / 4), (W / 2, H), (0, 3 * H / 4),
-                          (0, H / 4)], fill=255)
-        image.putalpha(mask.resize(image.size, Image.LANCZOS))
+        image.putalpha(_mask(shape, image.size))
     out = io.BytesIO()
     image.save(out, "PNG", optimize=False, compress_level=6)
     return out.getvalue()
 
 
-def _token_png(table: Table, item: dict, dpi: int) -> bytes:
+@functools.lru_cache(maxsize=64)
+def _mask(shape: str, size: tuple[int, int]):
+    """The alpha of a `shape` (circle or hex) picture of `size` px: drawn four times larger,
+    then reduced, for a smooth edge; made once per shape and size (pictures of one size
+    share it: putalpha copies it)."""
+    from PIL import Image, ImageDraw
+
+    k = 4
+    mask = Image.new("L", (size[0] * k, size[1] * k), 0)
+    draw = ImageDraw.Draw(mask)
+    W, H = mask.size
+    if shape == "circle":
+        draw.ellipse((0, 0, W - 1, H - 1), fill=255)
+    else:   # pointy-top hex filling the box
+        draw.polygon([(W / 2, 0), (W, H / 4), (W, 3 * H / 4), (W / 2, H), (0, 3 * H / 4),
+                      (0, H / 4)], fill=255)
+    return mask.resize(size, Image.LANCZOS)
+
+
+def _token_png(table: Table, item: dict, dpi: int) -> Picture:
     """A token's picture: its page of the token sheets' pieces document (the same layout)."""
     pdf, pages = table.pieces()
     shape = "circle" if item["shape"] == "circle" else "rect"
-    return _raster(pdf, tokens.BLEED_MM, item["w"], item["h"], dpi, shape,
+    return Picture(pdf, tokens.BLEED_MM, item["w"], item["h"], dpi, shape,
                    pages[common.piece_key(item)])
 
 
 TILE_MARGIN_MM = 2.0   # around a tile on its page of the table's tiles document
 
 
-def _tile_pngs(content, flat: float) -> Callable[[tiles.TileSpec], bytes]:
+def _tile_pngs(content, flat: float) -> Callable[[tiles.TileSpec], Picture]:
     """tile -> its picture: the page of one document holding every tile the table shows
     (a Capital per faction, one of each other special kind), each alone on a page of its
     size (the printed tile's drawing, its cut line in the rim's colour), laid out when
@@ -172,15 +236,15 @@ def _tile_pngs(content, flat: float) -> Callable[[tiles.TileSpec], bytes]:
         return tiles.faces_pdf(specs, m, rim=common.RIM, cut=common.RIM, cut_width=0.2,
                                flat=flat, texture_ink=common.PLAIN_TEXTURE, version="")
 
-    def png(spec: tiles.TileSpec) -> bytes:
-        return _raster(document(), m, flat, 2 * s, DPI["tile"], "hex", specs.index(spec))
+    def png(spec: tiles.TileSpec) -> Picture:
+        return Picture(document(), m, flat, 2 * s, DPI["tile"], "hex", specs.index(spec))
     return png
 
 
-def _board_png(content, grid: dict, flat: float) -> bytes:
+def _board_png(content, grid: dict, flat: float) -> Picture:
     m = 2.0
     w, h = boardmap.map_size(grid["radius"], flat)
-    return _raster(boardmap.render_whole(content, grid, flat, m), m, w, h, DPI["board"],
+    return Picture(boardmap.render_whole(content, grid, flat, m), m, w, h, DPI["board"],
                    "drawn")
 
 
@@ -379,8 +443,9 @@ def save_doc(content, table: Table) -> dict:
 
 
 def table_files(content, cards: list[dict], players: int, seed: int, url: str,
-                flat: float = common.DEFAULT_TILE_MM) -> dict[str, bytes]:
-    """{relative path: bytes}: tts/table.json and every picture it names under tts/table/."""
+                flat: float = common.DEFAULT_TILE_MM, workers: int = 1) -> dict[str, bytes]:
+    """{relative path: bytes}: tts/table.json and every picture it names under tts/table/
+    (those not in the render cache rasterized over `workers` processes: pngs)."""
     table = build_table(content, cards, players, seed, url, flat)
     doc = save_doc(content, table)
     problems = check_save(doc, {f"{IMAGES}/{n}" for n in table.images}, url,
@@ -389,7 +454,8 @@ def table_files(content, cards: list[dict], players: int, seed: int, url: str,
         raise common.TetherError("the Tabletop Simulator table breaks the save format:\n  "
                                  + "\n  ".join(problems))
     files = {TABLE: (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode()}
-    files |= {f"{IMAGES}/{name}": draw() for name, draw in sorted(table.images.items())}
+    drawn = pngs({name: draw() for name, draw in sorted(table.images.items())}, workers)
+    files |= {f"{IMAGES}/{name}": drawn[name] for name in sorted(drawn)}
     return files
 
 
