@@ -54,3 +54,14 @@ def test_the_pdf_is_the_inline_drawings_byte_for_byte():
     images = layout.render(html, images=True)
     assert len(images.pages) == 3
     assert pdf.Layout.write(images.pages, images) == pdf.Layout.write(inline.pages, inline)
+
+
+def test_an_image_weasyprint_never_asked_for_is_an_error(monkeypatch):
+    import pytest
+
+    from tether_build.errors import TetherError
+
+    real = pdf._fetcher
+    monkeypatch.setattr(pdf, "_fetcher", lambda grayscale, svgs: real(grayscale))
+    with pytest.raises(TetherError, match="did not load 1 of"):
+        pdf.Layout(TILES).render(_page(_svg("Refused")), images=True)

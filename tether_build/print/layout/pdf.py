@@ -119,6 +119,7 @@ class Layout:
         self.grayscale = grayscale   # modes.py: every colour the pages load made gray
         self.fonts = FontConfiguration()
         self.cache: dict = {}
+        self.served: set[str] = set()   # the svg_images addresses the fetcher answered
         self.pid = os.getpid()   # the process whose font folder this is (fresh())
 
     def render(self, html: str, images: bool = False):
@@ -129,12 +130,21 @@ class Layout:
             from ..modes import gray_html
 
             html = gray_html(html)
-        svgs: dict[str, bytes] = {}
+        svgs = _Served()
         if images:
-            html, svgs = svg_images(html)
+            html, found = svg_images(html)
+            svgs.update(found)
         with collector_paused():
-            return parse(html, self.base_url, _fetcher(self.grayscale, svgs)).render(
+            document = parse(html, self.base_url, _fetcher(self.grayscale, svgs)).render(
                 font_config=self.fonts, cache=self.cache)
+        # an image WeasyPrint did not ask for (a WeasyPrint that refuses the address before
+        # the fetcher sees it) would be left out of the page without an error: one
+        self.served |= svgs.asked
+        missing = set(svgs) - self.served
+        if missing:
+            raise TetherError(f"WeasyPrint did not load {len(missing)} of a document's "
+                              f"{len(svgs)} SVG images (svg_images)")
+        return document
 
     @staticmethod
     def measure(document) -> list[Fit]:
@@ -148,6 +158,18 @@ class Layout:
         they are serialized) may rework its objects (cards/icons.py)."""
         with collector_paused():
             return first_document.copy(pages).write_pdf(finisher=finisher)
+
+
+class _Served(dict):
+    """svg_images' {address: SVG} for the fetcher, noting which addresses it was asked."""
+
+    def __init__(self):
+        super().__init__()
+        self.asked: set[str] = set()
+
+    def __getitem__(self, url: str) -> bytes:
+        self.asked.add(url)
+        return super().__getitem__(url)
 
 
 SVG_URL = "tether-svg:"   # an svg_images image's address: this, then its text's digest
