@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from dataclasses import dataclass
 
 from ...errors import TetherError
@@ -25,11 +26,15 @@ try:  # WeasyPrint >= 69: a fetcher object that refuses every protocol but file:
     from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
     class _LocalFetcher(URLFetcher):
-        def __init__(self, grayscale: bool = False, **kwargs):
+        def __init__(self, grayscale: bool = False, svgs: dict | None = None, **kwargs):
             super().__init__(**kwargs)
             self.grayscale = grayscale
+            self.svgs = svgs or {}
 
         def fetch(self, url, headers=None):
+            if url in self.svgs:   # (svg_images': made here, never read from anywhere)
+                return URLFetcherResponse(url, self.svgs[url],
+                                          {"Content-Type": "image/svg+xml"})
             try:
                 local_file(url)
             except TetherError as exc:
@@ -48,13 +53,17 @@ try:  # WeasyPrint >= 69: a fetcher object that refuses every protocol but file:
                 else kind
             return URLFetcherResponse(response.url, data, {"Content-Type": kind})
 
-    def _fetcher(grayscale: bool = False):
-        return _LocalFetcher(grayscale, allowed_protocols={"file"}, fail_on_errors=True)
+    def _fetcher(grayscale: bool = False, svgs: dict | None = None):
+        return _LocalFetcher(grayscale, svgs or {}, allowed_protocols={"file"},
+                             fail_on_errors=True)
 except ImportError:  # WeasyPrint 62-68 (requirements.lock holds 66: it lays out faster)
     from weasyprint import default_url_fetcher
 
-    def _fetcher(grayscale: bool = False):
+    def _fetcher(grayscale: bool = False, svgs: dict | None = None):
         def fetch(url: str, *args, **kwargs):
+            if svgs and url in svgs:   # (svg_images': made here, never read from anywhere)
+                return {"string": svgs[url], "mime_type": "image/svg+xml",
+                        "redirected_url": url}
             local_file(url)
             resource = default_url_fetcher(url, *args, **kwargs)
             if grayscale:
@@ -110,18 +119,32 @@ class Layout:
         self.grayscale = grayscale   # modes.py: every colour the pages load made gray
         self.fonts = FontConfiguration()
         self.cache: dict = {}
+        self.served: set[str] = set()   # the svg_images addresses the fetcher answered
         self.pid = os.getpid()   # the process whose font folder this is (fresh())
 
-    def render(self, html: str):
-        """A laid-out WeasyPrint document (one page per section)."""
+    def render(self, html: str, images: bool = False):
+        """A laid-out WeasyPrint document (one page per section). `images`: each outermost
+        inline <svg> is handed to WeasyPrint as an image of its own instead (svg_images)."""
         # templates, fonts and icons come from disk only: the build never uses the network
         if self.grayscale:
             from ..modes import gray_html
 
             html = gray_html(html)
+        svgs = _Served()
+        if images:
+            html, found = svg_images(html)
+            svgs.update(found)
         with collector_paused():
-            return parse(html, self.base_url, _fetcher(self.grayscale)).render(
+            document = parse(html, self.base_url, _fetcher(self.grayscale, svgs)).render(
                 font_config=self.fonts, cache=self.cache)
+        # an image WeasyPrint did not ask for (a WeasyPrint that refuses the address before
+        # the fetcher sees it) would be left out of the page without an error: one
+        self.served |= svgs.asked
+        missing = set(svgs) - self.served
+        if missing:
+            raise TetherError(f"WeasyPrint did not load {len(missing)} of a document's "
+                              f"{len(svgs)} SVG images (svg_images)")
+        return document
 
     @staticmethod
     def measure(document) -> list[Fit]:
@@ -135,6 +158,62 @@ class Layout:
         they are serialized) may rework its objects (cards/icons.py)."""
         with collector_paused():
             return first_document.copy(pages).write_pdf(finisher=finisher)
+
+
+class _Served(dict):
+    """svg_images' {address: SVG} for the fetcher, noting which addresses it was asked."""
+
+    def __init__(self):
+        super().__init__()
+        self.asked: set[str] = set()
+
+    def __getitem__(self, url: str) -> bytes:
+        self.asked.add(url)
+        return super().__getitem__(url)
+
+
+SVG_URL = "tether-svg:"   # an svg_images image's address: this, then its text's digest
+_SVG_TAG = re.compile(r"<svg\b[^>]*>|</svg\s*>")
+_SVG_ATTR = re.compile(r'\s(class|style)="([^"]*)"')
+
+
+def svg_images(html: str) -> tuple[str, dict[str, bytes]]:
+    """(html, {address: SVG}): each outermost inline <svg> of `html` that is well-formed XML
+    (the templates' are) made an <img> of the same class and style, whose address the
+    fetcher answers with that <svg>'s text. WeasyPrint draws an image's SVG as it draws an
+    inline one (the same SVG code, the same tree), but reads it with the XML parser, not
+    the HTML tokenizer, and gives its elements no HTML styles: a sheet's long SVGs (tens of
+    thousands of attributes) cost a fraction. The address is the text's digest, so an SVG
+    that repeats is read once (the Layout's image cache). One that is not well-formed XML
+    stays inline."""
+    import hashlib
+    from xml.etree import ElementTree
+
+    out: list[str] = []
+    svgs: dict[str, bytes] = {}
+    depth, start, opening, done = 0, 0, "", 0
+    for m in _SVG_TAG.finditer(html):
+        if m.group().startswith("</"):
+            depth -= 1
+            if depth:
+                continue
+            text = html[start:m.end()]
+            try:
+                ElementTree.fromstring(text)
+            except ElementTree.ParseError:
+                continue
+            data = text.encode()
+            url = SVG_URL + hashlib.sha256(data).hexdigest()
+            svgs[url] = data
+            attrs = "".join(f' {name}="{value}"' for name, value in _SVG_ATTR.findall(opening))
+            out += [html[done:start], f'<img{attrs} src="{url}" alt="">']
+            done = m.end()
+        else:
+            if not depth:
+                start, opening = m.start(), m.group()
+            depth += 1
+    out.append(html[done:])
+    return "".join(out), svgs
 
 
 _SHARED: dict = {}     # base URL -> the Layout this process's documents of it share

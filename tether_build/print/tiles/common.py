@@ -261,7 +261,7 @@ def to_pdf(html: str) -> Pdf:
         out = Pdf(data)
         out.pages, out.overflows = meta["pages"], tuple(tuple(o) for o in meta["overflows"])
         return out
-    document = shared(_base()).render(html)
+    document = shared(_base()).render(html, images=True)
     out = Pdf(Layout.write(document.pages, document))
     out.pages = len(document.pages)
     out.overflows = tuple(sorted(set(_overflows(document))))
