@@ -65,3 +65,23 @@ def test_an_image_weasyprint_never_asked_for_is_an_error(monkeypatch):
     monkeypatch.setattr(pdf, "_fetcher", lambda grayscale, svgs: real(grayscale))
     with pytest.raises(TetherError, match="did not load 1 of"):
         pdf.Layout(TILES).render(_page(_svg("Refused")), images=True)
+
+
+def test_a_rule_on_the_svg_element_itself_keeps_the_svgs_inline():
+    """A style sheet that styles an <svg> as such (`svg`, `img` or an attribute in a
+    selector's subject) would style the <img> in its place otherwise: such a document is
+    laid out with its SVGs inline, the same bytes as without images=True. A rule on what
+    lies inside an SVG (`svg text`, `.layer` on its class) lets them become images."""
+    styled = _page(_svg("Styled")).replace(
+        "</style>", " .page > svg.layer { opacity: 0.5; }</style>")
+    layout = pdf.Layout(TILES)
+    inline = layout.render(styled)
+    images = layout.render(styled, images=True)
+    assert layout.served == set()
+    assert pdf.Layout.write(images.pages, images) == pdf.Layout.write(inline.pages, inline)
+    assert pdf.svg_subjects("@media print { img { width: 1mm; } }")
+    assert pdf.svg_subjects("section [width] { width: 1mm; }")
+    assert not pdf.svg_subjects("svg text { font-size: 2pt; } svg .serif, .layer { x: y; }")
+    plain = pdf.Layout(TILES)
+    plain.render(_page(_svg("Plain")), images=True)
+    assert len(plain.served) == 1

@@ -120,6 +120,7 @@ class Layout:
         self.fonts = FontConfiguration()
         self.cache: dict = {}
         self.served: set[str] = set()   # the svg_images addresses the fetcher answered
+        self.linked_svg: dict[str, bool] = {}   # a linked sheet's href -> svg_subjects
         self.pid = os.getpid()   # the process whose font folder this is (fresh())
 
     def render(self, html: str, images: bool = False):
@@ -131,7 +132,7 @@ class Layout:
 
             html = gray_html(html)
         svgs = _Served()
-        if images:
+        if images and not self.svg_styled(html):
             html, found = svg_images(html)
             svgs.update(found)
         with collector_paused():
@@ -145,6 +146,31 @@ class Layout:
             raise TetherError(f"WeasyPrint did not load {len(missing)} of a document's "
                               f"{len(svgs)} SVG images (svg_images)")
         return document
+
+    def svg_styled(self, html: str) -> bool:
+        """Whether a style sheet of the document (a <style> block, or a sheet it links, read
+        once per Layout) has a rule whose subject could be an <svg> element itself but not
+        the <img> svg_images puts in its place, or the other way round: a type selector
+        `svg` or `img`, or an attribute selector, in a selector's last compound. Then the
+        document is laid out with its SVGs inline, as written (a rule on what lies inside an
+        SVG never reaches it either way: WeasyPrint styles an SVG's elements from the SVG's
+        own <style> only)."""
+        from urllib.parse import urljoin, urlsplit
+        from urllib.request import url2pathname
+
+        for text in _STYLE_BLOCK.findall(html):
+            if svg_subjects(text):
+                return True
+        for href in _STYLE_LINK.findall(html):
+            if href not in self.linked_svg:
+                url = urljoin(self.base_url, href)
+                local_file(url)
+                with open(url2pathname(urlsplit(url).path), encoding="utf-8",
+                          errors="replace") as file:
+                    self.linked_svg[href] = svg_subjects(file.read())
+            if self.linked_svg[href]:
+                return True
+        return False
 
     @staticmethod
     def measure(document) -> list[Fit]:
@@ -170,6 +196,33 @@ class _Served(dict):
     def __getitem__(self, url: str) -> bytes:
         self.asked.add(url)
         return super().__getitem__(url)
+
+
+_STYLE_BLOCK = re.compile(r"<style\b[^>]*>(.*?)</style\s*>", re.DOTALL | re.IGNORECASE)
+_STYLE_LINK = re.compile(r"<link\b[^>]*\bhref=\"([^\"]+\.css)\"", re.IGNORECASE)
+_SUBJECT_SPLIT = re.compile(r"\s*[>+~]\s*|\s+")
+
+
+def svg_subjects(css: str) -> bool:
+    """Whether a rule of the style sheet `css` (inside @media and @supports too) may select
+    an <svg> or an <img> for what it is: a selector whose last compound names the type svg
+    or img, or tests an attribute (svg_images keeps only an <svg>'s class and style)."""
+    import tinycss2
+
+    def rules(nodes) -> bool:
+        for rule in nodes:
+            if rule.type == "at-rule" and rule.content is not None and \
+                    rule.lower_at_keyword in ("media", "supports", "document"):
+                if rules(tinycss2.parse_rule_list(rule.content, skip_comments=True,
+                                                  skip_whitespace=True)):
+                    return True
+            elif rule.type == "qualified-rule":
+                for selector in tinycss2.serialize(rule.prelude).split(","):
+                    last = _SUBJECT_SPLIT.split(selector.strip())[-1].lower()
+                    if "[" in last or re.match(r"(\*\|)?(svg|img)\b", last):
+                        return True
+        return False
+    return rules(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True))
 
 
 SVG_URL = "tether-svg:"   # an svg_images image's address: this, then its text's digest
