@@ -395,7 +395,7 @@ def layout(base: str):
     about 30 ms each); the rulebook starts with fresh_layouts()."""
     from ..layout.pdf import shared
 
-    return shared(base)
+    return shared(base, sheets=True)
 
 
 # what every part of the book links (templates/rulebook/partdoc.html): read by fresh_layouts
@@ -409,7 +409,7 @@ def fresh_layouts(base: str) -> None:
     part links read now, before book._ahead forks the chapters' process."""
     from ..layout.pdf import fresh
 
-    fresh(base, WARM_HTML)
+    fresh(base, WARM_HTML, sheets=True)
 
 
 JOB: dict = {}   # what a paper's work reads (template, book, cache...): set around each_paper
