@@ -391,8 +391,9 @@ def _lay_out(html: str, kind: str, cache, base: str, first: float, measure: Call
 
 def layout(base: str):
     """The Layout the book's documents are laid out with in this process (print/layout/pdf.py's
-    shared(): the fonts and the style sheets every part links read once, not once a chain,
-    about 30 ms each); the rulebook starts with fresh_layouts()."""
+    shared(): the fonts read once, not once a chain, and the style sheets every part links
+    parsed once, not once a document, about 30 ms each: print/layout/sheets.py); the
+    rulebook starts with fresh_layouts()."""
     from ..layout.pdf import shared
 
     return shared(base, sheets=True)
