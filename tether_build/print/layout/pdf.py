@@ -14,6 +14,8 @@ from .boxes import firsts as _firsts
 from .boxes import walk as _walk
 from .patches import page_root, parse
 from .resources import local_file
+from .sheets import plain as plain_sheet
+from .sheets import split as split_sheets
 
 patches.import_weasyprint()
 
@@ -111,7 +113,7 @@ class Fit:
 class Layout:
     """Lays out HTML documents with one font configuration and one image cache."""
 
-    def __init__(self, base_url: str, grayscale: bool = False):
+    def __init__(self, base_url: str, grayscale: bool = False, sheets: bool = False):
         # fontTools stamps subset fonts with the current time unless this is set; a fixed
         # stamp makes the PDFs reproducible, so unchanged outputs are not rewritten.
         os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
@@ -122,6 +124,8 @@ class Layout:
         self.served: set[str] = set()   # the svg_images addresses the fetcher answered
         self.linked_svg: dict[str, bool] = {}   # a linked sheet's href -> svg_subjects
         self.pid = os.getpid()   # the process whose font folder this is (fresh())
+        self.sheets = sheets     # style sheets read once for every document (sheets.py)
+        self.linked: dict = {}   # address -> its parsed sheet, or None (not plain)
 
     def render(self, html: str, images: bool = False):
         """A laid-out WeasyPrint document (one page per section). `images`: each outermost
@@ -133,11 +137,20 @@ class Layout:
             html = gray_html(html)
         svgs = _Served()
         if images and not self.svg_styled(html):
-            html, found = svg_images(html)
-            svgs.update(found)
+            html, lifted = svg_images(html)
+            svgs.update(lifted)
+        fetcher = _fetcher(self.grayscale, svgs)
         with collector_paused():
-            document = parse(html, self.base_url, _fetcher(self.grayscale, svgs)).render(
-                font_config=self.fonts, cache=self.cache)
+            document = None
+            if self.sheets:
+                found = split_sheets(html)
+                parsed = None if found is None else self._sheets(found.sheets, fetcher)
+                if parsed is not None:
+                    document = parse(found.html, self.base_url, fetcher).render(
+                        font_config=self.fonts, cache=self.cache, stylesheets=parsed)
+            if document is None:
+                document = parse(html, self.base_url, fetcher).render(
+                    font_config=self.fonts, cache=self.cache)
         # an image WeasyPrint did not ask for (a WeasyPrint that refuses the address before
         # the fetcher sees it) would be left out of the page without an error: one
         self.served |= svgs.asked
@@ -171,6 +184,34 @@ class Layout:
             if self.linked_svg[href]:
                 return True
         return False
+
+    def _sheets(self, found: tuple, fetcher) -> list | None:
+        """The parsed sheets of a document (sheets.split), as WeasyPrint would parse them for
+        it (its base URL, media type, font configuration); a linked sheet is read once. None:
+        one of them is not plain (sheets.plain)."""
+        from urllib.parse import urljoin, urlsplit
+        from urllib.request import url2pathname
+
+        from weasyprint import CSS
+
+        out = []
+        for kind, text in found:
+            if kind == "style":
+                out.append(CSS(string=text, base_url=self.base_url, url_fetcher=fetcher,
+                               font_config=self.fonts))
+                continue
+            if text not in self.linked:
+                url = urljoin(self.base_url, text)
+                local_file(url)
+                with open(url2pathname(urlsplit(url).path), encoding="utf-8",
+                          errors="replace") as file:
+                    plain = plain_sheet(file.read())
+                self.linked[text] = CSS(url=url, url_fetcher=fetcher,
+                                        font_config=self.fonts) if plain else None
+            if self.linked[text] is None:
+                return None
+            out.append(self.linked[text])
+        return out
 
     @staticmethod
     def measure(document) -> list[Fit]:
@@ -269,29 +310,30 @@ def svg_images(html: str) -> tuple[str, dict[str, bytes]]:
     return "".join(out), svgs
 
 
-_SHARED: dict = {}     # base URL -> the Layout this process's documents of it share
+_SHARED: dict = {}     # (base URL, sheets) -> the Layout this process's documents of it share
 
 
-def shared(base: str) -> Layout:
+def shared(base: str, sheets: bool = False) -> Layout:
     """The Layout (font configuration, parsed style sheets, images) that a stage's documents
     with this base URL are laid out with in this process: the fonts are read once for all
     of them, not once a document, in this process and those it forks. A document's bytes do not depend on what
-    shared its Layout. A stage starts with fresh()."""
-    found = _SHARED.get(base)
+    shared its Layout. A stage starts with fresh(). sheets: its documents' style sheets
+    read once for all of them (sheets.py), a Layout of its own."""
+    found = _SHARED.get((base, sheets))
     if found is None:
-        found = _SHARED[base] = Layout(base)
+        found = _SHARED[base, sheets] = Layout(base, sheets=sheets)
     return found
 
 
 _INHERITED: list[Layout] = []
 
 
-def fresh(base: str, warm: str | None = None) -> None:
+def fresh(base: str, warm: str | None = None, sheets: bool = False) -> None:
     """Start a stage's layouts of `base`: forget a Layout of an earlier stage in this
     process (a file it read may have changed since: `tether build --watch`), and lay out
     `warm` (a document linking the style sheets the stage's documents link) in the new one,
     so a process forked next finds them read."""
-    old = _SHARED.pop(base, None)
+    old = _SHARED.pop((base, sheets), None)
     if old is not None and old.pid != os.getpid():
         # made by the process this one was forked from: WeasyPrint's FontConfiguration
         # deletes its font folder when it is collected, and that folder is the parent's,
@@ -299,7 +341,7 @@ def fresh(base: str, warm: str | None = None) -> None:
         # forked process ends with os._exit).
         _INHERITED.append(old)
     if warm is not None:
-        shared(base).render(warm)
+        shared(base, sheets).render(warm)
 
 
 WARM_UP_HTML = """<!DOCTYPE html><html><head><link rel="stylesheet" href="fonts/fonts.css">

@@ -391,11 +391,12 @@ def _lay_out(html: str, kind: str, cache, base: str, first: float, measure: Call
 
 def layout(base: str):
     """The Layout the book's documents are laid out with in this process (print/layout/pdf.py's
-    shared(): the fonts and the style sheets every part links read once, not once a chain,
-    about 30 ms each); the rulebook starts with fresh_layouts()."""
+    shared(): the fonts read once, not once a chain, and the style sheets every part links
+    parsed once, not once a document, about 30 ms each: print/layout/sheets.py); the
+    rulebook starts with fresh_layouts()."""
     from ..layout.pdf import shared
 
-    return shared(base)
+    return shared(base, sheets=True)
 
 
 # what every part of the book links (templates/rulebook/partdoc.html): read by fresh_layouts
@@ -409,7 +410,7 @@ def fresh_layouts(base: str) -> None:
     part links read now, before book._ahead forks the chapters' process."""
     from ..layout.pdf import fresh
 
-    fresh(base, WARM_HTML)
+    fresh(base, WARM_HTML, sheets=True)
 
 
 JOB: dict = {}   # what a paper's work reads (template, book, cache...): set around each_paper
