@@ -176,3 +176,25 @@ def test_numbers_are_each_laid_out_when_a_style_sheet_names_the_card(tmp_path):
     assert len(sections) == 3 + 3 + 2
     assert numbers.pages["a"] != numbers.pages["b"]
     assert len(layout.written) == 3
+
+
+def test_a_faces_worker_runs_its_chunk_with_the_collector_paused(monkeypatch):
+    """fit._work pauses the garbage collector for the whole chunk (its documents stay alive
+    until its PDFs are written), and restores it after."""
+    import gc
+    from types import SimpleNamespace
+
+    seen = []
+
+    def fit_part(pages, layout, cards, backs):
+        seen.append(gc.isenabled())
+        return {}, {}, {}, ["a problem"]
+
+    monkeypatch.setattr(fit, "fit_part", fit_part)
+    monkeypatch.setitem(fit._JOB, "pages", SimpleNamespace(base_url="file:///nowhere/",
+                                                          grayscale=False))
+    monkeypatch.setitem(fit._JOB, "chunks", [[]])
+    monkeypatch.setitem(fit._JOB, "backs", [])
+    assert gc.isenabled()
+    assert fit._work(0)[3] == ["a problem"]
+    assert seen == [False] and gc.isenabled()
