@@ -109,3 +109,92 @@ def test_a_card_with_copies_is_one_face_and_its_numbers():
     once = {"id": "d", "copies": 1}
     assert copies.write_card(Layout(), once, {"d-1": "face d"}, "doc", numbers) == b"pdf"
     assert pdf_pages[-1] == ["face d"]
+
+
+class _NumbersPages:
+    """Pages whose copy-only sections differ by the card and face they name only, for two
+    cards of the same type and copies, and by more for a third."""
+
+    def __init__(self, templates):
+        self.templates = templates
+
+    def face(self, card, copy, fit):
+        assert fit["copy_only"]
+        return (f'<section class="face type-{card["type"]}" data-face="{card["id"]}-{copy}" '
+                f'data-card="{card["id"]}"><b class="copy">{copy}/{card["copies"]}</b>'
+                "</section>")
+
+    def document(self, sections):
+        return list(sections)
+
+
+class _NumbersLayout:
+    def __init__(self):
+        self.rendered, self.written = [], []
+
+    def render(self, sections):
+        from types import SimpleNamespace
+
+        self.rendered.append(sections)
+        return SimpleNamespace(pages=[f"page of {s}" for s in sections])
+
+    def measure(self, doc):
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(footer_over=0.0, boxes={}) for _ in doc.pages]
+
+    def write(self, pages, doc, finisher=None):
+        self.written.append(list(pages))
+        return repr(pages).encode()
+
+
+def _numbers(tmp_path, css: str):
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "cards.css").write_text(css)
+    cards = [{"id": "a", "type": "order", "copies": 3}, {"id": "b", "type": "order", "copies": 3},
+             {"id": "c", "type": "spell", "copies": 2}]
+    layout = _NumbersLayout()
+    numbers = copies.lay_out_numbers(_NumbersPages(tmp_path), layout, cards,
+                                     {c["id"]: {} for c in cards})
+    pdfs = {c["id"]: numbers.pdf(layout, c["id"]) for c in cards}
+    return layout, numbers, pdfs
+
+
+def test_the_same_numbers_of_several_cards_are_laid_out_and_written_once(tmp_path):
+    layout, numbers, pdfs = _numbers(tmp_path, ".copy { color: black }")
+    (sections,) = layout.rendered
+    assert len(sections) == 3 + 2   # a's 1/3..3/3 serve b too; c's own two
+    assert [s.split('data-card="')[1][0] for s in sections] == ["a"] * 3 + ["c"] * 2
+    assert numbers.pages["a"] == numbers.pages["b"] != numbers.pages["c"]
+    assert pdfs["a"] == pdfs["b"] and len(layout.written) == 2
+    assert numbers.problems == []
+
+
+def test_numbers_are_each_laid_out_when_a_style_sheet_names_the_card(tmp_path):
+    layout, numbers, _ = _numbers(tmp_path, '[data-card="b"] .copy { color: red }')
+    (sections,) = layout.rendered
+    assert len(sections) == 3 + 3 + 2
+    assert numbers.pages["a"] != numbers.pages["b"]
+    assert len(layout.written) == 3
+
+
+def test_a_faces_worker_runs_its_chunk_with_the_collector_paused(monkeypatch):
+    """fit._work pauses the garbage collector for the whole chunk (its documents stay alive
+    until its PDFs are written), and restores it after."""
+    import gc
+    from types import SimpleNamespace
+
+    seen = []
+
+    def fit_part(pages, layout, cards, backs):
+        seen.append(gc.isenabled())
+        return {}, {}, {}, ["a problem"]
+
+    monkeypatch.setattr(fit, "fit_part", fit_part)
+    monkeypatch.setitem(fit._JOB, "pages", SimpleNamespace(base_url="file:///nowhere/",
+                                                          grayscale=False))
+    monkeypatch.setitem(fit._JOB, "chunks", [[]])
+    monkeypatch.setitem(fit._JOB, "backs", [])
+    assert gc.isenabled()
+    assert fit._work(0)[3] == ["a problem"]
+    assert seen == [False] and gc.isenabled()

@@ -32,3 +32,25 @@ def test_rgb_rendering_gives_the_pixels_of_the_default_bgr_one(small_build):
                                                  bleed + 560)).tobytes(), key
     finally:
         drawn.close()
+
+
+def test_a_face_page_is_loaded_once_for_its_png_and_its_cell(small_build):
+    """PDFium parses a page when it loads it: Raster.page loads each face's page once, and
+    the page drawn twice gives the pixels of a page loaded for each drawing."""
+    from tether_build.print import raster
+
+    parts = small_build["result"].face_pdfs
+    drawn = raster.Raster(parts)
+    fresh = raster.Raster(parts)
+    try:
+        page = drawn.page("zap-1")
+        assert drawn.page("zap-1") is page
+        box = raster._preset_box(page, "tgc")
+        first = raster._render(page, raster.DPI / 72, box, rgbx=True)
+        assert drawn.trimmed("zap-1", 400, 560).tobytes() == \
+            fresh.trimmed("zap-1", 400, 560).tobytes()
+        assert first.tobytes() == raster._render(fresh.page("zap-1"), raster.DPI / 72, box,
+                                                 rgbx=True).tobytes()
+    finally:
+        drawn.close()
+        fresh.close()

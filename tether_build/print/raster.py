@@ -119,12 +119,16 @@ class Raster:
         self._rows: dict = {}     # (copy key, scale, box, rgbx) -> its first row drawn again
         self.parts = parts
         self.docs: dict[int, object] = {}
+        self._pages: dict[tuple[int, int], object] = {}   # (doc, index) -> its loaded page
         self.where = {k: (d, i) for d, (_, keys) in enumerate(parts) for i, k in enumerate(keys)}
         self.cache = cache if cache is not None else Cache(None)
         self._digests: dict[int, str] = {}
         self._salt: str | None = None
 
     def close(self) -> None:
+        for page in self._pages.values():
+            page.close()
+        self._pages.clear()
         for doc in self.docs.values():
             doc.close()
         self.docs.clear()
@@ -150,11 +154,14 @@ class Raster:
         return image
 
     def page(self, key: str):
-        """The pdfium page of a face or back key."""
-        doc, index = self.where[key]
-        if doc not in self.docs:
-            self.docs[doc] = pdfium.PdfDocument(self.parts[doc][0])
-        return self.docs[doc][index]
+        """The pdfium page of a face or back key, loaded once (PDFium parses a page's
+        content when it loads it): a face's PNG and its TTS cell are drawn from one load."""
+        doc, index = where = self.where[key]
+        if where not in self._pages:
+            if doc not in self.docs:
+                self.docs[doc] = pdfium.PdfDocument(self.parts[doc][0])
+            self._pages[where] = self.docs[doc][index]
+        return self._pages[where]
 
     def face_id(self, key: str) -> str:
         """What a face's pixels come from: the drawing salt, its PDF's SHA-256 and page."""

@@ -8,13 +8,17 @@ was with every copy). This module lays out the numbers alone in one small docume
 the face's own section, panel and footer, every box but the number hidden, so the number
 lies where it lies on the face), checks each as fit.py checked a copy's footer, and writes
 the card's PDF with our own writer (pdfparts): a page per copy drawing the face, then its
-number, each a Form XObject. The sheets, the PNGs and the TTS cells read that PDF as they
+number, each a Form XObject. Numbers whose sections are the same HTML but for the card and
+face they name (`data-card`, `data-face`: the same number, fit, type, deck and footer; "2/6"
+on several Starter cards) are laid out once, and a run of them written once, unless a style
+sheet of the faces names those attributes. The sheets, the PNGs and the TTS cells read that PDF as they
 read one WeasyPrint wrote, page by page. A card printed once is laid out and written as
 before.
 """
 
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass, field
 
@@ -50,31 +54,65 @@ class Numbers:
     doc: object = None
     pages: dict[str, list] = field(default_factory=dict)   # card id -> its numbers' pages
     problems: list = field(default_factory=list)
+    written: dict[tuple, bytes] = field(default_factory=dict)   # pages (ids) -> their PDF
+
+    def pdf(self, layout, card_id: str) -> bytes:
+        """The PDF of a card's numbers, a page each; written once for cards whose numbers
+        are the same pages (the same bytes: a PDF holds nothing of the HTML's attributes)."""
+        run = self.pages[card_id]
+        key = tuple(id(page) for page in run)
+        if key not in self.written:
+            self.written[key] = layout.write(run, self.doc)
+        return self.written[key]
+
+
+NAMING = re.compile(r' data-(?:card|face)="[^"]*"')   # what the same number's sections differ by
+
+
+def named_in_styles(pages) -> bool:
+    """Whether a style sheet a face may load names the `data-card` or `data-face` attribute
+    (then a number may lie differently on each card: each is laid out on its own)."""
+    from ..html import FACE_TEMPLATES
+
+    return any(b"data-card" in path.read_bytes() or b"data-face" in path.read_bytes()
+               for folder in FACE_TEMPLATES
+               for path in sorted((pages.templates / folder).rglob("*.css")))
 
 
 def lay_out_numbers(pages, layout, cards: list[dict], fits: dict[str, dict]) -> Numbers:
     """The numbers of every copy of the `cards` that have copies, in one document laid out
     with each card's chosen fit (`fits`: card id -> the template's fit), checked as a face's
-    footer is: its measured boxes (data-fit) and the footer's two sides (fit._step)."""
+    footer is: its measured boxes (data-fit) and the footer's two sides (fit._step). A
+    section that is another's but for the card and face it names (NAMING) is laid out once
+    for both, unless a style sheet names those attributes (named_in_styles)."""
     from .fitproblems import box_or_footer
 
     multi = [c for c in cards if composed(c)]
     if not multi:
         return Numbers()
-    sections = [pages.face(c, n, dict(fits[c["id"]], copy_only=True))
-                for c in multi for n in range(1, c["copies"] + 1)]
+    distinct = not named_in_styles(pages)
+    sections: list[str] = []
+    index: dict[str, int] = {}      # a section without its names -> its page
+    runs: dict[str, list[int]] = {}   # card id -> its numbers' pages, in copy order
+    for c in multi:
+        for n in range(1, c["copies"] + 1):
+            html = pages.face(c, n, dict(fits[c["id"]], copy_only=True))
+            same = NAMING.sub("", html) if distinct else len(sections)
+            if same not in index:
+                index[same] = len(sections)
+                sections.append(html)
+            runs.setdefault(c["id"], []).append(index[same])
     doc = layout.render(pages.document(sections))
     if len(doc.pages) != len(sections):
         raise TetherError(f"the copies' numbers took {len(doc.pages)} pages, not "
                           f"{len(sections)}: a template draws them off their page")
     out = Numbers(doc)
-    worst: dict[str, tuple[float, dict]] = {}
-    for page, fit in zip(doc.pages, layout.measure(doc)):
-        out.pages.setdefault(fit.card, []).append(page)
-        over, boxes = worst.get(fit.card, (0.0, {}))
-        worst[fit.card] = (max(over, fit.footer_over), {**fit.boxes, **boxes})
+    measured = layout.measure(doc)
     for card in multi:
-        over, boxes = worst[card["id"]]
+        over, boxes = 0.0, {}
+        for i in runs[card["id"]]:
+            out.pages.setdefault(card["id"], []).append(doc.pages[i])
+            over, boxes = max(over, measured[i].footer_over), {**measured[i].boxes, **boxes}
         out.problems += box_or_footer(card, boxes, over)
     return out
 
@@ -89,7 +127,7 @@ def write_card(layout, card: dict, accepted: dict, doc, numbers: Numbers,
         keys = [f"{card['id']}-{n}" for n in range(1, card["copies"] + 1)]
         return layout.write([accepted[k] for k in keys], doc, finisher)
     face = layout.write([accepted[f"{card['id']}-1"]], doc, finisher)
-    return compose(face, layout.write(numbers.pages[card["id"]], numbers.doc))
+    return compose(face, numbers.pdf(layout, card["id"]))
 
 
 PAGE_OPS = b"q /Face Do Q\nq /Copy Do Q\n"

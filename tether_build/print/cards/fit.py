@@ -208,7 +208,20 @@ _JOB: dict = {}   # set before forking workers; read by _work in the child
 
 def _work(index: int):
     """Lay out one chunk, and read its PDFs into sheet fragments while in the worker (the
-    sheets need them; parsing them here spreads that work over the workers too)."""
+    sheets need them; parsing them here spreads that work over the workers too).
+
+    The garbage collector is paused for the whole chunk, not only inside each layout and
+    write (Layout): every laid-out document stays alive until the chunk's PDFs are written,
+    so each collection between them (building the next HTML, measuring, composing, reading
+    the fragments) walked those documents again and freed next to nothing."""
+    from ...forking import collector_paused
+
+    with collector_paused():
+        return _work_chunk(index)
+
+
+def _work_chunk(index: int):
+    """_work, the collector paused."""
     from ..layout.pdf import Layout
     from ..pdfparts.pdfasm import fragments
 
