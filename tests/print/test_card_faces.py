@@ -164,3 +164,23 @@ def test_type_line_text_reads_on_any_faction_colour(pages, shipped_content, ship
         assert (a + 0.05) / (b + 0.05) >= 4.5, (fid, faction["colour"], ink)
         card = shipped_cards[faction["champion"]]
         assert f"--on-faction: {ink}" in pages.face(card, 1)
+
+
+def test_faces_read_their_style_sheets_once_and_print_the_same_bytes(pages, shipped_cards,
+                                                                     monkeypatch):
+    """The faces' documents hand WeasyPrint their style sheets parsed once per Layout
+    (print/layout/sheets.py: the cascade stays the same): the same PDF of every card and
+    back as parsing them for each document."""
+    from tether_build.print.cards.fit import fit_part
+    from tether_build.print.layout import pdf, sheets
+
+    cards = [shipped_cards[c] for c in sorted(shipped_cards)[:5]]
+    deck = cards[0]["deck"]
+    taken = []
+    monkeypatch.setattr(pdf, "split_sheets", lambda html: taken.append(
+        sheets.split(html)) or taken[-1])
+    once = fit_part(pages, pdf.Layout(pages.base_url, sheets=True), cards, [deck])
+    assert taken and all(split is not None for split in taken)   # (the path is taken)
+    each = fit_part(pages, pdf.Layout(pages.base_url), cards, [deck])
+    assert once[0] == each[0] and once[1] == each[1] and once[2] == each[2]
+    assert not once[3]

@@ -227,7 +227,7 @@ def _work_chunk(index: int):
 
     pages, chunks, backs = _JOB["pages"], _JOB["chunks"], _JOB["backs"]
     chunk = chunks[index]
-    cards, back_pdfs, fits, problems = fit_part(pages, Layout(pages.base_url, pages.grayscale),
+    cards, back_pdfs, fits, problems = fit_part(pages, Layout(pages.base_url, pages.grayscale, sheets=True),
                                                 chunk, backs if index == 0 else [])
     if problems:
         return cards, back_pdfs, fits, problems, {}
