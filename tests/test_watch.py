@@ -160,39 +160,3 @@ def test_stopping_the_watcher_stops_the_build_it_runs(monkeypatch, ignore_sigint
     (pid,) = forked
     with pytest.raises(ChildProcessError):   # the build child has ended and been reaped
         os.waitpid(pid, os.WNOHANG)
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
-def test_a_save_wakes_the_watcher_at_once_in_any_folder_even_one_made_later(tmp_path):
-    """The watcher sleeps between looks on inotify: a write under a watched folder (a
-    subfolder too, and one made after it started) ends the sleep with True; with nothing
-    written the sleep runs out with False."""
-    from tether_build.buildsys.watch import Changes
-
-    (tmp_path / "cards").mkdir()
-    changes = Changes([tmp_path])
-    try:
-        assert changes.fd is not None
-        assert changes.wait(0.05) is False
-
-        def later(action):
-            threading.Timer(0.2, action).start()
-
-        later(lambda: (tmp_path / "cards" / "starter.yaml").write_text("a: 1\n"))
-        assert changes.wait(WAIT) is True
-        quiet(changes)   # (one save is several events: made, written, closed)
-        (tmp_path / "new").mkdir()
-        assert changes.wait(WAIT) is True   # (the folder's creation)
-        quiet(changes)
-        later(lambda: (tmp_path / "new" / "x.yaml").write_text("b: 2\n"))
-        assert changes.wait(WAIT) is True
-    finally:
-        changes.close()
-
-
-def quiet(changes) -> None:
-    """Take the events of the last change until none comes for a little while."""
-    for _ in range(100):
-        if not changes.wait(0.1):
-            return
-    pytest.fail("the events never stop")

@@ -31,8 +31,6 @@ from pathlib import Path
 from ..fsutil import tree_version
 
 INTERVAL = 0.1   # seconds between two looks at the watched folders (a look costs ~2 ms)
-# (on Linux the watcher also sleeps on inotify (Changes), so a save wakes it at once rather
-# than at its next look: INTERVAL/2 sooner on average; the looks still decide)
 SETTLE = 0.05    # seconds to let an editor finish writing before the build reads the files
 CODE_EVERY = 20  # looks at the code once every this many looks at the content
 STOP_WAIT = 10.0  # seconds a build child has to stop after Ctrl-C before it is killed
@@ -135,71 +133,6 @@ def warm_up() -> None:
         pass
 
 
-class Changes:
-    """Wake up as soon as something under the folders is written, created, moved or removed:
-    Linux's inotify, through the C library (every folder of the trees watched; a folder made
-    later is watched from the next wait on). wait(seconds) returns True when woken by such
-    an event, False when the time ran out. Where inotify cannot be used (another system, no
-    watches left), wait only sleeps, as the watcher did before: the folders' fingerprints
-    (tree_version) decide what changed either way; an event only ends the sleep sooner."""
-
-    # IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE |
-    # IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
-    MASK = 0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800
-
-    def __init__(self, folders: list[Path]):
-        self.folders = [Path(f) for f in folders]
-        self.fd: int | None = None
-        self.watched: set[str] = set()
-        if not sys.platform.startswith("linux"):
-            return
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
-        except (OSError, AttributeError):
-            return
-        if fd < 0:
-            return
-        self.fd, self.libc = fd, libc
-        self._add_new()
-
-    def _add_new(self) -> None:
-        """Watch every folder of the trees not watched yet."""
-        for top in self.folders:
-            for folder in [top, *(p for p in top.rglob("*") if p.is_dir())]:
-                name = str(folder)
-                if name in self.watched or "__pycache__" in folder.parts:
-                    continue
-                if self.libc.inotify_add_watch(self.fd, os.fsencode(name), self.MASK) >= 0:
-                    self.watched.add(name)
-
-    def wait(self, seconds: float) -> bool:
-        if self.fd is None:
-            time.sleep(seconds)
-            return False
-        import select
-
-        ready, _, _ = select.select([self.fd], [], [], seconds)
-        if not ready:
-            return False
-        try:
-            while os.read(self.fd, 65536):   # every event so far (non-blocking)
-                pass
-        except BlockingIOError:
-            pass
-        except OSError:
-            return True
-        self._add_new()
-        return True
-
-    def close(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-
-
 def watch(run: Callable[[], None], folders: list[Path], code: Path,
           say: Callable[[str], None], interval: float = INTERVAL) -> None:
     """Build, then build again whenever a file under `folders` changes; Ctrl-C stops.
@@ -207,7 +140,6 @@ def watch(run: Callable[[], None], folders: list[Path], code: Path,
     run: one build (raises click errors as the command does); say: prints a status line."""
     shown = ", ".join(f"{f}/" for f in folders)
     count, code_seen, code_told = 0, tree_version(code), False
-    changes = Changes(folders)
     try:
         while True:
             seen = tree_version(*folders)
@@ -222,7 +154,7 @@ def watch(run: Callable[[], None], folders: list[Path], code: Path,
                 f"{extra}; watching {shown} (Ctrl-C stops)")
             looks = 0
             while tree_version(*folders) == seen:
-                changes.wait(interval)
+                time.sleep(interval)
                 looks += 1
                 if looks % CODE_EVERY == 0 and not code_told and tree_version(code) != code_seen:
                     code_told = True
@@ -231,5 +163,3 @@ def watch(run: Callable[[], None], folders: list[Path], code: Path,
             time.sleep(SETTLE)
     except KeyboardInterrupt:
         say(f"[watch] stopped after {count} build(s)")
-    finally:
-        changes.close()
