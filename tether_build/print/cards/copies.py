@@ -74,9 +74,12 @@ def named_in_styles(pages) -> bool:
     (then a number may lie differently on each card: each is laid out on its own)."""
     from ..html import FACE_TEMPLATES
 
-    return any(b"data-card" in path.read_bytes() or b"data-face" in path.read_bytes()
+    return any(_NAMED.search(path.read_bytes())
                for folder in FACE_TEMPLATES
                for path in sorted((pages.templates / folder).rglob("*.css")))
+
+
+_NAMED = re.compile(rb"data-(?:card|face)")   # named_in_styles: read each sheet once
 
 
 def lay_out_numbers(pages, layout, cards: list[dict], fits: dict[str, dict]) -> Numbers:

@@ -168,30 +168,31 @@ class Layout:
         document is laid out with its SVGs inline, as written (a rule on what lies inside an
         SVG never reaches it either way: WeasyPrint styles an SVG's elements from the SVG's
         own <style> only)."""
-        from urllib.parse import urljoin, urlsplit
-        from urllib.request import url2pathname
-
         for text in _STYLE_BLOCK.findall(html):
             if svg_subjects(text):
                 return True
         for href in _STYLE_LINK.findall(html):
             if href not in self.linked_svg:
-                url = urljoin(self.base_url, href)
-                local_file(url)
-                with open(url2pathname(urlsplit(url).path), encoding="utf-8",
-                          errors="replace") as file:
-                    self.linked_svg[href] = svg_subjects(file.read())
+                self.linked_svg[href] = svg_subjects(self.linked_text(href)[1])
             if self.linked_svg[href]:
                 return True
         return False
+
+    def linked_text(self, href: str) -> tuple[str, str]:
+        """(its address, its text) of a style sheet a document links by `href`, relative to
+        the base URL: a regular local file of the project or the templates (local_file)."""
+        from urllib.parse import urljoin, urlsplit
+        from urllib.request import url2pathname
+
+        url = urljoin(self.base_url, href)
+        local_file(url)
+        with open(url2pathname(urlsplit(url).path), encoding="utf-8", errors="replace") as file:
+            return url, file.read()
 
     def _sheets(self, found: tuple, fetcher) -> list | None:
         """The parsed sheets of a document (sheets.split), as WeasyPrint would parse them for
         it (its base URL, media type, font configuration); a linked sheet is read once. None:
         one of them is not plain (sheets.plain)."""
-        from urllib.parse import urljoin, urlsplit
-        from urllib.request import url2pathname
-
         from weasyprint import CSS
 
         out = []
@@ -201,13 +202,9 @@ class Layout:
                                font_config=self.fonts))
                 continue
             if text not in self.linked:
-                url = urljoin(self.base_url, text)
-                local_file(url)
-                with open(url2pathname(urlsplit(url).path), encoding="utf-8",
-                          errors="replace") as file:
-                    plain = plain_sheet(file.read())
+                url, css = self.linked_text(text)
                 self.linked[text] = CSS(url=url, url_fetcher=fetcher,
-                                        font_config=self.fonts) if plain else None
+                                        font_config=self.fonts) if plain_sheet(css) else None
             if self.linked[text] is None:
                 return None
             out.append(self.linked[text])
