@@ -147,11 +147,14 @@ def watch(run: Callable[[], None], folders: list[Path], code: Path,
             status, names = build_once(run)
             count += 1
             verdict = "done" if status == 0 else f"FAILED (exit {status})"
-            loaded = len(sys.modules)
-            extra = f"; {warm(names) - loaded} more modules kept loaded" \
-                if set(names) - set(sys.modules) else ""
-            say(f"[watch] build {count} {verdict} in {time.perf_counter() - start:.2f} s"
-                f"{extra}; watching {shown} (Ctrl-C stops)")
+            # the build's line first: the modules it loaded are imported afterwards, while
+            # the designer reads its outputs, so the next build starts with them loaded
+            say(f"[watch] build {count} {verdict} in {time.perf_counter() - start:.2f} s; "
+                f"watching {shown} (Ctrl-C stops)")
+            if set(names) - set(sys.modules):
+                loaded = len(sys.modules)
+                say(f"[watch] {warm(names) - loaded} more modules kept loaded for the next "
+                    "build")
             looks = 0
             while tree_version(*folders) == seen:
                 time.sleep(interval)
