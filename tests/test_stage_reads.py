@@ -97,3 +97,27 @@ def test_redrawn_card_art_rebuilds_the_card_sheets(small_content, tmp_path):
     result = run_cli(*args, "--verify")
     assert result.exit_code == 0, result.output
     assert "byte-identical to a clean build" in result.output
+
+
+def test_real_path_resolves_as_realpath_does(tmp_path):
+    """reads.real_path (a folder's real path looked up once, one lstat a path) gives what
+    os.path.realpath gives: through a linked folder, a linked file, a dangling link, a
+    missing file, `..` after a link, a link loop, a relative path."""
+    real = tmp_path / "real"
+    (real / "sub").mkdir(parents=True)
+    (real / "sub" / "a.txt").write_text("a", encoding="utf-8")
+    (tmp_path / "linked").symlink_to(real)
+    (real / "file-link").symlink_to(real / "sub" / "a.txt")
+    (real / "dangling").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    paths = [real / "sub" / "a.txt", tmp_path / "linked" / "sub" / "a.txt",
+             tmp_path / "linked" / "file-link", tmp_path / "linked" / "dangling",
+             tmp_path / "linked" / "sub" / "missing.txt", tmp_path / "gone" / "x.txt",
+             f"{tmp_path}/linked/sub/../sub/a.txt", f"{tmp_path}/linked/..",
+             f"{tmp_path}/linked/sub/", tmp_path / "loop1" / "x", "relative/x.txt", "/"]
+    folders: dict[str, str] = {}
+    for path in map(str, paths):
+        assert reads.real_path(path, folders) == os.path.realpath(path), path
+    for path in map(str, paths):   # the memo filled: the same answers
+        assert reads.real_path(path, folders) == os.path.realpath(path), path

@@ -111,11 +111,32 @@ def _roots(folders: tuple[Path, ...]) -> tuple[str, ...]:
     return tuple(str(Path(p).resolve()) + os.sep for p in folders)
 
 
-def _kept(item: str, roots: tuple[str, ...], skips: tuple[str, ...]) -> str | None:
+def real_path(path: str, folders: dict[str, str]) -> str:
+    """os.path.realpath(path), with the real path of its folder looked up in `folders` (a
+    memo the caller keeps for a few hundred paths at most: one lstat a path, not one a
+    folder on its way). A path that is a symlink itself, or whose last part is empty, `.`
+    or `..`, is resolved whole, as are relative ones; a missing path keeps its name, as
+    realpath keeps it."""
+    head, name = os.path.split(path)
+    if not head.startswith(os.sep) or name in ("", ".", ".."):
+        return os.path.realpath(path)
+    try:
+        if stat.S_ISLNK(os.lstat(path).st_mode):
+            return os.path.realpath(path)
+    except OSError:
+        pass   # not there (or not reachable): realpath keeps the name as it is
+    real = folders.get(head)
+    if real is None:
+        real = folders[head] = os.path.realpath(head)
+    return os.path.join(real, name)
+
+
+def _kept(item: str, roots: tuple[str, ...], skips: tuple[str, ...],
+          folders: dict[str, str] | None = None) -> str | None:
     """The item with its path resolved ("file:/real/path") if it lies in one of the roots
-    and in none of the skipped folders, else None."""
+    and in none of the skipped folders, else None (folders: real_path's memo)."""
     kind, _, path = item.partition(":")
-    real = os.path.realpath(path)
+    real = real_path(path, {} if folders is None else folders)
     if not (real + os.sep).startswith(roots) or _ignored(real, skips):
         return None
     return f"{kind}:{real}"
@@ -129,9 +150,10 @@ def digests(record: set[str], within: tuple[Path, ...], skip: tuple[Path, ...],
     it changes the key: recording it too would only hash it twice a build)."""
     seen = {} if seen is None else seen
     roots, skips = _roots(within), _roots(skip)
+    folders: dict[str, str] = {}   # (real_path's: the folders of this record, resolved once)
     out = {}
     for item in sorted(record):
-        key = _kept(item, roots, skips)
+        key = _kept(item, roots, skips, folders)
         if key is None or (key.startswith("file:") and key[5:] in keyed):
             continue
         if key not in seen:
@@ -149,8 +171,9 @@ def changed(reads: dict[str, str], within: tuple[Path, ...], skip: tuple[Path, .
     stage runs again and its record is written anew."""
     seen = {} if seen is None else seen
     roots, skips = _roots(within), _roots(skip)
+    folders: dict[str, str] = {}
     for item, was in sorted(reads.items()):
-        if _kept(item, roots, skips) != item:
+        if _kept(item, roots, skips, folders) != item:
             return item
         if item not in seen:
             seen[item] = digest_of(item)

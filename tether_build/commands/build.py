@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..buildsys.commit import commit
 from ..buildsys.manifest import MANIFEST, inside, load_manifest, record_stats, untouched
-from ..buildsys.reads import changed, digests
+from ..buildsys.reads import changed, digests, real_path
 from ..buildsys.stagecall import Only, call_stage
 from ..errors import TetherError
 
@@ -368,11 +368,12 @@ def keyed_files(stage: Stage, ctx: Context, seen: dict) -> frozenset[str]:
                                               if p.startswith("content/"))))
     cards_dir = ctx.content_dir / "cards"
     out = set()
+    folders: dict[str, str] = {}   # (real_path's memo: each folder resolved once)
     for base, patterns in groups:
         files = seen.get((base, patterns))
         if files is None:
             files = seen[base, patterns] = _listing(patterns, base, seen)
-        out.update(os.path.realpath(path) for path in files
+        out.update(real_path(path, folders) for path in files
                    if not (stage.card_view and _under(path, cards_dir) is not None))
     seen["keyed", stage.name] = frozenset(out)
     return seen["keyed", stage.name]
