@@ -223,6 +223,18 @@ def test_a_picture_is_drawn_once_and_then_comes_from_the_cache_byte_for_byte(tab
     assert plain == first == again
 
 
+def test_a_pictures_key_follows_its_documents_bytes_and_its_cut():
+    """Picture.key: the pictures of one document (its hash worked out once) differ by their
+    cut; an equal document (another object) gives the same key, another document another."""
+    from tether_build.print.tts.table import Picture
+
+    doc = b"%PDF-1.7 " + b"x" * 1000
+    one = Picture(doc, 1.0, 20.0, 20.0, 150, "circle", 3)
+    assert one.key() == Picture(bytes(bytearray(doc)), 1.0, 20.0, 20.0, 150, "circle", 3).key()
+    assert one.key() != Picture(doc, 1.0, 20.0, 20.0, 150, "circle", 4).key()
+    assert one.key() != Picture(doc[:-1] + b"y", 1.0, 20.0, 20.0, 150, "circle", 3).key()
+
+
 def test_pictures_rasterized_side_by_side_are_the_same_bytes(table, monkeypatch):
     """The pictures a build has to draw are rasterized over forked processes when there are
     many: the same PNG bytes as one after another, in the same order, each picture's own."""

@@ -110,11 +110,12 @@ class Picture:
     page: int = 0
 
     def key(self) -> str:
-        """Its render-cache key: the PDF's bytes, the cut, this module's code and the
-        rasterizing libraries' versions."""
+        """Its render-cache key: the PDF's bytes (their SHA-256: the pictures of one document
+        share it, hashed once), the cut, this module's code and the rasterizing libraries'
+        versions."""
         from .. import cache as render_cache
 
-        return render_cache.digest("tts-picture/2", self.pdf, repr(
+        return render_cache.digest("tts-picture/3", _pdf_digest(self.pdf), repr(
             (self.margin, self.w, self.h, self.dpi, self.shape, self.page)), _OWN_CODE,
             render_cache.versions("pypdfium2", "pillow"))
 
@@ -123,6 +124,13 @@ class Picture:
         and it holds this picture (a card's text edit changes the table's JSON, not one of
         its pictures: they are not drawn again)."""
         return pngs({"": self})[""]
+
+
+@functools.lru_cache(maxsize=4)
+def _pdf_digest(pdf: bytes) -> str:
+    """SHA-256 of a picture's document, once a document (the tokens' pieces document is the
+    document of about a hundred pictures: its bytes were hashed once a picture)."""
+    return hashlib.sha256(pdf).hexdigest()
 
 
 def pngs(pictures: dict[str, Picture], workers: int = 1) -> dict[str, bytes]:
