@@ -263,6 +263,35 @@ def _bounded(corners) -> tuple:
     return corners, min(xs), max(xs), min(ys), max(ys)
 
 
+def _separating(corners) -> tuple:
+    """What _overlaps projects of a convex polygon, whatever the rectangle: (least x + 1e-9,
+    most x, least y + 1e-9, most y, and per edge (its axis, least projection + 1e-9, most
+    projection)), each the same sum _overlaps makes (overlapping: the same floats)."""
+    xs, ys = [px for px, _ in corners], [py for _, py in corners]
+    edges = []
+    for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+        ax, ay = b[1] - a[1], a[0] - b[0]
+        q = [ax * px + ay * py for px, py in corners]
+        edges.append((ax, ay, min(q) + 1e-9, max(q)))
+    return min(xs) + 1e-9, max(xs), min(ys) + 1e-9, max(ys), tuple(edges)
+
+
+def _overlaps_at(x0: float, y0: float, x1: float, y1: float, shape: tuple) -> bool:
+    """_overlaps((x0, y0, x1 - x0, y1 - y0), corners) for the rectangle from (x0, y0) to
+    (x1, y1), where x1 and y1 are x0 + w and y0 + h, and shape = _separating(corners): the
+    polygon's projections made once, the rectangle's as _overlaps makes them (an axis
+    (1, 0) or (0, 1) projects a point on its x or y, exactly)."""
+    lo_x, hi_x, lo_y, hi_y, edges = shape
+    if x1 <= lo_x or hi_x <= x0 + 1e-9 or y1 <= lo_y or hi_y <= y0 + 1e-9:
+        return False
+    for ax, ay, lo, hi in edges:
+        a0, a1, b0, b1 = ax * x0, ax * x1, ay * y0, ay * y1
+        p0, p1, p2, p3 = a0 + b0, a1 + b0, a1 + b1, a0 + b1
+        if max(p0, p1, p2, p3) <= lo or hi <= min(p0, p1, p2, p3) + 1e-9:
+            return False
+    return True
+
+
 def _label_spot(win: dict, pages: dict, hexes: list[dict], flat: float) -> dict:
     """Where the page label goes: on the part of the page that stays visible after trimming
     and gluing, off the hex grid. Corners first, then along the top and bottom edges, then
@@ -283,19 +312,26 @@ def _free_spot(win: dict, pages: dict, hexes: list[dict], flat: float, size) -> 
     top = win["y"] + (ov if win["row"] > 0 else 0) + LABEL_CORNER_MM
     right = win["x"] + win["w"] - (ov if win["col"] < pages["cols"] - 1 else 0) - 2 - w
     bottom = win["y"] + win["h"] - (ov if win["row"] < pages["rows"] - 1 else 0) - 2 - h
-    near = [_bounded(hx["corners"]) for hx in hexes
+    near = [(*_bounded(hx["corners"])[1:], _separating(hx["corners"])) for hx in hexes
             if win["x"] - flat < hx["cx"] < win["x"] + win["w"] + flat
             and win["y"] - flat < hx["cy"] < win["y"] + win["h"] + flat]
 
-    def covered(spot):
-        # a hex whose box the label's misses is not touched (_overlaps's first two axes,
-        # the same sums, tested first here without building the projections)
+    def covered(spot, enough: int | None) -> int:
+        """How many hexes the label at `spot` touches, counted up to `enough` at most (a
+        spot touching that many is no better than the best so far). A hex whose box the
+        label's misses is not touched (_overlaps's first two axes, the same sums, tested
+        first without the polygon's)."""
         x0, y0 = spot
         x1, y1 = x0 + w, y0 + h
-        return sum(1 for corners, lo_x, hi_x, lo_y, hi_y in near
-                   if not (x1 <= lo_x + 1e-9 or hi_x <= x0 + 1e-9
-                           or y1 <= lo_y + 1e-9 or hi_y <= y0 + 1e-9)
-                   and _overlaps((x0, y0, w, h), corners))
+        n = 0
+        for lo_x, hi_x, lo_y, hi_y, shape in near:
+            if (x1 <= lo_x + 1e-9 or hi_x <= x0 + 1e-9 or y1 <= lo_y + 1e-9
+                    or hi_y <= y0 + 1e-9) or not _overlaps_at(x0, y0, x1, y1, shape):
+                continue
+            n += 1
+            if n == enough:
+                break
+        return n
 
     xs = [left + i * LABEL_STEP_MM for i in range(int((right - left) // LABEL_STEP_MM) + 1)]
     ys = [top + i * LABEL_STEP_MM for i in range(int((bottom - top) // LABEL_STEP_MM) + 1)]
@@ -304,7 +340,7 @@ def _free_spot(win: dict, pages: dict, hexes: list[dict], flat: float, size) -> 
                                                            for y in ys]
     best = None
     for spot in spots:
-        n = covered(spot)
+        n = covered(spot, best[0] if best is not None else None)
         if n == 0:
             best = (0, spot)
             break
