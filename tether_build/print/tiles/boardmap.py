@@ -15,6 +15,7 @@ import json
 import math
 import string
 from collections.abc import Callable
+from functools import lru_cache
 
 from ...engine.board import all_hexes, capital_slots, generate_board
 from . import common, splitcache
@@ -80,6 +81,7 @@ def placed_hexes(content, data: dict, flat: float, origin: tuple[float, float],
     """Drawable hexes: centre in mm (shifted by origin), colour, label and coordinates;
     with `texture`, Plains carry their grass tufts (the real-size map)."""
     info = {k: common.tile_info(content, k) for k in common.KINDS}
+    inks = {k: common.ink(tile["colour"]) for k, tile in info.items()}
     out = []
     for h in data["hexes"]:
         x, y = common.axial_mm(h["q"], h["r"], flat)
@@ -87,13 +89,13 @@ def placed_hexes(content, data: dict, flat: float, origin: tuple[float, float],
         tile = info[h["tile"]]
         label = h.get("slot") or (str(h["mine_value"]) if "mine_value" in h else "")
         note = " · ".join(map(str, h.get("players", ())))
+        corners = common.hex_corners(cx, cy, flat)
         out.append({"cx": cx, "cy": cy, "kind": h["tile"], "colour": tile["colour"],
                     "note": f"{note} P" if note else "",
-                    "ink": common.ink(tile["colour"]), "icon": tile["icon"],
+                    "ink": inks[h["tile"]], "icon": tile["icon"],
                     "name": tile["name"] if h["tile"] != "plain" else "",
                     "label": label, "coord": f"{h['q']},{h['r']}",
-                    "corners": common.hex_corners(cx, cy, flat),
-                    "points": common.points(common.hex_corners(cx, cy, flat)),
+                    "corners": corners, "points": common.points(corners),
                     "texture": (common.plain_texture(flat)
                                 if texture and h["tile"] == "plain" else ""),
                     "texture_ink": common.PLAIN_TEXTURE})
@@ -453,6 +455,14 @@ def piece_size(flat: float) -> tuple[float, float]:
     return flat + 2 * pad, 2 * common.hex_radius(flat) + 2 * pad
 
 
+@lru_cache(maxsize=64)
+def _piece_points(flat: float) -> str:
+    """The polygon of a hex centred on its piece's page (piece_size), as `points`: the same
+    for every hex of a size."""
+    w, h = piece_size(flat)
+    return common.points(common.hex_corners(w / 2, h / 2, flat))
+
+
 def hex_parts(h: dict, flat: float, coords: bool) -> list[dict]:
     """What the real-size map draws of a hex (placed_hexes'), centred on its piece's page:
     its body (polygon, a Plain's tufts), and its top (icon, name, numbers) unless the hex
@@ -460,8 +470,8 @@ def hex_parts(h: dict, flat: float, coords: bool) -> list[dict]:
     w, h_ = piece_size(flat)
     cx, cy = w / 2, h_ / 2
     body = {"part": "body", "cx": cx, "cy": cy, "colour": h["colour"],
-            "points": common.points(common.hex_corners(cx, cy, flat)),
-            "texture": h["texture"], "texture_ink": h["texture_ink"]}
+            "points": _piece_points(flat), "texture": h["texture"],
+            "texture_ink": h["texture_ink"]}
     if h["kind"] == "plain" and not h["label"] and not h["note"] and not coords:
         return [body]
     top = {"part": "top", "cx": cx, "cy": cy, "coords": coords,
@@ -571,7 +581,7 @@ def overview_parts(h: dict, flat: float, stroke: float) -> list[dict]:
     cx, cy = w / 2, h_ / 2
     style = {**map_style(flat, overview=True), "stroke": stroke}
     body = {"part": "body", "cx": cx, "cy": cy, "colour": h["colour"],
-            "points": common.points(common.hex_corners(cx, cy, flat)), "texture": "",
+            "points": _piece_points(flat), "texture": "",
             "texture_ink": h["texture_ink"], "st": style}
     ringed = h["kind"] == "mine" and h["label"]
     top = {"part": "top", "cx": cx, "cy": cy, "coords": True, "compact": True,

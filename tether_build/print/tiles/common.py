@@ -42,9 +42,16 @@ def hex_radius(flat: float) -> float:
 
 def hex_corners(cx: float, cy: float, flat: float) -> list[tuple[float, float]]:
     """The six corners of a pointy-top hex, clockwise from the top."""
+    return [(cx + dx, cy + dy) for dx, dy in _corner_offsets(flat)]
+
+
+@lru_cache(maxsize=256)
+def _corner_offsets(flat: float) -> tuple[tuple[float, float], ...]:
+    """Each corner of hex_corners less the centre, as it adds them (the same products: the
+    same corners), made once per size: a map places thousands of hexes of a few sizes."""
     s = hex_radius(flat)
-    return [(cx + s * math.cos(math.radians(a)), cy + s * math.sin(math.radians(a)))
-            for a in (-90, -30, 30, 90, 150, 210)]
+    return tuple((s * math.cos(math.radians(a)), s * math.sin(math.radians(a)))
+                 for a in (-90, -30, 30, 90, 150, 210))
 
 
 PLAIN_TEXTURE = "#C2B9A9"  # grass tufts on Plains: light, and still a light grey in grayscale
