@@ -409,7 +409,7 @@ def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TIL
     keys = {k: [key for key, _ in v] for k, v in keyed.items()}
     pieces_pdf, order = map_pieces(keyed.values(), flat)
     cache = common.current_cache()
-    frags = dict(zip(order, document_fragments(pieces_pdf, cache), strict=True))
+    frags = dict(zip(order, common.pdf_fragments(pieces_pdf), strict=True))
     paper_wh = common.paper_size(paper, pages["landscape"])
     over_pdf = common.to_pdf(common.render_html(
         "map.html.j2", flat=flat,
@@ -484,10 +484,13 @@ def map_pieces(keyed, flat: float) -> tuple[bytes, list[str]]:
     """The document of every distinct hex part of a map (hex_parts, in map order, each as
     (its piece_key, the part)), one a page, and each page's piece_key."""
     items = {key: p for some in keyed for key, p in some}
-    pdf = common.to_pdf(common.render_html("hexpieces.html.j2", pieces=list(items.values()),
-                                           paper=piece_size(flat), flat=flat,
-                                           style=map_style(flat)))
-    return pdf, list(items)
+    memo = common.stage_memo("map-pieces")   # (the second paper's: the same document)
+    found = memo.get((flat, tuple(items)))
+    if found is None:
+        found = memo[flat, tuple(items)] = common.to_pdf(common.render_html(
+            "hexpieces.html.j2", pieces=list(items.values()), paper=piece_size(flat),
+            flat=flat, style=map_style(flat)))
+    return found, list(items)
 
 
 def _in_window(hexes: list[dict], win: dict, reach: float) -> list[dict]:
@@ -552,7 +555,7 @@ def render_overviews(content, jobs: list[tuple[dict, str]], flat: float = common
         real_flat=flat))
     pieces_pdf, order = map_pieces(drawn, flat)
     cache = common.current_cache()
-    frags = dict(zip(order, document_fragments(pieces_pdf, cache), strict=True))
+    frags = dict(zip(order, common.pdf_fragments(pieces_pdf), strict=True))
     overlays = document_fragments(over_pdf, cache)
     out = []
     for (paper_wh, scale, hexes, keyed), overlay in zip(placing, overlays, strict=True):
