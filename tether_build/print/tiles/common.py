@@ -201,6 +201,30 @@ def render_html(template: str, **context) -> str:
     return _env(cache.root if cache is not None else None).get_template(template).render(**context)
 
 
+WARM_HTML = """<!doctype html><html><head><meta charset="utf-8">
+<style>@page { size: 30mm 20mm; margin: 0; }</style><link rel="stylesheet" href="print.css">
+</head><body><section class="page label" style="width: 30mm; height: 20mm;"><b>Warm</b> 0-9
+<svg class="layer" xmlns="http://www.w3.org/2000/svg" width="30mm" height="20mm"
+viewBox="0 0 30 20"><polygon points="1,1 9,1 5,8" fill="#EFECE6" stroke="#3B3632"
+stroke-width="0.3"/><text x="2" y="15" font-size="3">Warm 0,-1</text></svg>
+</section></body></html>"""
+
+
+def ready(templates: tuple[str, ...]) -> None:
+    """Within `cached`: compile `templates` (and what they import) and lay out a small page
+    in the stage's Layout (its fonts and style sheet read), so a process forked next (the
+    board stage's grid maps: commands.build._aside) inherits them, not doing them again."""
+    from ..layout.pdf import Layout, shared
+    from ..pdfparts import pdfraw  # noqa: F401  (what reads every document laid out)
+
+    cache = current_cache()
+    env = _env(cache.root if cache is not None else None)
+    for template in templates:
+        env.get_template(template)
+    document = shared(_base()).render(WARM_HTML, images=True)
+    Layout.write(document.pages, document)
+
+
 class Pdf(bytes):
     """PDF bytes that remember their page count and any text that overflowed its box."""
 
