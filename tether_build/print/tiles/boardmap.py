@@ -180,18 +180,28 @@ def _starts(size: float, page: float, count: int, overlap: float, spans,
     step = page - overlap
     centred = (size - (count * step + overlap)) / 2
     even = [centred + c * step for c in range(count)]
-    if count < 2 or not spans or seam_crossings([x + overlap / 2 for x in even[1:]],
-                                                spans) == 0:
+    if count < 2 or not spans:
+        return even
+    crosses = _crossing_counter(spans, overlap / 2)   # (seam_crossings' counts)
+    if sum(crosses(x) for x in even[1:]) == 0:
         return even
 
-    crosses = _crossing_counter(spans, overlap / 2)
+    furthest: dict[float, float] = {}   # the next window's start after a window's top: the
+    tries = int(step / 0.5)             # same tops come back for many first windows
+
+    def after(top: float) -> float:
+        if top == 0:   # (0.0 and -0.0 are one key: not kept)
+            return _furthest(top, tries, crosses)
+        if top not in furthest:
+            furthest[top] = _furthest(top, tries, crosses)
+        return furthest[top]
 
     best = None
     lo = size - (count * step + overlap)
     for i in range(int(-lo / 0.5) + 1):
         starts = [lo + i * 0.5]
         for _ in range(1, count):
-            starts.append(_furthest(starts[-1] + step, int(step / 0.5), crosses))
+            starts.append(after(starts[-1] + step))
         if starts[-1] + page < size:
             continue   # the map's far edge left uncovered
         cost = (sum(crosses(x) for x in starts[1:]),
@@ -200,7 +210,7 @@ def _starts(size: float, page: float, count: int, overlap: float, spans,
             best = (cost, starts)
     if (best is None or best[0][0]) and not _more:   # no place for every join: a page more
         more = _starts(size, page, count + 1, overlap, spans, _more=True)
-        if seam_crossings([x + overlap / 2 for x in more[1:]], spans) == 0:
+        if sum(crosses(x) for x in more[1:]) == 0:
             return more
     return best[1] if best else even
 
