@@ -214,13 +214,16 @@ def ready(templates: tuple[str, ...]) -> None:
     """Within `cached`: compile `templates` (and what they import) and lay out a small page
     in the stage's Layout (its fonts and style sheet read), so a process forked next (the
     board stage's grid maps: commands.build._aside) inherits them, not doing them again."""
+    from .. import geometry  # noqa: F401  (what places the pieces)
     from ..layout.pdf import Layout, shared
-    from ..pdfparts import pdfraw  # noqa: F401  (what reads every document laid out)
+    from ..pdfparts import pdfasm, pdfraw  # noqa: F401  (what reads and writes the files)
 
     cache = current_cache()
     env = _env(cache.root if cache is not None else None)
     for template in templates:
         env.get_template(template)
+    if cache is not None:
+        _sheet_key("")   # (the part of every sheet's key that is not its HTML: its files')
     document = shared(_base()).render(WARM_HTML, images=True)
     Layout.write(document.pages, document)
 
