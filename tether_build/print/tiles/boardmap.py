@@ -396,7 +396,7 @@ def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TIL
     Drawn from pieces: each distinct hex body (its polygon and a Plain's grass tufts) and
     each distinct hex top (icon, name, numbers) is laid out once, centred on a page of its
     own (one document for the map: map_pieces, the same for every paper, so the second
-    paper finds it in the render cache), and each page draws, for every hex its window
+    paper finds it in the stage's memo: common.stage_memo), and each page draws, for every hex its window
     shows (_in_window), that hex's body and top where the hex stands, then its own marks,
     trim lines and label (the map template with no hex, a page a window). Each piece is in
     the file once. A Plain of a seed's map is one body for all Plains; SVG drawing was

@@ -394,7 +394,7 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
 
     The pieces are two documents: `shared`, the pieces the caller names (the tokens: the
     same for every paper and for the Tabletop Simulator table, so a second paper finds the
-    document in the render cache), and every other distinct item of the pages (the heads).
+    document in the stage's memo, and the table in the render cache), and every other distinct item of the pages (the heads).
     One document, not one per piece: WeasyPrint's cost per document (the style sheets, the
     fonts, the PDF's writing) was most of a token's. A constant that adds a token (the
     round cap: a cell of the Round tracker) lays out the document again; the file is the

@@ -242,7 +242,7 @@ def tile_pieces(content, scales: dict[str, float] | None, style: dict
                 ) -> tuple[common.Pdf, dict[TileSpec, int]]:
     """Every kind of tile face (a Capital per faction, one of each other kind) laid out once,
     with no cut line, each on a page of its own (its box plus PIECE_MARGIN_MM), in one
-    document the same for both papers (the second finds it in the render cache); and each
+    document the same for both papers (the second finds it in the stage's memo); and each
     tile's page. The sheets (render_tiles) place these and draw the cut lines and heads
     over them: a sheet of Plains was 17 tiles laid out, a document a page."""
     specs = tile_set(content, scales)
