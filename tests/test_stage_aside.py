@@ -46,3 +46,18 @@ def test_work_aside_runs_as_low_as_the_stage_no_lower(tmp_path):
     ctx = build.Context(content_dir=tmp_path, out=tmp_path / "out", jobs=2)
     with giving_way(), build._aside(ctx, lambda: {"nice": os.nice(0)}) as got:
         assert got()["nice"] == os.nice(0)   # (a stage that gives way is niced already)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_what_both_processes_need_is_readied_here_once_before_forking(tmp_path, jobs):
+    ctx = build.Context(content_dir=tmp_path, out=tmp_path / "out", jobs=jobs)
+    readied = []
+
+    def work():   # (forked: sees what this process had readied before the fork)
+        return {"readied": ",".join(map(str, readied)).encode()}
+
+    with build._aside(ctx, work, ready=lambda: readied.append(os.getpid())) as got:
+        files = got()
+    forked = jobs > 1 and (os.cpu_count() or 1) > 1
+    assert readied == ([os.getpid()] if forked else [])   # (not forking: nothing to ready)
+    assert files["readied"] == (str(os.getpid()).encode() if forked else b"")

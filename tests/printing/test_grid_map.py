@@ -3,6 +3,8 @@ count, page joins that never cut a hex's words, and tile sheets with the special
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from tether_build.engine.board import capital_slots
@@ -113,3 +115,55 @@ def test_the_fast_page_join_search_places_every_join_as_the_plain_one():
         assert boardmap._starts(size, page, count, 8.0, spans) == plain, trial
         kinds.add("more" if len(plain) > count else "placed")
     assert kinds == {"more", "placed"}   # both searches were exercised
+
+
+def _plain_starts(size, page, count, overlap, spans, more=False):
+    """boardmap._starts as first written: every window's slide searched anew, the joins'
+    crossings counted pair by pair (seam_crossings)."""
+    step = page - overlap
+    centred = (size - (count * step + overlap)) / 2
+    even = [centred + c * step for c in range(count)]
+    if count < 2 or not spans or boardmap.seam_crossings(
+            [x + overlap / 2 for x in even[1:]], spans) == 0:
+        return even
+    crosses = boardmap._crossing_counter(spans, overlap / 2)
+    best = None
+    lo = size - (count * step + overlap)
+    for i in range(int(-lo / 0.5) + 1):
+        starts = [lo + i * 0.5]
+        for _ in range(1, count):
+            starts.append(boardmap._furthest(starts[-1] + step, int(step / 0.5), crosses))
+        if starts[-1] + page < size:
+            continue
+        cost = (sum(crosses(x) for x in starts[1:]),
+                sum(abs(a - b) for a, b in zip(starts, even, strict=True)))
+        if best is None or cost < best[0]:
+            best = (cost, starts)
+    if (best is None or best[0][0]) and not more:
+        further = _plain_starts(size, page, count + 1, overlap, spans, more=True)
+        if boardmap.seam_crossings([x + overlap / 2 for x in further[1:]], spans) == 0:
+            return further
+    return best[1] if best else even
+
+
+@pytest.mark.parametrize("flat", [FLAT, 40.0])
+def test_page_windows_start_where_the_plain_search_puts_them(content, flat):
+    """_starts keeps each next window's start for a top it has seen: the same starts."""
+    compared = 0
+    for data in boardmap.blank_layouts(content.game) + [boardmap.layout(p, 1, content.game)
+                                                        for p in range(2, 7)]:
+        w, h = boardmap.map_size(data["radius"], flat)
+        boxes = boardmap.label_boxes(boardmap.placed_hexes(content, data, flat, (w / 2, h / 2)),
+                                     flat)
+        for paper in common.PAPERS:
+            for landscape in (False, True):
+                _, _, pw, ph = common.safe_area(paper, landscape)
+                for size, page, spans in ((w, pw, [(b[0], b[2]) for b in boxes]),
+                                          (h, ph, [(b[1], b[3]) for b in boxes])):
+                    count = max(1, math.ceil((size - boardmap.OVERLAP_MM)
+                                             / (page - boardmap.OVERLAP_MM)))
+                    for n in {count, count + 1}:
+                        assert boardmap._starts(size, page, n, boardmap.OVERLAP_MM, spans) \
+                            == _plain_starts(size, page, n, boardmap.OVERLAP_MM, spans)
+                        compared += n > 1
+    assert compared

@@ -108,3 +108,13 @@ def test_every_tile_sheet_names_itself_and_what_it_holds(print_build, content, p
     for spec in tiles.tile_set(content):
         want[spec.kind] = want.get(spec.kind, 0) + spec.count
     assert held == want
+
+
+def test_a_text_is_measured_once_whatever_the_sizes_tried():
+    words = "Sheet 3/6: 20 Cohort 1, 6 Cohort 5 (Court)"
+    font = textwidth._font("sans")
+    before = textwidth._length.cache_info().hits
+    sizes = [2.6 - 0.05 * k for k in range(10)]
+    assert [textwidth.text_mm(words, size, "sans") for size in sizes] == \
+        [font.getlength(words) / 1000 * size for size in sizes]
+    assert textwidth._length.cache_info().hits - before >= len(sizes) - 1

@@ -680,7 +680,9 @@ def board_stage(ctx: Context) -> dict[str, bytes]:
     content = ContentView(board_view(ctx))
     papers, flat = list(ctx.papers), common.DEFAULT_TILE_MM
     with common.cached(ctx.cache_dir), _aside(
-            ctx, lambda: printing.grid_map_files(content, papers, flat)) as grids:
+            ctx, lambda: printing.grid_map_files(content, papers, flat),
+            ready=lambda: common.ready(("hexpieces.html.j2", "hexes.j2", "map.html.j2"))
+    ) as grids:
         # the grid maps (about half the stage's work) in a process of their own meanwhile:
         # the stage ends last in a clean build, its documents one after another on one core
         files = printing.board_files(content, ctx.board_players, ctx.seed, papers, flat,
@@ -694,9 +696,12 @@ _ASIDE: list = []   # the work _aside's forked process does (set before it forks
 
 
 @contextmanager
-def _aside(ctx: Context, work: Callable[[], dict]) -> Iterator[Callable[[], dict]]:
+def _aside(ctx: Context, work: Callable[[], dict], ready: Callable[[], None] | None = None
+           ) -> Iterator[Callable[[], dict]]:
     """Within: `work` runs in a forked process (when the build may use two or more: --jobs),
-    and what is yielded waits for its result; else that does the work here. What the
+    and what is yielded waits for its result; else that does the work here. `ready`, when it
+    forks, runs here first: what both processes need before their first document (the
+    templates compiled, the fonts read), done once and inherited. What the
     process read is added to this one's records (reads.note), so the stage's recorded reads
     are the same either way; so are the bytes (the same code on the same inherited content).
     Left early (an error here), the process is waited for and its result dropped."""
@@ -709,6 +714,8 @@ def _aside(ctx: Context, work: Callable[[], dict]) -> Iterator[Callable[[], dict
     from ..buildsys.reads import note
     from ..forking import fork_pool
 
+    if ready is not None:
+        ready()   # (what both processes need first, done once: the forked one inherits it)
     _ASIDE[:] = [work]
     try:
         with fork_pool(1, cancel=True, nice=0) as pool:   # (as low as this process, no lower)

@@ -15,6 +15,7 @@ import json
 import math
 import string
 from collections.abc import Callable
+from functools import lru_cache
 
 from ...engine.board import all_hexes, capital_slots, generate_board
 from . import common, splitcache
@@ -80,6 +81,7 @@ def placed_hexes(content, data: dict, flat: float, origin: tuple[float, float],
     """Drawable hexes: centre in mm (shifted by origin), colour, label and coordinates;
     with `texture`, Plains carry their grass tufts (the real-size map)."""
     info = {k: common.tile_info(content, k) for k in common.KINDS}
+    inks = {k: common.ink(tile["colour"]) for k, tile in info.items()}
     out = []
     for h in data["hexes"]:
         x, y = common.axial_mm(h["q"], h["r"], flat)
@@ -87,13 +89,13 @@ def placed_hexes(content, data: dict, flat: float, origin: tuple[float, float],
         tile = info[h["tile"]]
         label = h.get("slot") or (str(h["mine_value"]) if "mine_value" in h else "")
         note = " · ".join(map(str, h.get("players", ())))
+        corners = common.hex_corners(cx, cy, flat)
         out.append({"cx": cx, "cy": cy, "kind": h["tile"], "colour": tile["colour"],
                     "note": f"{note} P" if note else "",
-                    "ink": common.ink(tile["colour"]), "icon": tile["icon"],
+                    "ink": inks[h["tile"]], "icon": tile["icon"],
                     "name": tile["name"] if h["tile"] != "plain" else "",
                     "label": label, "coord": f"{h['q']},{h['r']}",
-                    "corners": common.hex_corners(cx, cy, flat),
-                    "points": common.points(common.hex_corners(cx, cy, flat)),
+                    "corners": corners, "points": common.points(corners),
                     "texture": (common.plain_texture(flat)
                                 if texture and h["tile"] == "plain" else ""),
                     "texture_ink": common.PLAIN_TEXTURE})
@@ -178,18 +180,28 @@ def _starts(size: float, page: float, count: int, overlap: float, spans,
     step = page - overlap
     centred = (size - (count * step + overlap)) / 2
     even = [centred + c * step for c in range(count)]
-    if count < 2 or not spans or seam_crossings([x + overlap / 2 for x in even[1:]],
-                                                spans) == 0:
+    if count < 2 or not spans:
+        return even
+    crosses = _crossing_counter(spans, overlap / 2)   # (seam_crossings' counts)
+    if sum(crosses(x) for x in even[1:]) == 0:
         return even
 
-    crosses = _crossing_counter(spans, overlap / 2)
+    furthest: dict[float, float] = {}   # the next window's start after a window's top: the
+    tries = int(step / 0.5)             # same tops come back for many first windows
+
+    def after(top: float) -> float:
+        if top == 0:   # (0.0 and -0.0 are one key: not kept)
+            return _furthest(top, tries, crosses)
+        if top not in furthest:
+            furthest[top] = _furthest(top, tries, crosses)
+        return furthest[top]
 
     best = None
     lo = size - (count * step + overlap)
     for i in range(int(-lo / 0.5) + 1):
         starts = [lo + i * 0.5]
         for _ in range(1, count):
-            starts.append(_furthest(starts[-1] + step, int(step / 0.5), crosses))
+            starts.append(after(starts[-1] + step))
         if starts[-1] + page < size:
             continue   # the map's far edge left uncovered
         cost = (sum(crosses(x) for x in starts[1:]),
@@ -198,7 +210,7 @@ def _starts(size: float, page: float, count: int, overlap: float, spans,
             best = (cost, starts)
     if (best is None or best[0][0]) and not _more:   # no place for every join: a page more
         more = _starts(size, page, count + 1, overlap, spans, _more=True)
-        if seam_crossings([x + overlap / 2 for x in more[1:]], spans) == 0:
+        if sum(crosses(x) for x in more[1:]) == 0:
             return more
     return best[1] if best else even
 
@@ -263,6 +275,35 @@ def _bounded(corners) -> tuple:
     return corners, min(xs), max(xs), min(ys), max(ys)
 
 
+def _separating(corners) -> tuple:
+    """What _overlaps projects of a convex polygon, whatever the rectangle: (least x + 1e-9,
+    most x, least y + 1e-9, most y, and per edge (its axis, least projection + 1e-9, most
+    projection)), each the same sum _overlaps makes (overlapping: the same floats)."""
+    xs, ys = [px for px, _ in corners], [py for _, py in corners]
+    edges = []
+    for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+        ax, ay = b[1] - a[1], a[0] - b[0]
+        q = [ax * px + ay * py for px, py in corners]
+        edges.append((ax, ay, min(q) + 1e-9, max(q)))
+    return min(xs) + 1e-9, max(xs), min(ys) + 1e-9, max(ys), tuple(edges)
+
+
+def _overlaps_at(x0: float, y0: float, x1: float, y1: float, shape: tuple) -> bool:
+    """_overlaps((x0, y0, x1 - x0, y1 - y0), corners) for the rectangle from (x0, y0) to
+    (x1, y1), where x1 and y1 are x0 + w and y0 + h, and shape = _separating(corners): the
+    polygon's projections made once, the rectangle's as _overlaps makes them (an axis
+    (1, 0) or (0, 1) projects a point on its x or y, exactly)."""
+    lo_x, hi_x, lo_y, hi_y, edges = shape
+    if x1 <= lo_x or hi_x <= x0 + 1e-9 or y1 <= lo_y or hi_y <= y0 + 1e-9:
+        return False
+    for ax, ay, lo, hi in edges:
+        a0, a1, b0, b1 = ax * x0, ax * x1, ay * y0, ay * y1
+        p0, p1, p2, p3 = a0 + b0, a1 + b0, a1 + b1, a0 + b1
+        if max(p0, p1, p2, p3) <= lo or hi <= min(p0, p1, p2, p3) + 1e-9:
+            return False
+    return True
+
+
 def _label_spot(win: dict, pages: dict, hexes: list[dict], flat: float) -> dict:
     """Where the page label goes: on the part of the page that stays visible after trimming
     and gluing, off the hex grid. Corners first, then along the top and bottom edges, then
@@ -283,19 +324,26 @@ def _free_spot(win: dict, pages: dict, hexes: list[dict], flat: float, size) -> 
     top = win["y"] + (ov if win["row"] > 0 else 0) + LABEL_CORNER_MM
     right = win["x"] + win["w"] - (ov if win["col"] < pages["cols"] - 1 else 0) - 2 - w
     bottom = win["y"] + win["h"] - (ov if win["row"] < pages["rows"] - 1 else 0) - 2 - h
-    near = [_bounded(hx["corners"]) for hx in hexes
+    near = [(*_bounded(hx["corners"])[1:], _separating(hx["corners"])) for hx in hexes
             if win["x"] - flat < hx["cx"] < win["x"] + win["w"] + flat
             and win["y"] - flat < hx["cy"] < win["y"] + win["h"] + flat]
 
-    def covered(spot):
-        # a hex whose box the label's misses is not touched (_overlaps's first two axes,
-        # the same sums, tested first here without building the projections)
+    def covered(spot, enough: int | None) -> int:
+        """How many hexes the label at `spot` touches, counted up to `enough` at most (a
+        spot touching that many is no better than the best so far). A hex whose box the
+        label's misses is not touched (_overlaps's first two axes, the same sums, tested
+        first without the polygon's)."""
         x0, y0 = spot
         x1, y1 = x0 + w, y0 + h
-        return sum(1 for corners, lo_x, hi_x, lo_y, hi_y in near
-                   if not (x1 <= lo_x + 1e-9 or hi_x <= x0 + 1e-9
-                           or y1 <= lo_y + 1e-9 or hi_y <= y0 + 1e-9)
-                   and _overlaps((x0, y0, w, h), corners))
+        n = 0
+        for lo_x, hi_x, lo_y, hi_y, shape in near:
+            if (x1 <= lo_x + 1e-9 or hi_x <= x0 + 1e-9 or y1 <= lo_y + 1e-9
+                    or hi_y <= y0 + 1e-9) or not _overlaps_at(x0, y0, x1, y1, shape):
+                continue
+            n += 1
+            if n == enough:
+                break
+        return n
 
     xs = [left + i * LABEL_STEP_MM for i in range(int((right - left) // LABEL_STEP_MM) + 1)]
     ys = [top + i * LABEL_STEP_MM for i in range(int((bottom - top) // LABEL_STEP_MM) + 1)]
@@ -304,7 +352,7 @@ def _free_spot(win: dict, pages: dict, hexes: list[dict], flat: float, size) -> 
                                                            for y in ys]
     best = None
     for spot in spots:
-        n = covered(spot)
+        n = covered(spot, best[0] if best is not None else None)
         if n == 0:
             best = (0, spot)
             break
@@ -348,7 +396,7 @@ def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TIL
     Drawn from pieces: each distinct hex body (its polygon and a Plain's grass tufts) and
     each distinct hex top (icon, name, numbers) is laid out once, centred on a page of its
     own (one document for the map: map_pieces, the same for every paper, so the second
-    paper finds it in the render cache), and each page draws, for every hex its window
+    paper finds it in the stage's memo: common.stage_memo), and each page draws, for every hex its window
     shows (_in_window), that hex's body and top where the hex stands, then its own marks,
     trim lines and label (the map template with no hex, a page a window). Each piece is in
     the file once. A Plain of a seed's map is one body for all Plains; SVG drawing was
@@ -371,7 +419,7 @@ def render_map(content, data: dict, paper: str, flat: float = common.DEFAULT_TIL
     keys = {k: [key for key, _ in v] for k, v in keyed.items()}
     pieces_pdf, order = map_pieces(keyed.values(), flat)
     cache = common.current_cache()
-    frags = dict(zip(order, document_fragments(pieces_pdf, cache), strict=True))
+    frags = dict(zip(order, common.pdf_fragments(pieces_pdf), strict=True))
     paper_wh = common.paper_size(paper, pages["landscape"])
     over_pdf = common.to_pdf(common.render_html(
         "map.html.j2", flat=flat,
@@ -417,6 +465,14 @@ def piece_size(flat: float) -> tuple[float, float]:
     return flat + 2 * pad, 2 * common.hex_radius(flat) + 2 * pad
 
 
+@lru_cache(maxsize=64)
+def _piece_points(flat: float) -> str:
+    """The polygon of a hex centred on its piece's page (piece_size), as `points`: the same
+    for every hex of a size."""
+    w, h = piece_size(flat)
+    return common.points(common.hex_corners(w / 2, h / 2, flat))
+
+
 def hex_parts(h: dict, flat: float, coords: bool) -> list[dict]:
     """What the real-size map draws of a hex (placed_hexes'), centred on its piece's page:
     its body (polygon, a Plain's tufts), and its top (icon, name, numbers) unless the hex
@@ -424,8 +480,8 @@ def hex_parts(h: dict, flat: float, coords: bool) -> list[dict]:
     w, h_ = piece_size(flat)
     cx, cy = w / 2, h_ / 2
     body = {"part": "body", "cx": cx, "cy": cy, "colour": h["colour"],
-            "points": common.points(common.hex_corners(cx, cy, flat)),
-            "texture": h["texture"], "texture_ink": h["texture_ink"]}
+            "points": _piece_points(flat), "texture": h["texture"],
+            "texture_ink": h["texture_ink"]}
     if h["kind"] == "plain" and not h["label"] and not h["note"] and not coords:
         return [body]
     top = {"part": "top", "cx": cx, "cy": cy, "coords": coords,
@@ -438,10 +494,13 @@ def map_pieces(keyed, flat: float) -> tuple[bytes, list[str]]:
     """The document of every distinct hex part of a map (hex_parts, in map order, each as
     (its piece_key, the part)), one a page, and each page's piece_key."""
     items = {key: p for some in keyed for key, p in some}
-    pdf = common.to_pdf(common.render_html("hexpieces.html.j2", pieces=list(items.values()),
-                                           paper=piece_size(flat), flat=flat,
-                                           style=map_style(flat)))
-    return pdf, list(items)
+    memo = common.stage_memo("map-pieces")   # (the second paper's: the same document)
+    found = memo.get((flat, tuple(items)))
+    if found is None:
+        found = memo[flat, tuple(items)] = common.to_pdf(common.render_html(
+            "hexpieces.html.j2", pieces=list(items.values()), paper=piece_size(flat),
+            flat=flat, style=map_style(flat)))
+    return found, list(items)
 
 
 def _in_window(hexes: list[dict], win: dict, reach: float) -> list[dict]:
@@ -506,7 +565,7 @@ def render_overviews(content, jobs: list[tuple[dict, str]], flat: float = common
         real_flat=flat))
     pieces_pdf, order = map_pieces(drawn, flat)
     cache = common.current_cache()
-    frags = dict(zip(order, document_fragments(pieces_pdf, cache), strict=True))
+    frags = dict(zip(order, common.pdf_fragments(pieces_pdf), strict=True))
     overlays = document_fragments(over_pdf, cache)
     out = []
     for (paper_wh, scale, hexes, keyed), overlay in zip(placing, overlays, strict=True):
@@ -535,7 +594,7 @@ def overview_parts(h: dict, flat: float, stroke: float) -> list[dict]:
     cx, cy = w / 2, h_ / 2
     style = {**map_style(flat, overview=True), "stroke": stroke}
     body = {"part": "body", "cx": cx, "cy": cy, "colour": h["colour"],
-            "points": common.points(common.hex_corners(cx, cy, flat)), "texture": "",
+            "points": _piece_points(flat), "texture": "",
             "texture_ink": h["texture_ink"], "st": style}
     ringed = h["kind"] == "mine" and h["label"]
     top = {"part": "top", "cx": cx, "cy": cy, "coords": True, "compact": True,

@@ -8,6 +8,7 @@ at the right and C3 = (-R, 0) at the left of every map.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -42,9 +43,16 @@ def hex_radius(flat: float) -> float:
 
 def hex_corners(cx: float, cy: float, flat: float) -> list[tuple[float, float]]:
     """The six corners of a pointy-top hex, clockwise from the top."""
+    return [(cx + dx, cy + dy) for dx, dy in _corner_offsets(flat)]
+
+
+@lru_cache(maxsize=256)
+def _corner_offsets(flat: float) -> tuple[tuple[float, float], ...]:
+    """Each corner of hex_corners less the centre, as it adds them (the same products: the
+    same corners), made once per size: a map places thousands of hexes of a few sizes."""
     s = hex_radius(flat)
-    return [(cx + s * math.cos(math.radians(a)), cy + s * math.sin(math.radians(a)))
-            for a in (-90, -30, 30, 90, 150, 210)]
+    return tuple((s * math.cos(math.radians(a)), s * math.sin(math.radians(a)))
+                 for a in (-90, -30, 30, 90, 150, 210))
 
 
 PLAIN_TEXTURE = "#C2B9A9"  # grass tufts on Plains: light, and still a light grey in grayscale
@@ -193,6 +201,33 @@ def render_html(template: str, **context) -> str:
     return _env(cache.root if cache is not None else None).get_template(template).render(**context)
 
 
+WARM_HTML = """<!doctype html><html><head><meta charset="utf-8">
+<style>@page { size: 30mm 20mm; margin: 0; }</style><link rel="stylesheet" href="print.css">
+</head><body><section class="page label" style="width: 30mm; height: 20mm;"><b>Warm</b> 0-9
+<svg class="layer" xmlns="http://www.w3.org/2000/svg" width="30mm" height="20mm"
+viewBox="0 0 30 20"><polygon points="1,1 9,1 5,8" fill="#EFECE6" stroke="#3B3632"
+stroke-width="0.3"/><text x="2" y="15" font-size="3">Warm 0,-1</text></svg>
+</section></body></html>"""
+
+
+def ready(templates: tuple[str, ...]) -> None:
+    """Within `cached`: compile `templates` (and what they import) and lay out a small page
+    in the stage's Layout (its fonts and style sheet read), so a process forked next (the
+    board stage's grid maps: commands.build._aside) inherits them, not doing them again."""
+    from .. import geometry  # noqa: F401  (what places the pieces)
+    from ..layout.pdf import Layout, shared
+    from ..pdfparts import pdfasm, pdfraw  # noqa: F401  (what reads and writes the files)
+
+    cache = current_cache()
+    env = _env(cache.root if cache is not None else None)
+    for template in templates:
+        env.get_template(template)
+    if cache is not None:
+        _sheet_key("")   # (the part of every sheet's key that is not its HTML: its files')
+    document = shared(_base()).render(WARM_HTML, images=True)
+    Layout.write(document.pages, document)
+
+
 class Pdf(bytes):
     """PDF bytes that remember their page count and any text that overflowed its box."""
 
@@ -219,11 +254,38 @@ def cached(cache_dir):
     _CACHE.append(Cache(cache_dir))
     fresh(_base())   # this stage's sheets share one Layout (to_pdf)
     _KEYED.clear()   # (the files and code it names are read again: --watch)
+    _STAGE.clear()
     try:
         yield
     finally:
         _CACHE.pop()
         _KEYED.clear()
+        _STAGE.clear()
+
+
+_STAGE: dict[str, dict] = {}   # what the running stage keeps for its own next asks
+
+
+def stage_memo(name: str) -> dict:
+    """A dict the running stage keeps (within `cached`: emptied as it opens and as it
+    closes, so nothing outlives a build: --watch), for answers the stage asks for again, the
+    second paper's (a document of pieces the same for both papers); outside `cached`, a new
+    empty dict each call (nothing kept). Its keys must hold all the answer depends on but
+    the stage's templates and code."""
+    return _STAGE.setdefault(name, {}) if _CACHE else {}
+
+
+def pdf_fragments(pdf: bytes) -> list:
+    """Every page of `pdf` as a Fragment (pdfasm.document_fragments, through the render
+    cache), made once a stage for one PDF object: a pieces document that both papers draw
+    is read once."""
+    from ..pdfparts.pdfasm import document_fragments
+
+    memo = stage_memo("fragments")
+    found = memo.get(id(pdf))
+    if found is None or found[0] is not pdf:   # (the PDF is kept: its id is not reused)
+        found = memo[id(pdf)] = (pdf, document_fragments(pdf, current_cache()))
+    return found[1]
 
 
 def _base() -> str:
@@ -289,8 +351,6 @@ def to_pdf_pages(template: str, pages: list, heads: list | None = None, **contex
 
 def piece_key(item: dict) -> str:
     """What a piece of a sheet draws: all its item holds but its place (to_pdf_pieces)."""
-    import json
-
     return json.dumps({k: v for k, v in item.items() if k not in ("x", "y")}, sort_keys=True)
 
 
@@ -299,13 +359,26 @@ def pieces_pdf(template: str, items: list[dict], margin: float, **context) -> Pd
     laid out alone on a page of its own of its size plus `margin` on every side (its bleed
     and cut line), in the order given, all in one document (to_pdf: in the render cache
     under that document's HTML). `template` draws one <section> a page from `pages` and
-    takes each page's size from `sizes`."""
-    return to_pdf(render_html(template, pages=[[dict(item, x=margin, y=margin)]
-                                               for item in items],
-                              sizes=[(item["w"] + 2 * margin, item["h"] + 2 * margin)
-                                     for item in items],
-                              paper=(items[0]["w"] + 2 * margin, items[0]["h"] + 2 * margin),
-                              **context))
+    takes each page's size from `sizes`. Laid out once a stage for the same pieces and
+    context (stage_memo: the token pieces both papers draw)."""
+    memo = stage_memo("pieces")
+    key = (template, tuple(piece_key(item) for item in items), margin, _context_key(context))
+    found = memo.get(key) if key[-1] is not None else None
+    if found is None:
+        found = memo[key] = to_pdf(render_html(
+            template, pages=[[dict(item, x=margin, y=margin)] for item in items],
+            sizes=[(item["w"] + 2 * margin, item["h"] + 2 * margin) for item in items],
+            paper=(items[0]["w"] + 2 * margin, items[0]["h"] + 2 * margin), **context))
+    return found
+
+
+def _context_key(context: dict) -> str | None:
+    """A template's context as a key (JSON, as piece_key writes an item), or None: a value
+    JSON does not write (then nothing is kept)."""
+    try:
+        return json.dumps(context, sort_keys=True)
+    except (TypeError, ValueError):
+        return None
 
 
 def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, float],
@@ -321,13 +394,12 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
 
     The pieces are two documents: `shared`, the pieces the caller names (the tokens: the
     same for every paper and for the Tabletop Simulator table, so a second paper finds the
-    document in the render cache), and every other distinct item of the pages (the heads).
+    document in the stage's memo, and the table in the render cache), and every other distinct item of the pages (the heads).
     One document, not one per piece: WeasyPrint's cost per document (the style sheets, the
     fonts, the PDF's writing) was most of a token's. A constant that adds a token (the
     round cap: a cell of the Round tracker) lays out the document again; the file is the
     same whatever the cache held."""
     from ..geometry import PT_PER_MM
-    from ..pdfparts.pdfasm import document_fragments
 
     pieces: dict[str, dict] = {}   # what an item draws (its place aside) -> the item
     keyed = []
@@ -342,7 +414,7 @@ def to_pdf_pieces(template: str, pages: list[list[dict]], paper: tuple[float, fl
     docs = [(pieces_pdf(template, [given.get(k) or pieces[k] for k in keys], margin,
                         **context), keys) for keys in (list(given), rest) if keys]
     frags = {key: frag for pdf, keys in docs
-             for key, frag in zip(keys, document_fragments(pdf, current_cache()), strict=True)}
+             for key, frag in zip(keys, pdf_fragments(pdf), strict=True)}
     height = paper[1] * PT_PER_MM
     box = [0.0, 0.0, paper[0] * PT_PER_MM, height]
     out = Pdf(placed_file([(box, [(frags[key], (item["x"] - margin) * PT_PER_MM,

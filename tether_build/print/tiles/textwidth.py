@@ -3,7 +3,7 @@ check measures with it, and the token sheets wrap their heads by it, so both agr
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from .common import TEMPLATES
 
@@ -20,4 +20,11 @@ def _font(kind: str):
 
 def text_mm(text: str, size_mm: float, kind: str) -> float:
     """How wide `text` prints at `size_mm` in the font `kind` (advance widths)."""
-    return _font(kind).getlength(text) / 1000 * size_mm
+    return _length(text, kind) / 1000 * size_mm
+
+
+@lru_cache(maxsize=4096)
+def _length(text: str, kind: str) -> float:
+    """The advance width of `text` in the font `kind` at 1000 units, measured once: a sheet
+    head's lines are measured again at every size tried (tokens._wrap)."""
+    return _font(kind).getlength(text)

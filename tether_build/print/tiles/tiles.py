@@ -221,7 +221,7 @@ def render_tiles(content, paper: str, flat: float = common.DEFAULT_TILE_MM,
         "tiles.html.j2", pages=pages, heads=sheet_heads(content, pages, title), part="cuts",
         paper=(width, height), **style))
     cache = common.current_cache()
-    frags = document_fragments(pieces_pdf, cache)
+    frags = common.pdf_fragments(pieces_pdf)
     height_pt = height * PT_PER_MM
     s = common.hex_radius(flat)
     drawn = []
@@ -242,7 +242,7 @@ def tile_pieces(content, scales: dict[str, float] | None, style: dict
                 ) -> tuple[common.Pdf, dict[TileSpec, int]]:
     """Every kind of tile face (a Capital per faction, one of each other kind) laid out once,
     with no cut line, each on a page of its own (its box plus PIECE_MARGIN_MM), in one
-    document the same for both papers (the second finds it in the render cache); and each
+    document the same for both papers (the second finds it in the stage's memo); and each
     tile's page. The sheets (render_tiles) place these and draw the cut lines and heads
     over them: a sheet of Plains was 17 tiles laid out, a document a page."""
     specs = tile_set(content, scales)
@@ -256,10 +256,14 @@ def faces_pdf(specs: list[TileSpec], margin: float, **style) -> common.Pdf:
     size `flat` (tile_pieces; the Tabletop Simulator table's tile pictures)."""
     flat = style["flat"]
     s = common.hex_radius(flat)
-    faces = [[tile_face(spec, margin + flat / 2, margin + s, flat)] for spec in specs]
-    return common.to_pdf(common.render_html("tiles.html.j2", pages=faces,
-                                            paper=(flat + 2 * margin, 2 * s + 2 * margin),
-                                            **style))
+    memo = common.stage_memo("tile-faces")   # (the second paper's: the same document)
+    key = (tuple(specs), margin, tuple(sorted(style.items())))
+    if key not in memo:
+        faces = [[tile_face(spec, margin + flat / 2, margin + s, flat)] for spec in specs]
+        memo[key] = common.to_pdf(common.render_html(
+            "tiles.html.j2", pages=faces, paper=(flat + 2 * margin, 2 * s + 2 * margin),
+            **style))
+    return memo[key]
 
 
 def tiles_per_page(paper: str, flat: float = common.DEFAULT_TILE_MM) -> int:
