@@ -193,7 +193,16 @@ def _rest_of_context(book: dict, content, content_dir: Path, words: Words, faces
 
 def _layout(paper: str) -> tuple[str, bytes, list, int]:
     """Lay out one paper's HTML: (paper, PDF, slots, page count); its HTML and base URL in
-    runon.JOB (_layouts)."""
+    runon.JOB (_layouts). The garbage collector is paused from the layout to the PDF, as for
+    a part of the book (runon._lay_out): the document lives until then."""
+    from ...forking import collector_paused
+
+    with collector_paused():
+        return _laid_out(paper)
+
+
+def _laid_out(paper: str) -> tuple[str, bytes, list, int]:
+    """_layout, the collector paused."""
     from ..layout.pdf import Layout
     from .stamp import slots
 

@@ -1,0 +1,38 @@
+"""The rulebook's documents are laid out, measured and written with the garbage collector
+paused from their first layout to their PDF (forking.collector_paused): a part of the book
+(runon._entry) and a paper's book (book._layout); it is restored after."""
+
+from __future__ import annotations
+
+import gc
+
+from tether_build.print.cache import Cache
+from tether_build.print.rulebook import book, runon
+
+
+def test_a_part_is_laid_out_and_written_with_the_collector_paused(tmp_path, monkeypatch):
+    seen = []
+
+    def lay_out(html, kind, cache, base, first, measure, key):
+        seen.append(gc.isenabled())
+        return {"pages": 1, "used": 5.0, "slots": []}, b"%PDF"
+
+    monkeypatch.setattr(runon, "_lay_out", lay_out)
+    assert gc.isenabled()
+    html, base = "<p>a part</p>", (tmp_path / "x").as_uri()
+    meta, data = runon._entry(html, "bookch", Cache(tmp_path), base, 100.0, None, False)
+    assert (meta["used"], data) == (5.0, b"%PDF")
+    assert seen == [False] and gc.isenabled()
+
+
+def test_a_papers_book_is_laid_out_and_written_with_the_collector_paused(monkeypatch):
+    seen = []
+
+    def laid_out(paper):
+        seen.append(gc.isenabled())
+        return paper, b"%PDF", [], 1
+
+    monkeypatch.setattr(book, "_laid_out", laid_out)
+    assert gc.isenabled()
+    assert book._layout("a4") == ("a4", b"%PDF", [], 1)
+    assert seen == [False] and gc.isenabled()
