@@ -36,3 +36,24 @@ def test_a_papers_book_is_laid_out_and_written_with_the_collector_paused(monkeyp
     assert gc.isenabled()
     assert book._layout("a4") == ("a4", b"%PDF", [], 1)
     assert seen == [False] and gc.isenabled()
+
+
+def test_the_reference_probe_is_laid_out_and_measured_with_the_collector_paused(
+        tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from tether_build.print.rulebook import reference
+
+    seen = []
+
+    def probed(html, base):
+        seen.append(gc.isenabled())
+        return {"cols": ["1.0000px"], "header": 5.0, "rows": [4.0]}
+
+    monkeypatch.setattr(reference, "_probed", probed)
+    template = SimpleNamespace(render=lambda **context: "<table></table>")
+    ctx = {"base": (tmp_path / "x").as_uri()}
+    assert gc.isenabled()
+    found = reference._probe("a4", template, ctx, Cache(tmp_path), False)
+    assert found["header"] == 5.0 and seen == [False] and gc.isenabled()
+    assert reference._probe("a4", template, ctx, Cache(tmp_path), True) == found  # cached
