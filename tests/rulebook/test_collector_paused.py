@@ -57,3 +57,18 @@ def test_the_reference_probe_is_laid_out_and_measured_with_the_collector_paused(
     found = reference._probe("a4", template, ctx, Cache(tmp_path), False)
     assert found["header"] == 5.0 and seen == [False] and gc.isenabled()
     assert reference._probe("a4", template, ctx, Cache(tmp_path), True) == found  # cached
+
+
+def test_the_process_forked_ahead_works_with_the_collector_off(tmp_path):
+    """book._ahead's child ends with os._exit once its work is done: it never collects."""
+    import multiprocessing
+
+    import pytest
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork: nothing runs ahead")
+    cache = Cache(tmp_path)
+    wait = book._ahead(lambda: cache.put("test", "gc", str(gc.isenabled()).encode()),
+                       cache, 2)
+    wait()
+    assert cache.get("test", "gc") == b"False" and gc.isenabled()

@@ -305,7 +305,11 @@ def _ahead(work: Callable[[], object], cache, workers: int) -> Callable[[], None
     process goes on; returns the wait for it. The caller then does the same work itself,
     finding it in the cache (an entry's bytes do not depend on the process that made it),
     so a child that fails changes nothing: the caller meets the same error and reports it.
-    Nothing is forked with one worker, without fork, or with a cache that keeps nothing."""
+    Nothing is forked with one worker, without fork, or with a cache that keeps nothing.
+    The child runs with the garbage collector off: it ends with os._exit once its work is
+    done, and the system takes its memory back at once, so walking and freeing the cycles
+    its layouts leave (WeasyPrint's styles and boxes) would be work for nothing; it holds
+    them until then (the chapters' layouts: some tens of MB)."""
     import multiprocessing
     import sys
 
@@ -320,6 +324,9 @@ def _ahead(work: Callable[[], object], cache, workers: int) -> Callable[[], None
     if pid == 0:
         code = 1
         try:
+            import gc
+
+            gc.disable()
             work()
             code = 0
         except BaseException:  # noqa: BLE001, S110  (the caller's own run reports it)
