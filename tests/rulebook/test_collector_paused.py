@@ -72,3 +72,24 @@ def test_the_process_forked_ahead_works_with_the_collector_off(tmp_path):
                        cache, 2)
     wait()
     assert cache.get("test", "gc") == b"False" and gc.isenabled()
+
+
+def test_a_papers_skeleton_is_read_with_the_collector_paused(tmp_path, monkeypatch):
+    """book._layouts reads each paper's laid-out book back (stamp.skeleton, pypdf) with the
+    collector paused: what it reads lives to the end."""
+    from tether_build.print.rulebook import stamp
+
+    seen = []
+
+    def skeleton(pdf, placed, paper=None):
+        seen.append(gc.isenabled())
+        return stamp.Skeleton(b"%PDF-1.7", [], {}, b"", {})
+
+    monkeypatch.setattr(stamp, "skeleton", skeleton)
+    monkeypatch.setattr(runon, "each_paper",
+                        lambda papers, work, **job: [(p, b"%PDF", [], 3) for p in papers])
+    base = (tmp_path / "x").as_uri()
+    found = book._layouts(("a4", "letter"), {"a4": "<p>b</p>", "letter": "<p>b</p>"}, base,
+                          Cache(tmp_path))
+    assert {p: found[p][2] for p in found} == {"a4": 3, "letter": 3}
+    assert seen == [False, False] and gc.isenabled()

@@ -217,6 +217,7 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
     is the same (the book and the aid sheet are laid out on runon.sheet() for every paper)
     share one layout, each paper's skeleton showing its pages on its own sheet (paper_box);
     different HTML is laid out side by side."""
+    from ...forking import collector_paused
     from ..cache import digest, pack, unpack
     from .stamp import Skeleton, Slot, skeleton
 
@@ -241,9 +242,10 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
         for first, pdf, placed, pages in runon.each_paper(firsts, _layout, html=html,
                                                           base=base):
             for paper in same[html[first]]:
-                skel = skeleton(pdf, placed,
-                                lambda trim, paper=paper: runon.paper_box(paper, trim)
-                                ).to_bytes()
+                with collector_paused():   # (pypdf's reading of the PDF lives to the end)
+                    skel = skeleton(pdf, placed,
+                                    lambda trim, paper=paper: runon.paper_box(paper, trim)
+                                    ).to_bytes()
                 cache.put("book", keys[paper], pack(
                     {"slots": [astuple(s) for s in placed], "pages": pages}, skel))
                 found[paper] = (Skeleton.from_bytes(skel), placed, pages)
