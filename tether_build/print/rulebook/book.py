@@ -193,7 +193,16 @@ def _rest_of_context(book: dict, content, content_dir: Path, words: Words, faces
 
 def _layout(paper: str) -> tuple[str, bytes, list, int]:
     """Lay out one paper's HTML: (paper, PDF, slots, page count); its HTML and base URL in
-    runon.JOB (_layouts)."""
+    runon.JOB (_layouts). The garbage collector is paused from the layout to the PDF, as for
+    a part of the book (runon._lay_out): the document lives until then."""
+    from ...forking import collector_paused
+
+    with collector_paused():
+        return _laid_out(paper)
+
+
+def _laid_out(paper: str) -> tuple[str, bytes, list, int]:
+    """_layout, the collector paused."""
     from ..layout.pdf import Layout
     from .stamp import slots
 
@@ -208,6 +217,7 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
     is the same (the book and the aid sheet are laid out on runon.sheet() for every paper)
     share one layout, each paper's skeleton showing its pages on its own sheet (paper_box);
     different HTML is laid out side by side."""
+    from ...forking import collector_paused
     from ..cache import digest, pack, unpack
     from .stamp import Skeleton, Slot, skeleton
 
@@ -232,9 +242,10 @@ def _layouts(papers: tuple[str, ...], html: dict[str, str], base: str, cache) ->
         for first, pdf, placed, pages in runon.each_paper(firsts, _layout, html=html,
                                                           base=base):
             for paper in same[html[first]]:
-                skel = skeleton(pdf, placed,
-                                lambda trim, paper=paper: runon.paper_box(paper, trim)
-                                ).to_bytes()
+                with collector_paused():   # (pypdf's reading of the PDF lives to the end)
+                    skel = skeleton(pdf, placed,
+                                    lambda trim, paper=paper: runon.paper_box(paper, trim)
+                                    ).to_bytes()
                 cache.put("book", keys[paper], pack(
                     {"slots": [astuple(s) for s in placed], "pages": pages}, skel))
                 found[paper] = (Skeleton.from_bytes(skel), placed, pages)
@@ -296,7 +307,11 @@ def _ahead(work: Callable[[], object], cache, workers: int) -> Callable[[], None
     process goes on; returns the wait for it. The caller then does the same work itself,
     finding it in the cache (an entry's bytes do not depend on the process that made it),
     so a child that fails changes nothing: the caller meets the same error and reports it.
-    Nothing is forked with one worker, without fork, or with a cache that keeps nothing."""
+    Nothing is forked with one worker, without fork, or with a cache that keeps nothing.
+    The child runs with the garbage collector off: it ends with os._exit once its work is
+    done, and the system takes its memory back at once, so walking and freeing the cycles
+    its layouts leave (WeasyPrint's styles and boxes) would be work for nothing; it holds
+    them until then (the chapters' layouts: some tens of MB)."""
     import multiprocessing
     import sys
 
@@ -311,6 +326,9 @@ def _ahead(work: Callable[[], object], cache, workers: int) -> Callable[[], None
     if pid == 0:
         code = 1
         try:
+            import gc
+
+            gc.disable()
             work()
             code = 0
         except BaseException:  # noqa: BLE001, S110  (the caller's own run reports it)

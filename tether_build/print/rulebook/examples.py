@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import astuple, dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 
 SEEDS = range(1, 7)        # the seeded games scanned (each about half a second)
@@ -106,16 +106,20 @@ def _memo_key(content, *what) -> str | None:
     return digest("rulebook-run/2", got[3], repr(what), _OWN_CODE)
 
 
-def _plain(x):
+def _plain(x, records: bool = False):
     """`x` as JSON that keeps its tuples and its dicts' keys ({"t": items}, {"d": pairs});
-    TypeError for anything but exact str, int, float, bool, None, list, tuple and dict."""
+    TypeError for anything but exact str, int, float, bool, None, list, tuple and dict.
+    records: a dataclass instance too, as the tuple of its fields (what _plain makes of
+    dataclasses.astuple(x), without its deep copy of every value)."""
     kind = type(x)
     if kind is tuple:
-        return {"t": [_plain(i) for i in x]}
+        return {"t": [_plain(i, records) for i in x]}
     if kind is list:
-        return [_plain(i) for i in x]
+        return [_plain(i, records) for i in x]
     if kind is dict:
-        return {"d": [[_plain(k), _plain(v)] for k, v in x.items()]}
+        return {"d": [[_plain(k, records), _plain(v, records)] for k, v in x.items()]}
+    if records and is_dataclass(x) and not isinstance(x, type):
+        return {"t": [_plain(getattr(x, f.name), records) for f in fields(x)]}
     if x is None or kind in (str, int, float, bool):
         return x
     raise TypeError(kind.__name__)
@@ -141,14 +145,15 @@ def _recall(key: str | None):
         return None
 
 
-def _keep(key: str | None, value) -> None:
-    """Keep `value` under `key` (not when it holds anything but plain data)."""
+def _keep(key: str | None, value, records: bool = False) -> None:
+    """Keep `value` under `key` (not when it holds anything but plain data; records:
+    dataclass instances as tuples, _plain's)."""
     import json
 
     if key is None:
         return
     try:
-        text = json.dumps(_plain(value), ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(_plain(value, records), ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError):
         return
     _STORE[-1].put("rulebook-run", key, text.encode("utf-8"))
@@ -193,7 +198,7 @@ def play(content, seed: int, players: int | None = None) -> Run:
     _record_steps(g, out)
     run(g)
     _RUNS[key] = out
-    _keep(memo, astuple(out))
+    _keep(memo, out, records=True)
     return out
 
 

@@ -126,10 +126,8 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
     one table of every row with no text, laid out (cached by its HTML) as the rows would lay
     it out, so every run of rows gets the same columns. None when cached_only and not
     cached."""
+    from ...forking import collector_paused
     from ..cache import digest, pack, unpack
-    from ..layout.boxes import first as _first
-    from ..layout.boxes import walk as _walk
-    from ..layout.pdf import PX_PER_MM
     from .pagebase import layout_key
 
     html = template.render(**dict(book, paper=paper, ref_slots=None,
@@ -141,7 +139,19 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
         return json.loads(entry[1])
     if cached_only:
         return None
-    document = runon.layout(book["base"]).render(html)
+    with collector_paused():   # (the document lives to the end: as runon._lay_out's)
+        found = _probed(html, book["base"])
+    cache.put("refprobe", key, pack({}, json.dumps(found).encode()))
+    return found
+
+
+def _probed(html: str, base: str) -> dict:
+    """_probe's measure of its table, laid out."""
+    from ..layout.boxes import first as _first
+    from ..layout.boxes import walk as _walk
+    from ..layout.pdf import PX_PER_MM
+
+    document = runon.layout(base).render(html)
     table = _first(page_root(document.pages[0]), "rb-ref", "TableBox")
     top = page_root(document.pages[0]).content_box_y()
     first = table.children[1].children[0]   # the first row after the header
@@ -156,10 +166,8 @@ def _probe(paper: str, template, book: dict, cache, cached_only: bool):
             for table in _walk(page_root(page)) if type(table).__name__ == "TableBox"
             for group in table.children if not (group.is_header or group.is_footer)
             for row in group.children]
-    found = {"cols": [f"{w:.4f}px" for w in table.column_widths[:4]],
-             "header": (first.position_y - top) / PX_PER_MM + below, "rows": rows}
-    cache.put("refprobe", key, pack({}, json.dumps(found).encode()))
-    return found
+    return {"cols": [f"{w:.4f}px" for w in table.column_widths[:4]],
+            "header": (first.position_y - top) / PX_PER_MM + below, "rows": rows}
 
 
 def _chain(paper: str, cached_only: bool = False):

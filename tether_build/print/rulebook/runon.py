@@ -31,7 +31,7 @@ from dataclasses import astuple, dataclass, replace
 
 from markupsafe import Markup, escape
 
-from ...forking import fork_pool
+from ...forking import collector_paused, fork_pool
 from ..layout.patches import page_root
 from .stamp import boxes
 
@@ -273,7 +273,9 @@ def _entry(html: str, kind: str, cache, base: str, first: float, measure: Callab
         if entry is not None:
             return entry
     try:
-        return _noted(_lay_out(html, kind, cache, base, first, measure, key))
+        with collector_paused():   # (see _lay_out)
+            entry = _lay_out(html, kind, cache, base, first, measure, key)
+        return _noted(entry)
     finally:
         if claim is not None:
             claim.unlink(missing_ok=True)
@@ -363,7 +365,12 @@ def _claimed(cache, kind: str, key: str) -> tuple[dict, bytes] | None:
 
 def _lay_out(html: str, kind: str, cache, base: str, first: float, measure: Callable | None,
              key: str) -> tuple[dict, bytes]:
-    """Lay a part out and keep it in the cache."""
+    """Lay a part out and keep it in the cache. _entry calls it with the garbage collector
+    paused (forking.collector_paused), from the first layout to the last measure and the
+    PDF: the part's documents live until then, and each collection between them (after a
+    layout, measuring, writing, reading the PDF back) would walk them again for nothing;
+    once it returns, one collection walks what is left of them, garbage (WeasyPrint's styles
+    and boxes hold cycles) that it frees."""
     from ..cache import pack
     from ..layout.pdf import Layout
     from . import balance, tablefit
