@@ -26,22 +26,11 @@ def test_page_label_spots_are_the_polygon_tests_own(content, paper, monkeypatch)
 
 
 def _plain_free_spot(win, pages, hexes, flat, size):
-    """The search as first written: every spot's every hex through _overlaps, counted in
-    full, the first spot touching fewest."""
-    ov = pages["overlap"]
+    """The search as first written: at each spot tried (boardmap._label_spots, in its
+    order), every hex through _overlaps, counted in full; the first spot touching fewest."""
     w, h = size
-    left = win["x"] + (ov if win["col"] > 0 else 0) + boardmap.LABEL_CORNER_MM
-    top = win["y"] + (ov if win["row"] > 0 else 0) + boardmap.LABEL_CORNER_MM
-    right = win["x"] + win["w"] - (ov if win["col"] < pages["cols"] - 1 else 0) - 2 - w
-    bottom = win["y"] + win["h"] - (ov if win["row"] < pages["rows"] - 1 else 0) - 2 - h
-    step = boardmap.LABEL_STEP_MM
-    xs = [left + i * step for i in range(int((right - left) // step) + 1)]
-    ys = [top + i * step for i in range(int((bottom - top) // step) + 1)]
-    spots = [(left, top), (right, top), (left, bottom), (right, bottom)]
-    spots += [(x, y) for y in (top, bottom) for x in xs] + [(x, y) for x in (left, right)
-                                                           for y in ys]
     best = None
-    for spot in spots:
+    for spot in boardmap._label_spots(win, pages, size):
         n = sum(1 for hx in hexes if boardmap._overlaps((*spot, w, h), hx["corners"]))
         if best is None or n < best[0]:
             best = (n, spot)

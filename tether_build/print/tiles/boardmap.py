@@ -316,14 +316,26 @@ def _label_spot(win: dict, pages: dict, hexes: list[dict], flat: float) -> dict:
     return spot
 
 
-def _free_spot(win: dict, pages: dict, hexes: list[dict], flat: float, size) -> dict:
-    """The first spot for a label of `size` that touches no hex (see _label_spot)."""
+def _label_spots(win: dict, pages: dict, size) -> list[tuple[float, float]]:
+    """Where a label of `size` may go on a window's page, in the order tried: the corners of
+    the part that stays visible after trimming and gluing, then along its top and bottom
+    edges, then along its sides."""
     ov = pages["overlap"]
     w, h = size
     left = win["x"] + (ov if win["col"] > 0 else 0) + LABEL_CORNER_MM
     top = win["y"] + (ov if win["row"] > 0 else 0) + LABEL_CORNER_MM
     right = win["x"] + win["w"] - (ov if win["col"] < pages["cols"] - 1 else 0) - 2 - w
     bottom = win["y"] + win["h"] - (ov if win["row"] < pages["rows"] - 1 else 0) - 2 - h
+    xs = [left + i * LABEL_STEP_MM for i in range(int((right - left) // LABEL_STEP_MM) + 1)]
+    ys = [top + i * LABEL_STEP_MM for i in range(int((bottom - top) // LABEL_STEP_MM) + 1)]
+    spots = [(left, top), (right, top), (left, bottom), (right, bottom)]
+    return spots + [(x, y) for y in (top, bottom) for x in xs] + [(x, y) for x in (left, right)
+                                                                 for y in ys]
+
+
+def _free_spot(win: dict, pages: dict, hexes: list[dict], flat: float, size) -> dict:
+    """The first spot for a label of `size` that touches no hex (see _label_spot)."""
+    w, h = size
     near = [(*_bounded(hx["corners"])[1:], _separating(hx["corners"])) for hx in hexes
             if win["x"] - flat < hx["cx"] < win["x"] + win["w"] + flat
             and win["y"] - flat < hx["cy"] < win["y"] + win["h"] + flat]
@@ -345,13 +357,8 @@ def _free_spot(win: dict, pages: dict, hexes: list[dict], flat: float, size) -> 
                 break
         return n
 
-    xs = [left + i * LABEL_STEP_MM for i in range(int((right - left) // LABEL_STEP_MM) + 1)]
-    ys = [top + i * LABEL_STEP_MM for i in range(int((bottom - top) // LABEL_STEP_MM) + 1)]
-    spots = [(left, top), (right, top), (left, bottom), (right, bottom)]
-    spots += [(x, y) for y in (top, bottom) for x in xs] + [(x, y) for x in (left, right)
-                                                           for y in ys]
     best = None
-    for spot in spots:
+    for spot in _label_spots(win, pages, size):
         n = covered(spot, best[0] if best is not None else None)
         if n == 0:
             best = (0, spot)
